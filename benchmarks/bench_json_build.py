@@ -1,0 +1,190 @@
+"""Benchmark the JSON-only site-gen build at full scale.
+
+Generates the synthetic release set (benchmarks/synthetic_releases.py) for the
+real graph-data snapshot into a temporary directory, then runs
+
+    python build.py --graph-data GD --releases REL --out OUT --no-html --quiet
+
+from the repository root `--runs` times, each into an empty OUT, recording the
+wall time and the peak RSS of the build process. Reports median/min/max wall
+time, median peak RSS, the machine, the output size, and PASS/FAIL against the
+targets (3 s, 1 GiB). The verdict is informational: the exit status is 1 only
+if a build fails.
+
+`--command` replaces the build command (handy before build.py exists); the
+tokens {graph_data}, {releases} and {out} in it are replaced by the paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from synthetic_releases import write_synthetic_releases
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_GRAPH_DATA = REPO_ROOT.parent / "shared" / "data" / "graph-data-2026-08"
+GRAPH_GLOB = "api/upgrades_info/v1/graph/*/*.json"
+TARGET_WALL_SECONDS = 3.0
+TARGET_PEAK_MIB = 1024.0
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA, help="graph-data checkout (default: %(default)s)")
+    parser.add_argument("--runs", type=int, default=5, help="number of timed builds (default: %(default)s)")
+    parser.add_argument("--command", help="build command to time instead of build.py; may use {graph_data}, {releases}, {out}")
+    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    return args
+
+
+def build_command(template: str | None, graph_data: Path, releases: Path, out: Path) -> list[str]:
+    """The argv to time: build.py by default, else the `--command` template."""
+    if template is None:
+        return [
+            sys.executable, "build.py",
+            "--graph-data", str(graph_data), "--releases", str(releases), "--out", str(out),
+            "--no-html", "--quiet",
+        ]  # fmt: skip
+    # Plain replace rather than str.format: stand-in commands may contain braces.
+    paths = {"{graph_data}": graph_data, "{releases}": releases, "{out}": out}
+    argv = shlex.split(template)
+    for token, path in paths.items():
+        argv = [arg.replace(token, str(path)) for arg in argv]
+    return argv
+
+
+def timed_run(argv: list[str], log_dir: Path) -> tuple[float, float, int, str]:
+    """Run `argv` from the repo root; return (wall s, peak MiB, exit code, stderr).
+
+    os.wait4 gives the resource usage of exactly this child (and any children it
+    waited for), unlike RUSAGE_CHILDREN which accumulates over all runs. Output
+    goes to files so a chatty child cannot block on a full pipe while we wait.
+    """
+    stdout_path, stderr_path = log_dir / "stdout", log_dir / "stderr"
+    with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from reaping again
+    return wall, usage.ru_maxrss / 1024, process.returncode, stderr_path.read_text(errors="replace")
+
+
+def output_size(out: Path) -> dict:
+    """Count the per-channel/arch graph files and the bytes written."""
+    graphs = list(out.glob(GRAPH_GLOB))
+    all_files = [p for p in out.rglob("*") if p.is_file()]
+    return {
+        "graph_files": len(graphs),
+        "graph_bytes": sum(p.stat().st_size for p in graphs),
+        "total_files": len(all_files),
+        "total_bytes": sum(p.stat().st_size for p in all_files),
+    }
+
+
+def proc_field(path: str, key: str) -> str | None:
+    """First `key: value` line of a /proc text file (None where unavailable)."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        name, _, value = line.partition(":")
+        if name.strip() == key:
+            return value.strip()
+    return None
+
+
+def machine() -> dict:
+    mem_kib = proc_field("/proc/meminfo", "MemTotal")  # e.g. "24684092 kB"
+    return {
+        "cpu": proc_field("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "ram_gib": round(int(mem_kib.split()[0]) / 1024**2, 1) if mem_kib else None,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def print_report(results: dict) -> None:
+    walls, peak, size, gen = results["wall_seconds"], results["peak_mib"], results["output"], results["releases"]
+    m = results["machine"]
+    print(f"machine:  {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, Python {m['python']} ({m['platform']})")
+    print(f"input:    {gen['documents']} release documents ({gen['versions']} versions x {len(gen['arches'])} arches, {gen['edges']} edges)")
+    print(f"command:  {shlex.join(results['command'])}")
+    print(f"runs:     {len(walls['runs'])}")
+    print(f"wall:     median {walls['median']:.3f} s, min {walls['min']:.3f} s, max {walls['max']:.3f} s")
+    print(f"peak RSS: median {peak['median']:.1f} MiB (max {peak['max']:.1f}; floor {peak['harness_floor']:.1f} = harness RSS)")
+    print(f"output:   {size['graph_files']} graph files, {size['graph_bytes']:,} bytes; {size['total_files']} files, {size['total_bytes']:,} bytes in all")
+    print(f"target:   wall <= {TARGET_WALL_SECONDS:g} s {verdict(results['pass']['wall'])}; peak <= 1 GiB {verdict(results['pass']['memory'])}")
+
+
+def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
+    """Generate the releases, time the builds, and collect the results."""
+    graph_data = args.graph_data.resolve()
+    releases, out, logs = scratch / "releases", scratch / "out", scratch / "logs"
+    logs.mkdir()
+    generated = write_synthetic_releases(graph_data, releases)
+    argv = build_command(args.command, graph_data, releases, out)
+
+    walls, peaks = [], []
+    for run in range(1, args.runs + 1):
+        shutil.rmtree(out, ignore_errors=True)  # every build starts from an empty OUT
+        wall, peak, code, stderr = timed_run(argv, logs)
+        if code != 0:
+            sys.stderr.write(stderr)
+            sys.exit(f"error: run {run} of `{shlex.join(argv)}` exited with status {code}")
+        walls.append(wall)
+        peaks.append(peak)
+
+    median_wall, median_peak = statistics.median(walls), statistics.median(peaks)
+    return {
+        "machine": machine(),
+        "command": argv,
+        "releases": {key: generated[key] for key in ("documents", "versions", "edges", "arches")},
+        "wall_seconds": {"median": median_wall, "min": min(walls), "max": max(walls), "runs": walls},
+        "peak_mib": {
+            "median": median_peak,
+            "max": max(peaks),
+            "runs": peaks,
+            # A child's ru_maxrss starts at the RSS of the process that spawned it
+            # (Linux carries the high-water mark over exec), so this is the floor.
+            "harness_floor": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        },
+        "output": output_size(out),
+        "pass": {"wall": median_wall <= TARGET_WALL_SECONDS, "memory": median_peak <= TARGET_PEAK_MIB},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    # The system temp dir keeps the ~30 MB of releases and the output out of the repo.
+    with tempfile.TemporaryDirectory(prefix="site-gen-bench-") as scratch:
+        results = benchmark(args, Path(scratch))
+    print_report(results)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

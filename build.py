@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+"""Build the site: ``python build.py`` builds the embedded example into _site/.
+
+The same entry point as the ``site-gen`` console script; run ``python build.py --help``.
+"""
+
+import sys
+
+from site_gen.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The global graph: every release of every architecture, as the graph-builder holds it.
+
+Nodes are keyed by their internal version string, the release version with its
+build metadata replaced by the architecture (``4.16.3+amd64``). Abstract nodes
+(named by an edge but with no release behind them) have no payload and no
+metadata; they never reach a served graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import versions
+from ..inputs.graph_data import Risk
+
+PREFIX = "io.openshift.upgrades.graph"
+ARCH_KEY = f"{PREFIX}.release.arch"
+CHANNELS_KEY = f"{PREFIX}.release.channels"
+MANIFESTREF_KEY = f"{PREFIX}.release.manifestref"
+
+
+@dataclass
+class ConditionalGroup:
+    """Edges that share exactly the same ordered list of risks."""
+
+    risks: tuple[Risk, ...]
+    edges: list[tuple[int, int]] = field(default_factory=list)
+
+
+class Graph:
+    def __init__(self) -> None:
+        self.versions: list[str] = []
+        self.payloads: list[str | None] = []
+        self.metadata: list[dict[str, str] | None] = []
+        self.index: dict[str, int] = {}
+        self.children: list[set[int]] = []
+        self.parents: list[set[int]] = []
+        self.conditional: list[ConditionalGroup] = []
+
+    def __len__(self) -> int:
+        return len(self.versions)
+
+    def is_concrete(self, node: int) -> bool:
+        return self.metadata[node] is not None
+
+    def add_node(self, version: str, payload: str | None = None,
+                 metadata: dict[str, str] | None = None) -> int:
+        """Add (or, for a concrete node, replace the content of) a node."""
+        node = self.index.get(version)
+        if node is None:
+            node = len(self.versions)
+            self.index[version] = node
+            self.versions.append(version)
+            self.payloads.append(payload)
+            self.metadata.append(metadata)
+            self.children.append(set())
+            self.parents.append(set())
+        elif metadata is not None:
+            self.payloads[node] = payload
+            self.metadata[node] = metadata
+        return node
+
+    def node_or_abstract(self, version: str) -> int:
+        node = self.index.get(version)
+        return node if node is not None else self.add_node(version)
+
+    def add_edge(self, source: int, target: int) -> None:
+        self.children[source].add(target)
+        self.parents[target].add(source)
+
+    def remove_edge(self, source: int, target: int) -> None:
+        self.children[source].discard(target)
+        self.parents[target].discard(source)
+
+    def has_edge(self, source: int, target: int) -> bool:
+        return target in self.children[source]
+
+    def edge_count(self) -> int:
+        return sum(len(c) for c in self.children)
+
+    def arch_of(self, node: int) -> str | None:
+        metadata = self.metadata[node]
+        return metadata.get(ARCH_KEY) if metadata else None
+
+    def build_of(self, node: int) -> str | None:
+        return versions.split_build(self.versions[node])[1]
+
+    def find_cycle(self) -> list[int] | None:
+        """A cycle as a list of nodes (first == last), or None if the graph is acyclic."""
+        WHITE, GREY, BLACK = 0, 1, 2
+        colour = [WHITE] * len(self.versions)
+        for start in range(len(self.versions)):
+            if colour[start] != WHITE:
+                continue
+            stack = [(start, iter(sorted(self.children[start])))]
+            path = [start]
+            colour[start] = GREY
+            while stack:
+                node, children = stack[-1]
+                for child in children:
+                    if colour[child] == GREY:
+                        return path[path.index(child):] + [child]
+                    if colour[child] == WHITE:
+                        colour[child] = GREY
+                        path.append(child)
+                        stack.append((child, iter(sorted(self.children[child]))))
+                        break
+                else:
+                    colour[node] = BLACK
+                    stack.pop()
+                    path.pop()
+        return None

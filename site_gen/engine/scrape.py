@@ -1,0 +1,48 @@
+"""Turn release documents into the global graph, as the graph-builder's scraper does (spec §2)."""
+
+from __future__ import annotations
+
+from .. import versions
+from ..errors import InputError
+from ..inputs.releases import Release
+from .graph import ARCH_KEY, MANIFESTREF_KEY, Graph
+
+
+def graph_from_releases(releases: list[Release]) -> Graph:
+    graph = Graph()
+    for release in releases:
+        metadata = dict(release.metadata)
+        metadata[MANIFESTREF_KEY] = release.digest
+        metadata[ARCH_KEY] = release.arch
+        graph.add_node(release.node_version, release.payload, metadata)
+    # previous/next are arch-local: a listed version's build is replaced by the
+    # release's own architecture, whatever the document wrote.
+    for release in releases:
+        node = graph.index[release.node_version]
+        for earlier in release.previous:
+            graph.add_edge(graph.node_or_abstract(versions.with_build(earlier, release.arch)), node)
+        for later in release.next:
+            graph.add_edge(node, graph.node_or_abstract(versions.with_build(later, release.arch)))
+    cycle = graph.find_cycle()
+    if cycle:
+        raise _cycle_error(graph, cycle, releases)
+    return graph
+
+
+def _cycle_error(graph: Graph, cycle: list[int], releases: list[Release]) -> InputError:
+    """Name the document that declares one of the edges closing the cycle."""
+    names = [graph.versions[n] for n in cycle]
+    by_node = {r.node_version: r for r in releases}
+    culprit = None
+    for source, target in zip(names, names[1:]):
+        release = by_node.get(target)
+        if release and any(versions.with_build(p, release.arch) == source for p in release.previous):
+            culprit = release
+            break
+        release = by_node.get(source)
+        if release and any(versions.with_build(n, release.arch) == target for n in release.next):
+            culprit = release
+            break
+    shown = " -> ".join(names)
+    return InputError(f"releases form a cycle ({shown}); an update graph must be acyclic",
+                      culprit.path if culprit else None, culprit.line if culprit else None)

@@ -1,0 +1,361 @@
+"""Loading a cincinnati-graph-data directory.
+
+Reads what the reference service reads (``version``, ``raw/metadata.json``,
+``channels/``, ``blocked-edges/``) with the same file-selection rules, plus what
+the promotion tooling and mirrors need (``internal-channels/``, ``signatures/``).
+Mistakes that would make the published graphs wrong are errors; files the
+reference service silently skips are skipped here too, with a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from .. import versions
+from ..errors import InputError, Warnings
+from .documents import Document, load_json, load_yaml
+from .patterns import compile_pattern
+
+PREFIX = "io.openshift.upgrades.graph"
+MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
+
+CHANNEL_NAME = re.compile(r"^[0-9a-z\-\.]+$")  # the policy engine's rule for ?channel=
+_YAML_EXTENSION = re.compile(r"ya+ml")           # unanchored, as the reference matches it
+_UNCONDITIONAL_KEYS = {"to", "from"}
+_RISK_KEYS = ("url", "name", "message", "matchingRules")
+
+
+@dataclass
+class Feeder:
+    name: str
+    delay: str | None = None
+    errata: str | None = None
+    filter: str | None = None
+
+
+@dataclass
+class Channel:
+    name: str
+    versions: list[str]
+    path: Path
+    document: Document
+    internal: bool = False
+    feeder: Feeder | None = None
+    tombstones: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Risk:
+    """One conditional-update risk exactly as it is served (key order included)."""
+
+    url: str
+    name: str
+    message: str
+    matching_rules: tuple  # tuple of rule dicts frozen as JSON bytes
+
+    def as_json(self) -> dict:
+        return {"url": self.url, "name": self.name, "message": self.message,
+                "matchingRules": [orjson.loads(rule) for rule in self.matching_rules]}
+
+
+@dataclass
+class BlockedEdge:
+    path: Path
+    to: versions.Version
+    from_pattern: str
+    risk: Risk | None  # None: a silent (unconditional) block
+    fixed_in: str | None = None
+    document: Document | None = None
+
+    @property
+    def to_text(self) -> str:
+        return versions.canonical(self.to)
+
+
+@dataclass
+class SignatureFile:
+    algorithm: str
+    digest: str
+    name: str  # signature-N
+    path: Path
+
+
+@dataclass
+class GraphData:
+    root: Path
+    schema_version: str
+    raw_metadata: dict[str, dict[str, str]]
+    channels: list[Channel]
+    internal_channels: list[Channel]
+    blocked_edges: list[BlockedEdge]
+    signatures: list[SignatureFile]
+
+    def channel(self, name: str) -> Channel | None:
+        for channel in self.channels + self.internal_channels:
+            if channel.name == name:
+                return channel
+        return None
+
+
+def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
+    """Files the reference service reads from ``directory``: not recursive, only
+    names whose extension matches ``ya+ml``, in byte-wise name order (the order
+    production output is consistent with)."""
+    if not directory.is_dir():
+        raise InputError("directory is missing (every graph-data checkout has one)", directory)
+    try:
+        entries = sorted(directory.iterdir(), key=lambda p: p.name.encode())
+    except OSError as exc:
+        raise InputError(f"cannot list directory: {exc.strerror}", directory) from None
+    selected = []
+    for entry in entries:
+        if not entry.is_file():
+            continue
+        name = entry.name
+        extension = name.rpartition(".")[2] if "." in name.lstrip(".") else ""
+        if extension and _YAML_EXTENSION.search(extension):
+            selected.append(entry)
+        elif extension in ("yml", "json"):
+            warnings.add(f"ignored: Cincinnati only reads files whose extension matches "
+                         f"'ya+ml', so this .{extension} file has no effect", entry)
+    return selected
+
+
+def load_schema_version(root: Path, warnings: Warnings) -> str:
+    path = root / "version"
+    if not path.is_file():
+        raise InputError("missing: a graph-data directory must have a 'version' file "
+                         "(e.g. 1.1.0)", path)
+    try:
+        text = path.read_text("utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read schema version: {exc}", path) from None
+    parsed = versions.parse(text, "schema version", path, 1)
+    if parsed.major != MAX_SCHEMA[0]:
+        raise InputError(f"unsupported graph-data schema version {text}: only major version "
+                         f"{MAX_SCHEMA[0]} is supported", path, 1)
+    if parsed.minor > MAX_SCHEMA[1]:
+        warnings.add(f"graph-data schema {text} is newer than the supported "
+                     f"{MAX_SCHEMA[0]}.{MAX_SCHEMA[1]}.0; reading it as "
+                     f"{MAX_SCHEMA[0]}.{MAX_SCHEMA[1]}.0, as the reference service does", path, 1)
+    return text
+
+
+def _check_list_tokens(value: str, key: str, path: Path, line: int | None, where: str) -> None:
+    """``previous.add`` & co. are comma-separated versions; the reference service
+    aborts the whole build on a token that is not SemVer (an empty one included)."""
+    tokens = [token.strip() for token in value.split(",")]
+    if key == f"{PREFIX}.previous.remove" and tokens == ["*"]:
+        return
+    for token in tokens:
+        versions.parse(token, f"{where}: {key} entry", path, line)
+
+
+def check_graph_metadata(metadata: dict[str, str], path: Path, line: int | None, where: str) -> None:
+    """Validate the metadata keys edge-add-remove consumes, where we still know the file."""
+    for key, value in metadata.items():
+        if key in (f"{PREFIX}.previous.add", f"{PREFIX}.next.add",
+                   f"{PREFIX}.previous.remove", f"{PREFIX}.next.remove"):
+            _check_list_tokens(value, key, path, line, where)
+        elif key == f"{PREFIX}.previous.remove_regex":
+            try:
+                compile_pattern(value)
+            except ValueError as exc:
+                raise InputError(f"{where}: {key}: {exc}", path, line) from None
+
+
+def load_raw_metadata(root: Path) -> dict[str, dict[str, str]]:
+    path = root / "raw" / "metadata.json"
+    if not path.is_file():
+        raise InputError("missing: graph-data must have raw/metadata.json (use {} when empty)", path)
+    doc = load_json(path)
+    if not isinstance(doc.data, dict):
+        raise InputError("must be a JSON object mapping versions to metadata objects", path)
+    for version, entries in doc.data.items():
+        versions.parse(version, "raw metadata key", path)
+        if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
+            raise InputError(f"entry {version!r} must be an object whose values are all strings", path)
+        check_graph_metadata(entries, path, None, f"entry {version!r}")
+    return doc.data
+
+
+def _string_list(doc: Document, key: str, required: bool) -> list:
+    value = doc.data.get(key)
+    if value is None:
+        if required:
+            raise doc.error(f"missing required key '{key}'")
+        return []
+    if not isinstance(value, list):
+        raise doc.error(f"'{key}' must be a list, got {type(value).__name__}", key)
+    return value
+
+
+def _load_feeder(doc: Document) -> Feeder | None:
+    raw = doc.data.get("feeder")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise doc.error("'feeder' must be a mapping with at least 'name'", "feeder")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise doc.error("feeder needs a 'name' naming the channel it promotes from", "feeder")
+    values = {}
+    for key in ("delay", "errata", "filter"):
+        value = raw.get(key)
+        if value is not None and not isinstance(value, str):
+            raise doc.error(f"feeder '{key}' must be a string", "feeder", key)
+        values[key] = value
+    return Feeder(name=name, **values)
+
+
+def load_channel(path: Path, internal: bool) -> Channel:
+    doc = load_yaml(path)
+    if not isinstance(doc.data, dict):
+        raise doc.error("a channel file must be a mapping with 'name' and 'versions'")
+    name = doc.data.get("name")
+    if not isinstance(name, str) or not name:
+        raise doc.error("missing required key 'name' (a string)", "name")
+    if not internal:
+        if not CHANNEL_NAME.match(name) or set(name) == {"."}:
+            raise doc.error(f"channel name {name!r} is not a safe path segment: use lowercase "
+                            "letters, digits, '-' and '.' (the policy engine's ^[0-9a-z\\-\\.]+$)",
+                            "name")
+        if "-" not in name:
+            raise doc.error(f"channel name {name!r} needs a '-' (like stable-4.16): the reference "
+                            "service orders channel lists by the text after the first '-' and "
+                            "fails on names without one", "name")
+    entries = _string_list(doc, "versions", required=not internal)
+    for index, entry in enumerate(entries):
+        versions.parse(entry, "channel version", path, doc.line("versions", index))
+    tombstones = _string_list(doc, "tombstones", required=False)
+    for index, entry in enumerate(tombstones):
+        if not isinstance(entry, str):
+            raise doc.error("tombstones must be version strings", "tombstones", index)
+    return Channel(name=name, versions=entries, path=path, document=doc, internal=internal,
+                   feeder=_load_feeder(doc), tombstones=tombstones)
+
+
+def load_channels(root: Path, warnings: Warnings) -> tuple[list[Channel], list[Channel]]:
+    public = [load_channel(p, internal=False) for p in qualifying_files(root / "channels", warnings)]
+    internal_dir = root / "internal-channels"
+    internal = []
+    if internal_dir.is_dir():
+        internal = [load_channel(p, internal=True) for p in qualifying_files(internal_dir, warnings)]
+    seen: dict[str, Path] = {}
+    for channel in public + internal:
+        if channel.name in seen:
+            raise InputError(f"channel name {channel.name!r} is also defined in {seen[channel.name]}; "
+                             "channel names must be unique across channels/ and internal-channels/",
+                             channel.path, channel.document.line("name"))
+        seen[channel.name] = channel.path
+    return public, internal
+
+
+def _load_rules(doc: Document) -> tuple:
+    rules = doc.data["matchingRules"]
+    if not isinstance(rules, list):
+        raise doc.error("'matchingRules' must be a list of rules", "matchingRules")
+    frozen = []
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, dict) or not isinstance(rule.get("type"), str):
+            raise doc.error("each matching rule must be a mapping with a string 'type'",
+                            "matchingRules", index)
+        served = {"type": rule["type"]}
+        promql = rule.get("promql")
+        if promql is not None:
+            if not isinstance(promql, dict) or not isinstance(promql.get("promql", ""), str):
+                raise doc.error("'promql' must be a mapping with a string 'promql' query",
+                                "matchingRules", index, "promql")
+            if promql.get("promql"):
+                served["promql"] = {"promql": promql["promql"]}
+        frozen.append(orjson.dumps(served))
+    return tuple(frozen)
+
+
+def load_blocked_edge(path: Path, warnings: Warnings) -> BlockedEdge | None:
+    """Parse one blocked-edges file; None when the reference service would skip it."""
+    doc = load_yaml(path)
+    if not isinstance(doc.data, dict):
+        raise doc.error("a blocked-edges file must be a mapping with at least 'to' and 'from'")
+    data = doc.data
+    for key in ("to", "from"):
+        if key not in data:
+            raise doc.error(f"missing required key '{key}'")
+        if not isinstance(data[key], str):
+            raise doc.error(f"'{key}' must be a string, got {type(data[key]).__name__} "
+                            "(quote it in YAML)", key)
+    to = versions.parse(data["to"], "'to'", path, doc.line("to"))
+    try:
+        compile_pattern(data["from"])
+    except ValueError as exc:
+        raise doc.error(f"'from': {exc}", "from") from None
+    fixed_in = data.get("fixedIn")
+    if set(data) == _UNCONDITIONAL_KEYS:
+        return BlockedEdge(path, to, data["from"], None, document=doc)
+    present = [key for key in _RISK_KEYS if key in data]
+    if len(present) != len(_RISK_KEYS):
+        missing = ", ".join(key for key in _RISK_KEYS if key not in data)
+        extra = ", ".join(sorted(set(data) - _UNCONDITIONAL_KEYS - set(_RISK_KEYS)))
+        reason = (f"a conditional risk needs all of url, name, message and matchingRules "
+                  f"(missing: {missing})" if present else
+                  f"a silent block has exactly the keys 'to' and 'from' (extra: {extra})")
+        warnings.add(f"ignored, as the reference service ignores it: {reason}", path)
+        return None
+    for key in ("url", "name", "message"):
+        if not isinstance(data[key], str):
+            raise doc.error(f"'{key}' must be a string", key)
+    risk = Risk(data["url"], data["name"], data["message"], _load_rules(doc))
+    return BlockedEdge(path, to, data["from"], risk,
+                       fixed_in=fixed_in if isinstance(fixed_in, str) else None, document=doc)
+
+
+def load_blocked_edges(root: Path, warnings: Warnings) -> list[BlockedEdge]:
+    loaded = (load_blocked_edge(p, warnings) for p in qualifying_files(root / "blocked-edges", warnings))
+    return [edge for edge in loaded if edge is not None]
+
+
+_SIGNATURE_NAME = re.compile(r"^signature-[1-9][0-9]*$")
+_ALGORITHM = re.compile(r"^[a-z0-9]+$")
+_DIGEST = re.compile(r"^[0-9a-f]+$")
+
+
+def load_signatures(root: Path, warnings: Warnings) -> list[SignatureFile]:
+    """``signatures/<algorithm>/<digest>/signature-N`` (schema 1.2.0). Only regular
+    files inside the directory are accepted, so a symlink cannot smuggle in a file
+    from elsewhere on the build machine."""
+    base = root / "signatures"
+    if not base.is_dir():
+        return []
+    found = []
+    for path in sorted(base.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        relative = path.relative_to(base)
+        parts = relative.parts
+        if len(parts) == 1 and not path.is_symlink():
+            continue  # keys and READMEs beside the algorithm folders
+        if (len(parts) != 3 or path.is_symlink() or not path.is_file()
+                or not _ALGORITHM.match(parts[0]) or not _DIGEST.match(parts[1])
+                or not _SIGNATURE_NAME.match(parts[2])):
+            warnings.add("ignored: signatures must be regular files at "
+                         "signatures/<algorithm>/<hex digest>/signature-<n>", path)
+            continue
+        found.append(SignatureFile(parts[0], parts[1], parts[2], path))
+    return found
+
+
+def load_graph_data(root: Path, warnings: Warnings) -> GraphData:
+    root = Path(root)
+    if not root.is_dir():
+        raise InputError("graph-data directory not found (pass --graph-data DIR)", root)
+    schema = load_schema_version(root, warnings)
+    raw_metadata = load_raw_metadata(root)
+    blocked = load_blocked_edges(root, warnings)
+    public, internal = load_channels(root, warnings)
+    return GraphData(root=root, schema_version=schema, raw_metadata=raw_metadata,
+                     channels=public, internal_channels=internal, blocked_edges=blocked,
+                     signatures=load_signatures(root, warnings))

@@ -1,0 +1,57 @@
+"""Writing the update-service API tree: one graph file per channel × arch, plus an index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import orjson
+
+from ..engine.pipeline import BuiltGraphs
+from .graph_json import GRAPH_API_DIR, GraphSerializer, graph_path
+from .provenance import git_revision
+from .staging import StagedSite
+
+
+@dataclass
+class ApiTotals:
+    graphs: int = 0
+    nodes: int = 0
+    edges: int = 0
+    conditional_edges: int = 0
+
+
+def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiTotals:
+    serializer = GraphSerializer(built.graph)
+    totals = ApiTotals()
+    entries = []
+    for channel in built.channels:
+        for arch in built.arches:
+            served = built.served[channel, arch]
+            site.write(graph_path(channel, arch), serializer.dumps(served))
+            risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
+            newest = built.graph.versions[served.nodes[-1]] if served.nodes else None
+            entries.append({
+                "channel": channel,
+                "arch": arch,
+                "path": f"{channel}/{arch}.json",
+                "nodes": len(served.nodes),
+                "edges": len(served.edges),
+                "conditionalEdges": served.conditional_edge_count,
+                "risks": len(risks),
+                "newest": serializer.node(served.nodes[-1], arch)["version"] if newest else None,
+            })
+            totals.graphs += 1
+            totals.nodes += len(served.nodes)
+            totals.edges += len(served.edges)
+            totals.conditional_edges += served.conditional_edge_count
+            if progress is not None:
+                progress.update(1)
+    index = {
+        "schemaVersion": built.data.schema_version,
+        "graphData": git_revision(built.data.root),
+        "channels": built.channels,
+        "arches": built.arches,
+        "graphs": entries,
+    }
+    site.write(f"{GRAPH_API_DIR}/index.json", orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    return totals
