@@ -50,6 +50,12 @@ def core_text(version: Version) -> str:
     return f"{text}-{version.prerelease}" if version.prerelease else text
 
 
+@lru_cache(maxsize=None)
+def core_of(text: str) -> str:
+    """``core_text`` of a version string (cached: release lists repeat versions a lot)."""
+    return core_text(_parse_cached(text))
+
+
 def with_build(version: Version, build: str) -> str:
     """The graph-builder's node key: build metadata replaced by ``build``."""
     return f"{core_text(version)}+{build}"

@@ -51,4 +51,4 @@ def summary_line(result: BuildResult) -> str:
     t = result.totals
     return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches): "
             f"{t.nodes:,} nodes, {t.edges:,} edges, {t.conditional_edges:,} conditional edges "
-            f"in {result.seconds:.1f} s -> {result.out}")
+            f"in {result.seconds:.2f} s -> {result.out}")

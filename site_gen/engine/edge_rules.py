@@ -63,9 +63,10 @@ def _conditional_groups(graph: Graph, pending: list[PendingRisk]) -> list[Condit
             targets = targets_by_core.get(entry.to, [])
         match_all = entry.from_pattern == ".*"
         regex = compile_pattern(entry.from_pattern)
+        names = graph.versions
         for target in targets:
-            for parent in sorted(graph.parents[target]):
-                if match_all or regex.search(graph.versions[parent]):
+            for parent in graph.parents[target]:
+                if match_all or regex.search(names[parent]):
                     risks_of_edge.setdefault((parent, target), []).append(entry.risk)
     groups: dict[tuple, ConditionalGroup] = {}
     for edge, risks in risks_of_edge.items():

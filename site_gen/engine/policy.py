@@ -55,10 +55,10 @@ def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> dict[tupl
             for arch in node_arches:
                 members[channel, arch].append(node)
 
-    risky_children: dict[int, list[tuple[int, int]]] = defaultdict(list)  # node -> [(child, group)]
+    risky_children: dict[int, dict[int, int]] = defaultdict(dict)  # node -> {child: group}
     for group_index, group in enumerate(graph.conditional):
         for source, target in group.edges:
-            risky_children[source].append((target, group_index))
+            risky_children[source][target] = group_index
 
     served = {}
     for channel in channels:
@@ -66,27 +66,25 @@ def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> dict[tupl
             nodes = sorted(members.get((channel, arch), ()),
                            key=lambda n: versions.sort_key(served_version(graph.versions[n], arch)))
             position = {node: i for i, node in enumerate(nodes)}
+            member_set = set(nodes)
             edges = []
             for node in nodes:
                 source = position[node]
-                for child in graph.children[node]:
-                    target = position.get(child)
-                    if target is not None:
-                        edges.append((source, target))
+                edges += [(source, position[child]) for child in graph.children[node] & member_set]
             edges.sort()
             served[channel, arch] = ServedGraph(channel, arch, nodes, edges,
-                                                _conditional(graph, nodes, position, risky_children))
+                                                _conditional(graph, member_set, position, risky_children))
     return served
 
 
-def _conditional(graph: Graph, nodes: list[int], position: dict[int, int],
-                 risky_children: dict[int, list[tuple[int, int]]]) -> list:
+def _conditional(graph: Graph, members: set[int], position: dict[int, int],
+                 risky_children: dict[int, dict[int, int]]) -> list:
     by_group: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for node in nodes:
-        for child, group in risky_children.get(node, ()):
-            target = position.get(child)
-            if target is not None:
-                by_group[group].append((position[node], target))
+    for node in members & risky_children.keys():
+        children = risky_children[node]
+        source = position[node]
+        for child in children.keys() & members:
+            by_group[children[child]].append((source, position[child]))
     kept = [(graph.conditional[group].risks, sorted(edges)) for group, edges in by_group.items()]
     kept.sort(key=lambda item: ([risk.name for risk in item[0]], item[1]))
     return kept

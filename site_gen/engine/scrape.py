@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .. import versions
 from ..errors import InputError
 from ..inputs.releases import Release
 from .graph import ARCH_KEY, MANIFESTREF_KEY, Graph
@@ -19,10 +18,11 @@ def graph_from_releases(releases: list[Release]) -> Graph:
     # release's own architecture, whatever the document wrote.
     for release in releases:
         node = graph.index[release.node_version]
+        suffix = f"+{release.arch}"
         for earlier in release.previous:
-            graph.add_edge(graph.node_or_abstract(versions.with_build(earlier, release.arch)), node)
+            graph.add_edge(graph.node_or_abstract(earlier + suffix), node)
         for later in release.next:
-            graph.add_edge(node, graph.node_or_abstract(versions.with_build(later, release.arch)))
+            graph.add_edge(node, graph.node_or_abstract(later + suffix))
     cycle = graph.find_cycle()
     if cycle:
         raise _cycle_error(graph, cycle, releases)
@@ -36,11 +36,11 @@ def _cycle_error(graph: Graph, cycle: list[int], releases: list[Release]) -> Inp
     culprit = None
     for source, target in zip(names, names[1:]):
         release = by_node.get(target)
-        if release and any(versions.with_build(p, release.arch) == source for p in release.previous):
+        if release and any(f"{p}+{release.arch}" == source for p in release.previous):
             culprit = release
             break
         release = by_node.get(source)
-        if release and any(versions.with_build(n, release.arch) == target for n in release.next):
+        if release and any(f"{n}+{release.arch}" == target for n in release.next):
             culprit = release
             break
     shown = " -> ".join(names)

@@ -10,6 +10,7 @@ Two forms are accepted:
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,8 +34,8 @@ class Release:
     payload: str
     digest: str
     path: Path
-    previous: list[versions.Version] = field(default_factory=list)
-    next: list[versions.Version] = field(default_factory=list)
+    previous: list[str] = field(default_factory=list)  # versions without build metadata
+    next: list[str] = field(default_factory=list)
     metadata: dict[str, str] = field(default_factory=dict)
     line: int | None = None
 
@@ -43,14 +44,20 @@ class Release:
         return versions.with_build(self.version, self.arch)
 
 
-def _version_list(doc: Document, key: str) -> list[versions.Version]:
+def _version_list(doc: Document, key: str) -> list[str]:
+    """Listed versions without build metadata: the graph-builder replaces any
+    build with the release's own architecture (previous/next are arch-local)."""
     value = doc.data.get(key)
     if value is None:
         return []
     if not isinstance(value, list):
         raise doc.error(f"'{key}' must be a list of versions", key)
-    return [versions.parse(item, f"'{key}' entry", doc.path, doc.line(key, i))
-            for i, item in enumerate(value)]
+    try:
+        return [versions.core_of(item) for item in value]
+    except (ValueError, TypeError):
+        for i, item in enumerate(value):  # slow path: find and name the bad entry
+            versions.parse(item, f"'{key}' entry", doc.path, doc.line(key, i))
+        raise
 
 
 def _required_string(doc: Document, key: str) -> str:
@@ -92,11 +99,14 @@ def parse_release(doc: Document) -> Release:
 
 
 def release_files(directory: Path) -> list[Path]:
-    """Every release document below ``directory`` (recursively), in a stable order."""
-    found = [p for p in directory.rglob("*")
-             if p.suffix.lower() in _RELEASE_SUFFIXES and p.is_file()
-             and not any(part.startswith(".") for part in p.relative_to(directory).parts)]
-    return sorted(found, key=lambda p: str(p.relative_to(directory)).encode())
+    """Every release document below ``directory`` (recursively, skipping hidden
+    entries), in byte-wise path order so duplicates resolve the same way every time."""
+    found = []
+    for folder, subfolders, files in os.walk(directory):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found += [os.path.join(folder, name) for name in files
+                  if not name.startswith(".") and os.path.splitext(name)[1].lower() in _RELEASE_SUFFIXES]
+    return [Path(p) for p in sorted(found, key=os.fsencode)]
 
 
 def load_release_documents(directory: Path, warnings: Warnings) -> list[Release]:

@@ -1,0 +1,26 @@
+"""Shared paths and fixtures. Tests that need ../shared skip cleanly without it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "graph-data"
+SHARED = REPO.parent / "shared"
+REAL_GRAPH_DATA = SHARED / "data" / "graph-data-2026-08"
+FIXTURES = SHARED / "data" / "cincinnati-fixtures"
+
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+needs_shared = pytest.mark.skipif(not REAL_GRAPH_DATA.is_dir(),
+                                  reason="../shared/data is not beside the checkout")
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    from scenario import Scenario
+    return Scenario(tmp_path)

@@ -1,0 +1,258 @@
+"""Bad input: one clear ``file:line: error: message``, exit status 1, no traceback,
+and the previously published site left exactly as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from site_gen.cli import main
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def published(scenario):
+    """A valid scenario, built once, whose output must survive every later failure."""
+    scenario.release("4.15.0").release("4.15.1", previous=["4.15.0"])
+    scenario.release("4.15.1", arch="arm64")
+    scenario.channel("stable-4.15", ["4.15.0", "4.15.1"])
+    scenario.build()
+    scenario.before = tree_digest(scenario.out)
+    assert scenario.before
+    return scenario
+
+
+def run_cli(scenario, capsys, *extra) -> tuple[int, str]:
+    code = main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
+                 "--out", str(scenario.out), "--no-html", "--quiet", *extra])
+    return code, capsys.readouterr().err
+
+
+def assert_failed_cleanly(scenario, capsys, path: Path, line: int | None, *fragments: str):
+    code, err = run_cli(scenario, capsys)
+    assert code == 1, err
+    first = err.splitlines()[0]
+    location = f"{path}:{line}: error: " if line else f"{path}: error: "
+    assert first.startswith(location), first
+    for fragment in fragments:
+        assert fragment in first, first
+    assert "Traceback" not in err
+    assert "previous output is unchanged" in err
+    assert tree_digest(scenario.out) == scenario.before
+    leftovers = [p.name for p in scenario.out.parent.iterdir() if p.name.startswith(".site.")]
+    assert leftovers == []
+
+
+def test_unparsable_yaml_names_file_and_line(published, capsys):
+    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15.0\n- {oops\nfeeder: x\n")
+    assert_failed_cleanly(published, capsys, path, 5, "invalid YAML")
+
+
+def test_unparsable_json_names_file_and_line(published, capsys):
+    path = published.write("raw/metadata.json", '{\n  "4.15.0": {\n    "a": "b",\n  }\n}\n')
+    assert_failed_cleanly(published, capsys, path, 3, "invalid JSON", "trailing comma")
+
+
+def test_unparsable_release_document(published, capsys):
+    path = published.releases / "amd64" / "4.15.1.json"
+    path.write_text('{"version": "4.15.1",\n "previous": [}\n')
+    assert_failed_cleanly(published, capsys, path, 2, "invalid JSON")
+
+
+def test_channel_missing_versions(published, capsys):
+    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\n")
+    assert_failed_cleanly(published, capsys, path, 1, "missing required key 'versions'")
+
+
+def test_channel_versions_of_wrong_type(published, capsys):
+    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions: 4.15.0\n")
+    assert_failed_cleanly(published, capsys, path, 2, "'versions' must be a list")
+
+
+def test_channel_version_that_yaml_reads_as_a_number(published, capsys):
+    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15\n")
+    assert_failed_cleanly(published, capsys, path, 3, "must be a string", "quote it")
+
+
+def test_release_missing_payload(published, capsys):
+    path = published.releases / "amd64" / "4.15.2.yaml"
+    path.write_text("kind: cincinnati-metadata-v0\nversion: 4.15.2\narchitecture: amd64\n")
+    assert_failed_cleanly(published, capsys, path, 1, "missing required key 'payload'")
+
+
+def test_release_metadata_of_wrong_type(published, capsys):
+    path = published.releases / "amd64" / "4.15.2.yaml"
+    path.write_text("version: 4.15.2\narchitecture: amd64\n"
+                    "payload: quay.io/x/y@sha256:" + "a" * 64 + "\nmetadata:\n  url: 5\n")
+    assert_failed_cleanly(published, capsys, path, 5, "'metadata' must map strings to strings")
+
+
+def test_release_payload_not_by_digest(published, capsys):
+    path = published.releases / "amd64" / "4.15.2.yaml"
+    path.write_text("version: 4.15.2\narchitecture: amd64\npayload: quay.io/x/y:4.15.2\n")
+    assert_failed_cleanly(published, capsys, path, 3, "pull spec by digest")
+
+
+def test_blocked_edge_missing_to(published, capsys):
+    path = published.write("blocked-edges/4.15.1.yaml", "from: 4\\.15\\.0\n")
+    assert_failed_cleanly(published, capsys, path, 1, "missing required key 'to'")
+
+
+def test_unsupported_schema_major(published, capsys):
+    path = published.write("version", "2.0.0\n")
+    assert_failed_cleanly(published, capsys, path, 1, "unsupported graph-data schema version 2.0.0")
+
+
+def test_schema_version_not_semver(published, capsys):
+    path = published.write("version", "1.1\n")
+    assert_failed_cleanly(published, capsys, path, 1, "not a SemVer 2.0 version")
+
+
+def test_newer_schema_minor_is_accepted_with_a_warning(published, capsys):
+    published.write("version", "1.7.0\n")
+    code = main(["--graph-data", str(published.data), "--releases", str(published.releases),
+                 "--out", str(published.out), "--no-html"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert f"{published.data / 'version'}:1: warning: graph-data schema 1.7.0 is newer" in err
+
+
+@pytest.mark.parametrize("pattern, reason", [
+    ("4\\.15\\.(0", "missing )"),
+    ("(?<=4)\\.15", "look-ahead/look-behind"),
+    ("(4)\\.15\\.\\1", "back-reference"),
+])
+def test_invalid_regular_expression_in_from(published, capsys, pattern, reason):
+    path = published.write("blocked-edges/4.15.1.yaml", f"to: 4.15.1\nfrom: '{pattern}'\n")
+    assert_failed_cleanly(published, capsys, path, 2, "'from'", reason)
+
+
+def test_non_semver_channel_version(published, capsys):
+    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15.0\n- 4.15.01\n")
+    assert_failed_cleanly(published, capsys, path, 4, "'4.15.01' is not a SemVer 2.0 version")
+
+
+def test_non_semver_release_version(published, capsys):
+    path = published.releases / "amd64" / "4.15.x.yaml"
+    path.write_text("version: 4.15.x\narchitecture: amd64\npayload: q/r@sha256:" + "b" * 64 + "\n")
+    assert_failed_cleanly(published, capsys, path, 1, "'4.15.x' is not a SemVer 2.0 version")
+
+
+def test_non_semver_previous_entry(published, capsys):
+    path = published.releases / "amd64" / "4.15.2.yaml"
+    path.write_text("version: 4.15.2\narchitecture: amd64\npayload: q/r@sha256:" + "b" * 64 +
+                    "\nprevious:\n- 4.15.1\n- latest\n")
+    assert_failed_cleanly(published, capsys, path, 6, "'latest' is not a SemVer 2.0 version")
+
+
+@pytest.mark.parametrize("name", ["Stable-4.15", "stable_4.15", "../../etc", "..", "stable 4.15", ""])
+def test_unsafe_channel_name(published, capsys, name):
+    path = published.write("channels/evil.yaml", f"name: '{name}'\nversions: [4.15.0]\n")
+    assert_failed_cleanly(published, capsys, path, 1, "name")
+
+
+def test_channel_name_without_dash(published, capsys):
+    path = published.write("channels/stable.yaml", "name: stable\nversions: [4.15.0]\n")
+    assert_failed_cleanly(published, capsys, path, 1, "needs a '-'")
+
+
+@pytest.mark.parametrize("arch", ["x86_64", "AMD64", "../up", "amd 64"])
+def test_unsafe_architecture_name(published, capsys, arch):
+    path = published.releases / "amd64" / "4.15.2.yaml"
+    path.write_text(f"version: 4.15.2\narchitecture: '{arch}'\npayload: q/r@sha256:" + "c" * 64 + "\n")
+    assert_failed_cleanly(published, capsys, path, 2, "must match ^[0-9a-z]+$")
+
+
+def test_cycle_among_releases(published, capsys):
+    # 4.15.1 lists 4.15.0 as previous; now 4.15.0 lists 4.15.1 too. The message names
+    # a document declaring one of the cycle's edges (JSON gives no line) and the cycle.
+    published.release("4.15.0", previous=["4.15.1"])
+    path = published.releases / "amd64" / "4.15.1.json"
+    assert_failed_cleanly(published, capsys, path, None, "releases form a cycle",
+                          "4.15.0+amd64 -> 4.15.1+amd64 -> 4.15.0+amd64")
+
+
+def test_cycle_in_yaml_release_names_the_line(published, capsys):
+    (published.releases / "amd64" / "4.15.0.json").unlink()
+    path = published.releases / "amd64" / "4.15.0.yaml"
+    path.write_text("version: 4.15.0\narchitecture: amd64\npayload: q/r@sha256:" + "e" * 64 +
+                    "\nnext: [4.15.0]\n")
+    assert_failed_cleanly(published, capsys, path, 1, "cycle", "4.15.0+amd64 -> 4.15.0+amd64")
+
+
+def test_release_listing_itself(published, capsys):
+    path = published.releases / "arm64" / "4.15.1.json"
+    published.release("4.15.1", arch="arm64", previous=["4.15.1"])
+    assert_failed_cleanly(published, capsys, path, None, "cycle", "4.15.1+arm64 -> 4.15.1+arm64")
+
+
+def test_two_channel_files_with_one_name(published, capsys):
+    # Byte order reads stable-4.15-copy.yaml ('-' < '.') first; the second is reported.
+    copy = published.write("channels/stable-4.15-copy.yaml", "name: stable-4.15\nversions: [4.15.1]\n")
+    path = published.data / "channels" / "stable-4.15.yaml"
+    assert_failed_cleanly(published, capsys, path, 1, f"'stable-4.15' is also defined in {copy}")
+
+
+def test_same_release_with_two_digests(published, capsys):
+    path = published.releases / "amd64" / "zz-duplicate.yaml"
+    path.write_text("version: 4.15.1\narchitecture: amd64\npayload: q/r@sha256:" + "d" * 64 + "\n")
+    assert_failed_cleanly(published, capsys, path, 1, "also defined in", "different digest")
+
+
+def test_raw_metadata_with_a_bad_add_token(published, capsys):
+    path = published.write("raw/metadata.json",
+                           '{"4.15.1": {"io.openshift.upgrades.graph.previous.add": "4.15.0,"}}')
+    assert_failed_cleanly(published, capsys, path, None, "previous.add entry", "'' is not a SemVer")
+
+
+def test_missing_graph_data_directory(published, capsys):
+    code = main(["--graph-data", str(published.root / "nope"), "--out", str(published.out), "-q"])
+    err = capsys.readouterr().err
+    assert code == 1 and "graph-data directory not found" in err
+    assert tree_digest(published.out) == published.before
+
+
+def test_missing_raw_metadata(published, capsys):
+    path = published.data / "raw" / "metadata.json"
+    path.unlink()
+    assert_failed_cleanly(published, capsys, path, None, "raw/metadata.json")
+
+
+def test_refuses_an_output_that_contains_the_inputs(published, capsys):
+    code = main(["--graph-data", str(published.data), "--releases", str(published.releases),
+                 "--out", str(published.root), "-q", "--no-html"])
+    assert code == 1
+    assert "contains the input" in capsys.readouterr().err
+    assert (published.data / "version").is_file()
+
+
+def test_refuses_to_replace_a_foreign_directory(published, capsys, tmp_path):
+    foreign = tmp_path / "precious"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    code = main(["--graph-data", str(published.data), "--releases", str(published.releases),
+                 "--out", str(foreign), "-q", "--no-html"])
+    assert code == 1
+    assert "was not made by site-gen" in capsys.readouterr().err
+    assert (foreign / "notes.txt").read_text() == "keep me"
+
+
+def test_real_process_prints_no_traceback(published):
+    """The same through a real interpreter: stderr is the message, not a traceback."""
+    published.write("channels/fast-4.15.yaml", "name: [fast\n")
+    result = subprocess.run([sys.executable, "build.py", "--graph-data", str(published.data),
+                             "--releases", str(published.releases), "--out", str(published.out),
+                             "--no-html"], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"{published.data / 'channels' / 'fast-4.15.yaml'}:2: error: invalid YAML")
+    assert tree_digest(published.out) == published.before
