@@ -10,7 +10,9 @@ again from graph-data.
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,6 +143,39 @@ def import_responses(inputs: list[Path], out: Path, arch: str | None, warnings: 
         for (version, release_arch), release in sorted(releases.items()):
             site.write(f"{release_arch}/{version}.yaml", _document(release))
     return ImportResult(len(files), len(releases), site.out)
+
+
+EPILOG = """\
+Each input is a graph JSON as an update service answers
+GET /api/upgrades_info/v1/graph?channel=C&arch=A. The architecture of each file is
+taken from --arch, else from a file named <arch>.json (the layout this tool publishes,
+<channel>/<arch>.json), else from a name ending in -<arch>.json.
+
+Writes OUT/<arch>/<version>.yaml release documents: payload and metadata from the
+nodes, `previous` from every update (recommended or conditional) into the release
+in any of the inputs. Silently blocked updates are not in the responses, so they are
+absent from `previous`; that changes nothing as long as the graph-data still blocks them.
+"""
+
+
+def add_parser(sub) -> None:
+    imp = sub.add_parser("import", help="graph JSON from an update service -> release documents",
+                         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                         description="Turn downloaded update-service responses into release "
+                                     "documents, so a disconnected site can be rebuilt.")
+    imp.add_argument("inputs", nargs="+", type=Path, metavar="FILE_OR_DIR",
+                     help="graph JSON files, or directories searched for *.json")
+    imp.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="directory for the release documents (replaced as a whole)")
+    imp.add_argument("--arch", metavar="ARCH", help="architecture of every input file")
+    imp.add_argument("-q", "--quiet", action="store_true", help="no summary or warnings")
+
+
+def run(args, warnings: Warnings) -> int:
+    result = import_responses(args.inputs, args.out, args.arch, warnings)
+    if not args.quiet:
+        print(summary_line(result), file=sys.stderr)
+    return 0
 
 
 def summary_line(result: ImportResult) -> str:

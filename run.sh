@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Set up what the project needs on this machine, then build the example site or run the tests.
+#
+#   ./run.sh site [build options]   install, then build the embedded example into _site/
+#   ./run.sh test [pytest options]  install (test tools too), then run the whole test suite
+#
+# Safe to run again: system packages are installed only when missing, and the
+# virtualenv is refreshed only when pyproject.toml or constraints.txt change.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+VENV=.venv
+
+SITE_PACKAGES=(graphviz)                          # `dot` draws the SVG graphs
+TEST_PACKAGES=(graphviz chromium nginx)     # browser tests and the nginx drop-in endpoint
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+apt_install() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing system packages: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    local log_file
+    log_file=$(mktemp)
+    if ! { "${sudo[@]}" apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
+               --no-install-recommends "${missing[@]}"; } >"$log_file" 2>&1; then
+        cat "$log_file" >&2
+        log "apt-get failed; install ${missing[*]} by hand and run again"
+        exit 1
+    fi
+    rm -f "$log_file"
+}
+
+python_env() {
+    local target=$1 stamp="$VENV/.installed-${1//[^a-z]/}"
+    local wanted
+    wanted=$(cat pyproject.toml constraints.txt | sha256sum | cut -d' ' -f1)
+    if [ ! -x "$VENV/bin/python" ]; then
+        log "creating virtualenv $VENV"
+        python3 -m venv "$VENV"
+    fi
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+        log "installing Python packages ($target)"
+        "$VENV/bin/python" -m pip install -q --disable-pip-version-check -c constraints.txt -e "$target"
+        echo "$wanted" > "$stamp"
+    fi
+}
+
+case "${1:-}" in
+    site)
+        shift
+        apt_install "${SITE_PACKAGES[@]}"
+        python_env .
+        exec "$VENV/bin/python" build.py "$@"
+        ;;
+    test)
+        shift
+        apt_install "${TEST_PACKAGES[@]}"
+        python_env ".[test]"
+        exec "$VENV/bin/python" -m pytest "$@"
+        ;;
+    *)
+        sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+esac
