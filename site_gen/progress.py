@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 
@@ -13,11 +14,20 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = not quiet and hasattr(self.stream, "isatty") and self.stream.isatty()
 
+    def _size(self) -> dict:
+        # A terminal that reports a 0×0 size (a bare pty, some CI consoles) makes tqdm
+        # draw nothing at all; assume 80×24 then.
+        try:
+            size = os.get_terminal_size(self.stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            size = os.terminal_size((0, 0))
+        return {"ncols": size.columns or 80, "nrows": size.lines or 24}
+
     @contextmanager
     def stage(self, description: str, total: int | None = None, unit: str = "file"):
         """A bar for one stage of the build; yields an object with ``update(n)``."""
         bar = tqdm(total=total, desc=description, unit=unit, file=self.stream,
-                   disable=not self.enabled, leave=False, dynamic_ncols=True)
+                   disable=not self.enabled, leave=False, **self._size())
         try:
             yield bar
         finally:

@@ -128,7 +128,9 @@ def test_newer_schema_minor_is_accepted_with_a_warning(published, capsys):
 
 @pytest.mark.parametrize("pattern, reason", [
     ("4\\.15\\.(0", "missing )"),
-    ("(?<=4)\\.15", "look-ahead/look-behind"),
+    ("(?<=4)\\.15", "look-behind"),
+    ("4\\.15(?=\\.)", "look-ahead"),
+    ("4\\.1++", "possessive quantifier"),
     ("(4)\\.15\\.\\1", "back-reference"),
 ])
 def test_invalid_regular_expression_in_from(published, capsys, pattern, reason):

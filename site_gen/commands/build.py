@@ -13,7 +13,9 @@ from ..errors import Warnings
 from ..inputs.graph_data import load_graph_data
 from ..progress import Progress
 from ..publish.api import ApiTotals, write_graph_api
-from ..publish.staging import StagedSite
+from ..publish.fingerprint import fingerprint
+from ..publish.provenance import git_revision
+from ..publish.staging import StagedSite, check_destination, published_marker
 
 
 @dataclass
@@ -23,11 +25,12 @@ class BuildOptions:
     out: Path
     html: bool = True
     quiet: bool = False
+    force: bool = False
 
 
 @dataclass
 class BuildResult:
-    totals: ApiTotals
+    totals: ApiTotals | None  # None: the published site was already up to date
     channels: int
     arches: int
     seconds: float
@@ -35,11 +38,25 @@ class BuildResult:
     warnings: Warnings
 
 
+# Options that change how a build runs but never what it writes.
+_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out"}
+
+
+def build_fingerprint(options: BuildOptions, releases: Path) -> str:
+    settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
+    settings["graph_data_revision"] = git_revision(options.graph_data)
+    return fingerprint({"graph-data": options.graph_data, "releases": releases}, settings)
+
+
 def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
     progress = Progress(options.quiet)
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
-    site = StagedSite(options.out, [options.graph_data, releases])
+    out = check_destination(options.out, [options.graph_data, releases])
+    current = build_fingerprint(options, releases)
+    if not options.force and published_marker(out).get("fingerprint") == current:
+        return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
+    site = StagedSite(out, [options.graph_data, releases], marker={"fingerprint": current})
     with site:
         data = load_graph_data(options.graph_data, warnings)
         built = build_graphs(data, releases, warnings)
@@ -76,11 +93,14 @@ def add_parser(sub) -> None:
                        help="write only the JSON API, no pages")
     build.add_argument("-q", "--quiet", action="store_true",
                        help="no progress bar, summary or warnings; errors only")
+    build.add_argument("--force", action="store_true",
+                       help="rebuild even if inputs, options and site-gen are unchanged since "
+                            "the published build (which is otherwise left as it is)")
 
 
 def run(args, warnings: Warnings) -> int:
     options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
-                           html=args.html, quiet=args.quiet)
+                           html=args.html, quiet=args.quiet, force=args.force)
     result = run_build(options, warnings)
     if not args.quiet:
         print(summary_line(result), file=sys.stderr)
@@ -88,6 +108,9 @@ def run(args, warnings: Warnings) -> int:
 
 
 def summary_line(result: BuildResult) -> str:
+    if result.totals is None:
+        return (f"{result.out} is up to date: inputs, options and site-gen are unchanged since "
+                f"it was built ({result.seconds:.2f} s; --force rebuilds anyway)")
     t = result.totals
     return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches): "
             f"{t.nodes:,} nodes, {t.edges:,} edges, {t.conditional_edges:,} conditional edges "

@@ -116,7 +116,8 @@ def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
         if not entry.is_file():
             continue
         name = entry.name
-        extension = name.rpartition(".")[2] if "." in name.lstrip(".") else ""
+        # Rust's Path::extension: none for ".foo", "yaml" for "..yaml" and "a.yaml".
+        extension = name.rpartition(".")[2] if "." in name[1:] else ""
         if extension and _YAML_EXTENSION.search(extension):
             selected.append(entry)
         elif extension in ("yml", "json"):

@@ -1,60 +1,87 @@
 """Regular expressions in the dialect the reference service understands.
 
 Cincinnati compiles blocked-edge ``from`` patterns and ``remove_regex`` values
-with Rust's ``regex`` crate, which has no look-around, back-references, atomic
-groups or possessive quantifiers. Python's ``re`` accepts all of those, so a
-pattern that works here could be rejected (and the file skipped) upstream. We
-compile with ``re`` and refuse the constructs Rust lacks, so what builds here
-behaves the same there. Matching is always an unanchored search.
+with Rust's ``regex`` crate. Python's ``re`` lacks much of that syntax (Unicode
+classes like ``\\pL``, POSIX classes, class set operations, ``\\z``, inline flags
+in mid-pattern, as the joined ``remove_regex`` values produce), so we compile
+with the ``regex`` package in its V1 mode, which has all of it. The ``regex``
+package also has features Rust refuses (look-around, back-references, atomic
+groups, possessive quantifiers, recursion, fuzzy matching); a pattern using one
+would be skipped upstream, so :func:`compile_pattern` rejects it.
+Matching is always an unanchored search.
 """
 
 from __future__ import annotations
 
-import re
-import warnings
 from functools import lru_cache
 
-from re import _parser as _sre_parser  # Python >= 3.11 keeps the parser private
+import regex
 
-_UNSUPPORTED = {
-    "ASSERT": "look-ahead/look-behind",
-    "ASSERT_NOT": "negative look-ahead/look-behind",
-    "GROUPREF": "back-reference",
-    "GROUPREF_EXISTS": "conditional group",
-    "ATOMIC_GROUP": "atomic group",
-    "POSSESSIVE_REPEAT": "possessive quantifier",
+_FLAGS = regex.V1
+
+# Group openers after "(?" that Rust does not have.
+_UNSUPPORTED_GROUPS = (
+    ("<=", "look-behind"), ("<!", "negative look-behind"), ("=", "look-ahead"),
+    ("!", "negative look-ahead"), (">", "atomic group"), ("|", "branch reset group"),
+    ("(", "conditional group"), ("P=", "back-reference"), ("P>", "recursion"),
+    ("&", "recursion"), ("R)", "recursion"),
+)
+_UNSUPPORTED_ESCAPES = {
+    "g": "back-reference", "k": "back-reference", "K": "match reset", "G": "search anchor",
+    **{digit: "back-reference" for digit in "123456789"},
 }
 
 
-def _walk(parsed):
-    for op, arg in parsed:
-        yield op
-        items = arg if isinstance(arg, (list, tuple)) else (arg,)
-        for item in items:
-            if isinstance(item, _sre_parser.SubPattern):
-                yield from _walk(item)
-            elif isinstance(item, (list, tuple)):
-                for sub in item:
-                    if isinstance(sub, _sre_parser.SubPattern):
-                        yield from _walk(sub)
+def _rust_incompatibility(pattern: str) -> str | None:
+    """Name the first construct Rust's regex crate would refuse, if any.
+
+    A small scanner: it skips escapes and character classes (where these
+    sequences are literals) and looks at group openers, escapes and quantifiers.
+    """
+    i, n, depth_in_class = 0, len(pattern), 0
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            following = pattern[i + 1:i + 2]
+            if not depth_in_class and following in _UNSUPPORTED_ESCAPES:
+                return _UNSUPPORTED_ESCAPES[following]
+            i += 2
+            continue
+        if char == "[":
+            depth_in_class += 1
+            if pattern[i + 1:i + 2] == "^":
+                i += 1
+            if pattern[i + 1:i + 2] == "]":  # a leading ']' is a literal
+                i += 1
+        elif char == "]" and depth_in_class:
+            depth_in_class -= 1
+        elif not depth_in_class:
+            if char == "(" and pattern[i + 1:i + 2] == "?":
+                rest = pattern[i + 2:]
+                for opener, name in _UNSUPPORTED_GROUPS:
+                    if rest.startswith(opener):
+                        return name
+                if rest[:1].isdigit() or rest[:2] in ("+1", "-1"):
+                    return "recursion"
+            elif char in "*+?}" and pattern[i + 1:i + 2] == "+":
+                return "possessive quantifier"
+            elif char == "{" and pattern[i + 1:i + 2] in ("e", "i", "d", "s"):
+                return "fuzzy matching"
+        i += 1
+    return None
 
 
 @lru_cache(maxsize=None)
-def compile_pattern(pattern: str) -> re.Pattern:
+def compile_pattern(pattern: str) -> regex.Pattern:
     """Compile a Rust-compatible pattern or raise ValueError explaining why not."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # e.g. "possible nested set" is a Rust syntax error
-        try:
-            compiled = re.compile(pattern)
-            parsed = _sre_parser.parse(pattern)
-        except (re.error, FutureWarning, DeprecationWarning) as exc:
-            raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from None
-    for op in _walk(parsed):
-        name = getattr(op, "name", str(op))
-        if name in _UNSUPPORTED:
-            raise ValueError(f"regular expression {pattern!r} uses a {_UNSUPPORTED[name]}, "
-                             "which Cincinnati's Rust regex engine does not support")
-    return compiled
+    problem = _rust_incompatibility(pattern)
+    if problem:
+        raise ValueError(f"regular expression {pattern!r} uses a {problem}, which Cincinnati's "
+                         "Rust regex engine does not support")
+    try:
+        return regex.compile(pattern, _FLAGS)
+    except (regex.error, ValueError) as exc:
+        raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from None
 
 
 def is_valid(pattern: str) -> bool:
@@ -63,4 +90,3 @@ def is_valid(pattern: str) -> bool:
     except ValueError:
         return False
     return True
-

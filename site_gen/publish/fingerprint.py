@@ -1,0 +1,60 @@
+"""Knowing when a rebuild would change nothing.
+
+The fingerprint covers everything the output depends on: the bytes of every
+input file, the site-gen code and templates, the options that shape the output,
+the graph-data's git revision (it is written into index.json) and
+SOURCE_DATE_EPOCH. It is stored in the output's marker file; a build whose
+fingerprint matches the published one can skip all work. Hashing contents, not
+timestamps, keeps this correct after checkouts and copies that touch mtimes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import orjson
+
+from .. import __version__
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CODE_ROOTS = (_PACKAGE, _PACKAGE.parent / "templates")
+
+
+def _walk_files(root: Path) -> list[Path]:
+    if root.is_file():
+        return [root]
+    found = []
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if d not in (".git", "__pycache__"))
+        found += [Path(folder) / name for name in files if not name.endswith(".pyc")]
+    return sorted(found, key=lambda p: os.fsencode(p.relative_to(root)))
+
+
+def _hash_tree(digest, label: str, root: Path) -> None:
+    digest.update(f"\0tree {label}\0".encode())
+    if not root.exists():
+        digest.update(b"missing")
+        return
+    for path in _walk_files(root):
+        relative = os.fsencode(path.relative_to(root)) if path != root else b"."
+        digest.update(b"\0file " + relative + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"unreadable")
+
+
+def fingerprint(inputs: dict[str, Path], settings: dict) -> str:
+    """A hex digest of the inputs (label -> file or directory) and the settings."""
+    digest = hashlib.sha256()
+    digest.update(f"site-gen {__version__}".encode())
+    for index, root in enumerate(_CODE_ROOTS):
+        _hash_tree(digest, f"code{index}", root)
+    for label in sorted(inputs):
+        _hash_tree(digest, label, Path(inputs[label]))
+    environment = {"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH")}
+    digest.update(orjson.dumps({"settings": settings, "environment": environment},
+                               option=orjson.OPT_SORT_KEYS, default=str))
+    return digest.hexdigest()

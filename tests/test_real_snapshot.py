@@ -1,0 +1,56 @@
+"""The real graph-data snapshot (../shared/data/graph-data-2026-08) at full scale."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from conftest import REAL_GRAPH_DATA, needs_shared
+from site_gen.errors import Warnings
+from site_gen.inputs.graph_data import load_graph_data
+from site_gen.versions import sort_key
+
+pytestmark = needs_shared
+
+
+def test_loads_without_errors_or_warnings():
+    warnings = Warnings()
+    data = load_graph_data(REAL_GRAPH_DATA, warnings)
+    assert list(warnings) == []
+    assert data.schema_version == "1.1.0"
+    assert len(data.channels) == 76 and len(data.internal_channels) == 3
+    silent = [edge for edge in data.blocked_edges if edge.risk is None]
+    assert (len(silent), len(data.blocked_edges) - len(silent)) == (116, 1601)
+    assert len({edge.risk.name for edge in data.blocked_edges if edge.risk}) == 124
+
+
+@pytest.fixture(scope="module")
+def full_scale(tmp_path_factory):
+    from synthetic_releases import write_synthetic_releases
+    from site_gen.cli import main
+    root = tmp_path_factory.mktemp("real")
+    write_synthetic_releases(REAL_GRAPH_DATA, root / "releases")
+    out = root / "site"
+    assert main(["--graph-data", str(REAL_GRAPH_DATA), "--releases", str(root / "releases"),
+                 "--out", str(out), "--no-html", "-q"]) == 0
+    return out / "api/upgrades_info/v1/graph"
+
+
+def test_full_scale_build_writes_every_graph(full_scale):
+    index = orjson.loads((full_scale / "index.json").read_bytes())
+    assert index["arches"] == ["amd64", "arm64", "multi", "ppc64le", "s390x"]
+    assert len(index["graphs"]) == 76 * 5
+    biggest = max(index["graphs"], key=lambda g: g["edges"])
+    assert biggest["channel"] == "candidate-4.14" and biggest["nodes"] == 270
+
+
+def test_full_scale_graphs_are_consistent(full_scale):
+    for path in sorted(full_scale.glob("*/amd64.json")):
+        graph = orjson.loads(path.read_bytes())
+        names = [node["version"] for node in graph["nodes"]]
+        assert names == sorted(names, key=sort_key)
+        unconditional = {(names[a], names[b]) for a, b in graph["edges"]}
+        for group in graph["conditionalEdges"]:
+            for edge in group["edges"]:
+                assert (edge["from"], edge["to"]) not in unconditional
+                assert edge["from"] in names and edge["to"] in names
