@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 VENV=.venv
 
 SITE_PACKAGES=(graphviz)                          # `dot` draws the SVG graphs
-TEST_PACKAGES=(graphviz chromium nginx)     # browser tests and the nginx drop-in endpoint
+TEST_PACKAGES=(graphviz chromium nginx shellcheck)  # browser tests, the nginx endpoint, run: steps of workflows
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -18,6 +18,8 @@ from .errors import InputError, Warnings
 COMMANDS = {
     "build": "build",
     "import": "import_responses",
+    "serve": "serve",
+    "bundle": "bundle",
 }
 
 DESCRIPTION = """\

@@ -162,6 +162,16 @@ def test_unsafe_channel_name(published, capsys, name):
     assert_failed_cleanly(published, capsys, path, 1, "name")
 
 
+def test_names_ending_in_a_newline(published, capsys):
+    """`$` in the policy engine's pattern would admit a final newline in Python's re."""
+    path = published.write("channels/evil.yaml", 'name: "stable-4.15\\n"\nversions: [4.15.0]\n')
+    assert_failed_cleanly(published, capsys, path, 1, "not a safe path segment")
+    path.unlink()
+    path = published.releases / "amd64" / "4.15.2.yaml"
+    path.write_text('version: 4.15.2\narchitecture: "amd64\\n"\npayload: q/r@sha256:' + "c" * 64 + "\n")
+    assert_failed_cleanly(published, capsys, path, 2, "must match ^[0-9a-z]+$")
+
+
 def test_channel_name_without_dash(published, capsys):
     path = published.write("channels/stable.yaml", "name: stable\nversions: [4.15.0]\n")
     assert_failed_cleanly(published, capsys, path, 1, "needs a '-'")

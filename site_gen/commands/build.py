@@ -13,7 +13,9 @@ from ..errors import Warnings
 from ..inputs.graph_data import load_graph_data
 from ..progress import Progress
 from ..publish.api import ApiTotals, write_graph_api
+from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
+from ..publish.mirror import write_mirror_files
 from ..publish.provenance import git_revision
 from ..publish.staging import StagedSite, check_destination, published_marker
 
@@ -52,16 +54,19 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
     progress = Progress(options.quiet)
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
-    out = check_destination(options.out, [options.graph_data, releases])
+    inputs = [options.graph_data, releases]
+    out = check_destination(options.out, inputs)
     current = build_fingerprint(options, releases)
     if not options.force and published_marker(out).get("fingerprint") == current:
         return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
-    site = StagedSite(out, [options.graph_data, releases], marker={"fingerprint": current})
+    site = StagedSite(out, inputs, marker={"fingerprint": current})
     with site:
         data = load_graph_data(options.graph_data, warnings)
         built = build_graphs(data, releases, warnings)
         with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
             totals = write_graph_api(site, built, bar)
+        write_mirror_files(site, built)
+        write_deploy_files(site)
     return BuildResult(totals, len(built.channels), len(built.arches),
                        time.perf_counter() - started, site.out, warnings)
 

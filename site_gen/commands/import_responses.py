@@ -62,7 +62,7 @@ def _input_files(inputs: list[Path]) -> list[Path]:
 
 def architecture_of(path: Path, override: str | None) -> str:
     if override:
-        if not ARCH_NAME.match(override):
+        if not ARCH_NAME.fullmatch(override):
             raise InputError(f"--arch {override!r} must match ^[0-9a-z]+$ (e.g. amd64, multi)")
         return override
     match = _ARCH_IN_NAME.search(path.stem)

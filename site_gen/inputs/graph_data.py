@@ -23,7 +23,8 @@ from .patterns import compile_pattern
 PREFIX = "io.openshift.upgrades.graph"
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
 
-CHANNEL_NAME = re.compile(r"^[0-9a-z\-\.]+$")  # the policy engine's rule for ?channel=
+# The policy engine's rule for ?channel= (use fullmatch: "$" admits a final newline).
+CHANNEL_NAME = re.compile(r"^[0-9a-z\-\.]+$")
 _YAML_EXTENSION = re.compile(r"ya+ml")           # unanchored, as the reference matches it
 _UNCONDITIONAL_KEYS = {"to", "from"}
 _RISK_KEYS = ("url", "name", "message", "matchingRules")
@@ -221,7 +222,7 @@ def load_channel(path: Path, internal: bool) -> Channel:
     if not isinstance(name, str) or not name:
         raise doc.error("missing required key 'name' (a string)", "name")
     if not internal:
-        if not CHANNEL_NAME.match(name) or set(name) == {"."}:
+        if not CHANNEL_NAME.fullmatch(name) or set(name) == {"."}:
             raise doc.error(f"channel name {name!r} is not a safe path segment: use lowercase "
                             "letters, digits, '-' and '.' (the policy engine's ^[0-9a-z\\-\\.]+$)",
                             "name")

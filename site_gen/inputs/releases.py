@@ -21,7 +21,8 @@ from .documents import Document, load_structured
 from .graph_data import check_graph_metadata
 
 KIND = "cincinnati-metadata-v0"
-ARCH_NAME = re.compile(r"^[0-9a-z]+$")  # the policy engine's rule for ?arch=
+# The policy engine's rule for ?arch= (use fullmatch: "$" admits a final newline).
+ARCH_NAME = re.compile(r"^[0-9a-z]+$")
 DIGEST_PULLSPEC = re.compile(r"^[^@\s]+@(?P<digest>[a-z0-9]+:[0-9a-f]{32,})$")
 _RELEASE_SUFFIXES = {".yaml", ".yml", ".json"}
 MULTI_KEY = "release.openshift.io/architecture"
@@ -78,7 +79,7 @@ def parse_release(doc: Document) -> Release:
         raise doc.error(f"'kind' must be {KIND!r}, got {kind!r}", "kind")
     version = versions.parse(_required_string(doc, "version"), "'version'", doc.path, doc.line("version"))
     arch = _required_string(doc, "architecture")
-    if not ARCH_NAME.match(arch):
+    if not ARCH_NAME.fullmatch(arch):
         raise doc.error(f"architecture {arch!r} must match ^[0-9a-z]+$ (Go names such as "
                         "amd64, arm64, ppc64le, s390x, or multi)", "architecture")
     payload = _required_string(doc, "payload")

@@ -1,0 +1,82 @@
+"""The offline bundle: a whole built site as one archive plus its checksum, to carry
+across an air gap.
+
+``ARCHIVE`` is a reproducible ``.tar.gz`` whose entries all sit under ``site/``, and
+``ARCHIVE.sha256`` is one ``sha256sum`` line, so the receiving side checks it with
+``sha256sum -c ARCHIVE.sha256`` and unpacks it with ``tar -xzf ARCHIVE``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from .reproducible_tar import source_date_epoch, write_tar_gz
+from .staging import MARKER
+
+TOP_DIRECTORY = "site"
+
+
+@dataclass
+class Bundle:
+    archive: Path
+    checksum_file: Path
+    sha256: str
+    files: int
+
+
+def site_files(site: Path) -> dict[str, Path]:
+    """Archive name -> file for every file of the site; symbolic links are refused so the
+    archive holds the site's own bytes and nothing from elsewhere."""
+    if not (site / MARKER).is_file():
+        raise InputError(f"not a built site (no {MARKER} marker): build it with site-gen build first", site)
+    files = {}
+    for folder, subfolders, names in os.walk(site):
+        subfolders.sort()
+        for name in [*subfolders, *names]:
+            path = Path(folder) / name
+            if path.is_symlink():
+                raise InputError("the site contains a symbolic link; a bundle carries only the "
+                                 "site's own files", path)
+        for name in names:
+            path = Path(folder) / name
+            files[f"{TOP_DIRECTORY}/{path.relative_to(site).as_posix()}"] = path
+    return files
+
+
+def _replace_atomically(target: Path, write) -> None:
+    """Write through a temporary file beside ``target`` and rename it into place, so an
+    interrupted run never leaves a truncated archive under the final name."""
+    handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", delete=False)
+    try:
+        with handle:
+            write(handle)
+        os.chmod(handle.name, 0o644)
+        os.replace(handle.name, target)
+    except BaseException:
+        os.unlink(handle.name)
+        raise
+
+
+def write_bundle(site: Path, archive: Path) -> Bundle:
+    site, archive = site.absolute().resolve(), archive.absolute()
+    if not site.is_dir():
+        raise InputError("no site here: build one first (site-gen build --out DIR)", site)
+    if archive.resolve() == site or site in archive.resolve().parents:
+        raise InputError("the bundle cannot be written inside the site it carries; choose --out "
+                         "outside it", archive)
+    if not archive.parent.is_dir():
+        raise InputError("the directory for the bundle does not exist", archive.parent)
+    files = site_files(site)
+    mtime = source_date_epoch()
+    _replace_atomically(archive, lambda out: write_tar_gz(out, files, mtime, compresslevel=6))
+    with open(archive, "rb") as packed:
+        digest = hashlib.file_digest(packed, "sha256").hexdigest()
+    checksum_file = archive.with_name(archive.name + ".sha256")
+    line = f"{digest}  {archive.name}\n".encode()
+    _replace_atomically(checksum_file, lambda out: out.write(line))
+    return Bundle(archive, checksum_file, digest, len(files))

@@ -1,0 +1,110 @@
+"""Web-server configuration written into the site, under ``deploy/``.
+
+``deploy/nginx/site-gen.conf`` turns any nginx ``server`` into a drop-in update
+service for the site (the policy engine's query endpoints over the static graph
+files); ``deploy/nginx/nginx.conf`` is a complete server around it. Both are
+rendered from the constants of ``site_gen.server.policy_http`` so nginx and
+``site-gen serve`` answer alike. Nothing in them depends on where the site will
+live: the site's URL path is matched by the location and its directory comes from
+nginx's ``root``, so the output stays the same wherever it is built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from ..server import policy_http as http
+from ..server.static_files import CONTENT_TYPES, DEFAULT_TYPE, TEXT_TYPES
+from .graph_json import GRAPH_API_DIR
+from .staging import StagedSite
+
+NGINX_DIR = "deploy/nginx"
+DEFAULT_LISTEN = "8080"
+_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates" / "deploy"
+_VALUE = "@site-gen-value@"  # stands for the nginx variable holding the request's value
+_MEDIA_KEYS = {http.JSON: "json", http.VND_JSON: "vnd"}  # named-location suffixes
+
+
+def _nginx_string(text: str) -> str:
+    """``text`` as a single-quoted nginx string, which nginx unquotes back to ``text``."""
+    return "'%s'" % text.replace("\\", "\\\\").replace("'", "\\'")
+
+
+def _nginx_json(kind: str, value: str, variable: str | None = None) -> str:
+    """The JSON error body ``{"kind", "value"}`` as an nginx string.
+
+    ``$`` is written as the JSON escape ``\\u0024``: nginx would read it as a variable,
+    and the body decodes to the same text. ``_VALUE`` in ``value`` becomes ``variable``."""
+    quoted = _nginx_string(orjson.dumps({"kind": kind, "value": value}).decode().replace("$", "\\u0024"))
+    return quoted if variable is None else quoted.replace(_VALUE, "${%s}" % variable)
+
+
+def _nginx_regex(pattern: str) -> str:
+    """A double-quoted nginx string that nginx unquotes back to ``pattern``."""
+    return '"%s"' % pattern.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _parameter(name: str, default: str | None) -> dict:
+    variable = f"site_gen_{name}"
+    shown = http.mismatch_message(name, _VALUE)
+    return {
+        "name": name,
+        "variable": variable,
+        "default": default,
+        "pattern": _nginx_regex(http.PATTERNS[name].pattern),
+        "too_long": _nginx_json("invalid_params", http.too_long_message(name)),
+        # nginx cannot JSON-escape, so a value with quotes, backslashes, control or
+        # non-ASCII bytes is not repeated back in the message.
+        "unshown": _nginx_json("invalid_params", shown.replace(f" '{_VALUE}'", "")),
+        "mismatch": _nginx_json("invalid_params", shown, variable),
+        "dots": _nginx_json("invalid_params", http.dots_message(name, _VALUE), variable)
+        if http.PATTERNS[name].fullmatch(".") else None,  # a pattern without dots needs no check
+    }
+
+
+def _environment() -> Environment:
+    return Environment(loader=FileSystemLoader(str(_TEMPLATES)), undefined=StrictUndefined,
+                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                       autoescape=False)
+
+
+def render_nginx_snippet() -> str:
+    return _environment().get_template("nginx/site-gen.conf.j2").render(
+        api_dir="/".join(http.API_DIR),
+        graph_api_dir=GRAPH_API_DIR,
+        json=http.JSON,
+        media_types={key: media for media, key in _MEDIA_KEYS.items()},
+        accept_rules=[(value, _MEDIA_KEYS[media]) for value, media in http.ACCEPTED.items()],
+        no_accept=_MEDIA_KEYS[http.VND_JSON],
+        invalid_accept=_nginx_json("invalid_content_type", http.INVALID_ACCEPT),
+        missing_channel=_nginx_json("missing_params", http.MISSING_CHANNEL),
+        parameters=[_parameter("channel", None), _parameter("arch", http.DEFAULT_ARCH)],
+        max_length=http.MAX_VALUE_LENGTH,
+        empty_graph=_nginx_string(http.EMPTY_GRAPH_BODY.decode()),
+        endpoint_methods=http.ENDPOINT_METHODS,
+        cors_methods=http.CORS_METHODS,
+        max_age=http.PREFLIGHT_MAX_AGE,
+        endpoint_vary=http.ENDPOINT_VARY,
+    )
+
+
+def render_nginx_conf(listen: str = DEFAULT_LISTEN) -> str:
+    by_type: dict[str, list[str]] = {}
+    for extension, media in CONTENT_TYPES.items():
+        by_type.setdefault(media, []).append(extension)
+    text_types = [media for media in TEXT_TYPES if media != "text/html"]  # nginx always includes text/html
+    return _environment().get_template("nginx/nginx.conf.j2").render(
+        listen=listen,
+        types=sorted(by_type.items()),
+        default_type=DEFAULT_TYPE,
+        charset_types=" ".join(text_types),
+        gzip_types=" ".join([*text_types, http.JSON, http.VND_JSON]),
+    )
+
+
+def write_deploy_files(site: StagedSite) -> None:
+    site.write(f"{NGINX_DIR}/site-gen.conf", render_nginx_snippet())
+    site.write(f"{NGINX_DIR}/nginx.conf", render_nginx_conf())

@@ -1,0 +1,71 @@
+"""What a disconnected mirror needs besides the graphs (spec §10).
+
+* Release signatures, copied byte for byte from graph-data's
+  ``signatures/<algorithm>/<digest>/signature-N`` to ``signatures/<algorithm>=<digest>/signature-N``,
+  the layout the cluster-version operator's HTTP signature store reads.
+* ``api/upgrades_info/graph-data``: the gzip tarball the graph-builder publishes at that
+  path, holding exactly the graph-data files the reference service keeps (``LICENSE``,
+  ``version``, the ``channels/`` and ``blocked-edges/`` files it reads, ``raw/metadata.json``),
+  so update-service graph-data images and oc-mirror can be fed from the mirror. A
+  channel whose versions the build changed (``--promote-until``) is written as built,
+  so the tarball always describes the graphs the site serves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..engine.pipeline import BuiltGraphs
+from ..errors import InputError, Warnings
+from ..inputs.graph_data import Channel, GraphData, SignatureFile, qualifying_files
+from .reproducible_tar import source_date_epoch, tar_gz_bytes
+from .staging import StagedSite
+
+SIGNATURES_DIR = "signatures"
+GRAPH_DATA_TARBALL = "api/upgrades_info/graph-data"
+_TOP_LEVEL_FILES = ("LICENSE", "version")
+_READ_DIRECTORIES = ("channels", "blocked-edges")
+_RAW_METADATA = "raw/metadata.json"
+_PROJECTED_NOTE = b"# versions as projected by site-gen --promote-until; the source file differs\n"
+
+
+def signature_path(signature: SignatureFile) -> str:
+    return f"{SIGNATURES_DIR}/{signature.algorithm}={signature.digest}/{signature.name}"
+
+
+def _as_built(channel: Channel) -> bytes | None:
+    """The channel file's content with the versions the build used, when they differ from it."""
+    if channel.versions == channel.document.data.get("versions"):
+        return None
+    document = {**channel.document.data, "versions": channel.versions}
+    return _PROJECTED_NOTE + yaml.safe_dump(document, sort_keys=False, allow_unicode=True).encode()
+
+
+def tarball_files(data: GraphData) -> dict[str, Path | bytes]:
+    """Archive name -> file (or content) for the graph-data tarball, by the reference
+    service's own file rules, so a tarball consumer reads exactly what this build read."""
+    root = data.root
+    files: dict[str, Path | bytes] = {name: root / name for name in _TOP_LEVEL_FILES if (root / name).is_file()}
+    already_reported = Warnings()  # loading the graph-data warned about skipped files once
+    for directory in _READ_DIRECTORIES:
+        for path in qualifying_files(root / directory, already_reported):
+            files[f"{directory}/{path.name}"] = path
+    files[_RAW_METADATA] = root / _RAW_METADATA
+    inside = root.resolve()
+    for path in files.values():
+        if inside not in path.resolve().parents:
+            raise InputError("refusing to put this file in the published graph-data tarball: it is a "
+                             "symbolic link to a file outside the graph-data directory", path)
+    for channel in data.channels:
+        content = _as_built(channel)
+        if content is not None:
+            files[f"channels/{channel.path.name}"] = content
+    return files
+
+
+def write_mirror_files(site: StagedSite, built: BuiltGraphs) -> None:
+    for signature in built.data.signatures:
+        site.copy(signature_path(signature), signature.path)
+    site.write(GRAPH_DATA_TARBALL, tar_gz_bytes(tarball_files(built.data), source_date_epoch()))

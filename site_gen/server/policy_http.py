@@ -1,0 +1,190 @@
+"""What the Cincinnati policy engine answers for a request (spec §7.3), as pure functions.
+
+``site-gen serve`` and the tests share this module, and the nginx configuration in
+``deploy/`` is generated from its constants, so both servers give the same answers.
+For ``<site>/api/upgrades_info/v1/graph`` (and ``.../graph``), in the engine's order:
+
+1. ``Accept`` is compared as one whole string: no lists, no parameters, else 406;
+2. ``channel`` must be present (a key without a value counts), else 400 missing_params;
+3. ``channel``, then ``arch`` (default amd64) must match the engine's patterns, else
+   400 invalid_params;
+4. a valid channel × arch that was never published gets the empty graph, not a 404.
+
+Values are validated before they come anywhere near a file name, with two rules on
+top of the engine's so a value can only ever name a published graph: at most 255
+characters (no file name is longer, so nothing publishable is refused) and not dots
+only (``..`` matches the channel pattern but is a path step).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlsplit
+
+import orjson
+
+from ..inputs.graph_data import CHANNEL_NAME
+from ..publish.graph_json import EMPTY_GRAPH, GRAPH_API_DIR
+
+JSON = "application/json"
+VND_JSON = "application/vnd.redhat.cincinnati.v1+json"
+# Accept header value -> response media type; no Accept header at all -> VND_JSON.
+ACCEPTED = {"*": JSON, "*/*": JSON, "application/*": JSON, JSON: JSON, VND_JSON: VND_JSON}
+
+CHANNEL_REGEX = CHANNEL_NAME.pattern  # the same rule the build applies to channel names
+ARCH_REGEX = r"^[0-9a-z]+$"
+DEFAULT_ARCH = "amd64"
+MAX_VALUE_LENGTH = 255
+
+API_DIR = ("api", "upgrades_info")
+GRAPH_ENDPOINTS = ((*API_DIR, "graph"), (*API_DIR, "v1", "graph"))
+EMPTY_GRAPH_BODY = orjson.dumps(EMPTY_GRAPH)
+ENDPOINT_METHODS = "GET, HEAD, OPTIONS"
+CORS_METHODS = "GET, HEAD"
+PREFLIGHT_MAX_AGE = "86400"
+ENDPOINT_VARY = "Accept, Origin"  # the body's media type follows Accept
+
+PATTERNS = {"channel": re.compile(CHANNEL_REGEX), "arch": re.compile(ARCH_REGEX)}
+
+MISSING_CHANNEL = "mandatory client parameters missing: channel"
+INVALID_ACCEPT = "invalid Content-Type requested"
+
+_TEXT = (("Content-Type", "text/plain; charset=utf-8"),)
+
+Headers = tuple[tuple[str, str], ...]
+
+
+def mismatch_message(name: str, value: str) -> str:
+    return f"invalid client parameters: {name} '{value}' does not match regex '{PATTERNS[name].pattern}'"
+
+
+def too_long_message(name: str) -> str:
+    return f"invalid client parameters: {name} is longer than {MAX_VALUE_LENGTH} characters"
+
+
+def dots_message(name: str, value: str) -> str:
+    return f"invalid client parameters: {name} '{value}' is only dots, a path step and not a name"
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    headers: Headers = ()
+    body: bytes = b""
+
+
+@dataclass(frozen=True)
+class GraphFile:
+    """Answer with the published graph of channel × arch, or the empty graph if there is none."""
+
+    channel: str
+    arch: str
+    headers: Headers  # the negotiated Content-Type and CORS
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        return (*GRAPH_API_DIR.split("/"), self.channel, f"{self.arch}.json")
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """Answer with a plain file of the site; the server checks it exists inside the site."""
+
+    segments: tuple[str, ...]
+    directory: bool  # the URL ends with '/': the directory's index.html
+    query: str
+    headers: Headers = ()  # CORS for files under api/
+
+    def redirect_to_directory(self) -> Reply:
+        """``dir`` -> ``dir/``, so the relative links of its index.html resolve."""
+        location = "/" + "".join(quote(segment) + "/" for segment in self.segments)
+        if self.query:
+            location += "?" + self.query
+        return Reply(301, (("Location", location), *self.headers))
+
+
+def plan(method: str, target: str, headers: Mapping[str, str]) -> Reply | GraphFile | SiteFile:
+    """What to answer to ``method target`` with these request headers."""
+    parsed = _split_target(target)
+    if parsed is None:
+        return Reply(400, _TEXT, b"bad request target\n")
+    segments, directory, query = parsed
+    origin = headers.get("Origin")
+    if segments in GRAPH_ENDPOINTS and not directory:
+        return _graph_request(method, query, headers.get("Accept"), _cors(origin, ENDPOINT_VARY))
+    if method not in ("GET", "HEAD"):
+        return Reply(405, (("Allow", "GET, HEAD"),))
+    cors = _cors(origin, "Origin") if segments[:2] == API_DIR else ()
+    return SiteFile(segments, directory, query, cors)
+
+
+def graph_reply(request: GraphFile, content: bytes | None) -> Reply:
+    """The published file's bytes, or the empty graph the engine gives an unknown channel or arch."""
+    return Reply(200, request.headers, EMPTY_GRAPH_BODY if content is None else content)
+
+
+def _split_target(target: str) -> tuple[tuple[str, ...], bool, str] | None:
+    """(decoded path segments, ends with '/', raw query), or None for a target that cannot
+    name a file of the site: dot segments, encoded slashes, NUL, backslashes, bad UTF-8."""
+    if not target.startswith("/"):
+        absolute = urlsplit(target)  # absolute-form, as sent to proxies
+        if absolute.scheme not in ("http", "https"):
+            return None
+        target = (absolute.path or "/") + (f"?{absolute.query}" if absolute.query else "")
+    path, _, query = target.partition("?")
+    segments = []
+    for raw in path.split("/"):
+        if not raw:
+            continue
+        try:
+            segment = unquote_to_bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if segment in (".", "..") or any(char in segment for char in "/\\\0"):
+            return None
+        segments.append(segment)
+    return tuple(segments), path.endswith("/"), query
+
+
+def _cors(origin: str | None, vary: str) -> Headers:
+    """Browsers on any origin may read the answers, as from the policy engine."""
+    if origin is None:
+        return (("Vary", vary),)
+    return (("Vary", vary), ("Access-Control-Allow-Origin", origin))
+
+
+def _graph_request(method: str, query: str, accept: str | None, cors: Headers) -> Reply | GraphFile:
+    if method == "OPTIONS":  # CORS preflight
+        return Reply(204, (("Allow", ENDPOINT_METHODS), ("Access-Control-Allow-Methods", CORS_METHODS),
+                           ("Access-Control-Max-Age", PREFLIGHT_MAX_AGE), *cors))
+    if method not in ("GET", "HEAD"):
+        return Reply(405, (("Allow", ENDPOINT_METHODS), *cors))
+    media = VND_JSON if accept is None else ACCEPTED.get(accept)
+    if media is None:
+        return _error(406, "invalid_content_type", INVALID_ACCEPT, cors)
+    # The engine collects the query into a map: keys and values percent-decoded, the last
+    # of repeated keys wins, undecodable bytes become U+FFFD.
+    params = dict(parse_qsl(query, keep_blank_values=True, errors="replace"))
+    if "channel" not in params:
+        return _error(400, "missing_params", MISSING_CHANNEL, cors)
+    channel, arch = params["channel"], params.get("arch", DEFAULT_ARCH)
+    problem = _invalid("channel", channel) or _invalid("arch", arch)
+    if problem:
+        return _error(400, "invalid_params", problem, cors)
+    return GraphFile(channel, arch, (("Content-Type", media), *cors))
+
+
+def _invalid(name: str, value: str) -> str | None:
+    if len(value) > MAX_VALUE_LENGTH:
+        return too_long_message(name)
+    if not PATTERNS[name].fullmatch(value):  # fullmatch: '$' would accept a trailing newline
+        return mismatch_message(name, value)
+    if set(value) == {"."}:
+        return dots_message(name, value)
+    return None
+
+
+def _error(status: int, kind: str, value: str, cors: Headers) -> Reply:
+    return Reply(status, (("Content-Type", JSON), *cors), orjson.dumps({"kind": kind, "value": value}))

@@ -1,0 +1,147 @@
+"""The built-in server against hostile and broken clients, over real sockets: it answers
+or drops each of them and keeps serving everyone else."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from serving_cases import JSON, V1, build_example, raw_request, request, split_response
+from site_gen.server import httpd
+from site_gen.server.httpd import SiteServer
+
+TIMEOUT = 0.6  # the servers below give a request head this long to arrive
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return build_example(tmp_path_factory.mktemp("robust"))
+
+
+@pytest.fixture
+def server(site):
+    server = SiteServer(("127.0.0.1", 0), site, request_timeout=TIMEOUT, max_connections=4, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def port_of(server) -> int:
+    return server.server_address[1]
+
+
+def still_serves(server) -> None:
+    status, _, body = request(port_of(server), "GET", f"/{V1}?channel=stable-4.16", (("Accept", JSON),))
+    assert status == 200 and body.startswith(b'{"version":1,"nodes":[{')
+
+
+@pytest.mark.parametrize("data, status", [
+    (b"GARBAGE\r\n\r\n", 400),
+    (b"GET\r\n\r\n", 400),
+    (b"GET / HTTP/9.9\r\n\r\n", 505),
+    (b"\x00\xff\xfe\x01 \x02 HTTP/1.1\r\n\r\n", 501),
+    (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n", 414),
+    (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n", 431),
+    (b"GET / HTTP/1.1\r\nX: " + b"y" * 70000 + b"\r\n\r\n", 431),
+    (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+])
+def test_malformed_requests_get_an_error_and_the_server_goes_on(server, data, status):
+    assert split_response(raw_request(port_of(server), data))[0] == status
+    still_serves(server)
+
+
+def test_a_request_body_never_becomes_the_next_request(server):
+    raw = raw_request(port_of(server), b"POST /" + V1.encode() + b"?channel=x HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Length: 31\r\n\r\nGET /secret HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, headers, _ = split_response(raw)
+    assert (status, headers["connection"]) == (405, "close")
+    assert raw.count(b"HTTP/1.1 ") == 1
+
+
+def test_a_slow_partial_request_is_dropped_and_blocks_no_one(server):
+    slow = socket.create_connection(("127.0.0.1", port_of(server)))
+    slow.sendall(b"GET /" + V1.encode() + b"?channel=stable-4.16 HTTP/1.1\r\nHost: x\r\n")  # never finished
+    started = time.monotonic()
+    still_serves(server)
+    assert time.monotonic() - started < TIMEOUT / 2  # answered while the slow client hangs
+    slow.settimeout(5 * TIMEOUT)
+    assert slow.recv(1024) == b""  # closed by the server, with nothing sent
+    assert time.monotonic() - started < 3 * TIMEOUT
+    slow.close()
+
+
+def test_a_trickling_client_is_dropped_at_the_deadline(server):
+    """One byte every 0.2 s never trips a per-read timeout; the whole head has a deadline."""
+    trickle = socket.create_connection(("127.0.0.1", port_of(server)))
+    started = time.monotonic()
+    request_line = b"GET /" + V1.encode() + b"?channel=stable-4.16 HTTP/1.1\r\nHost: x\r\nX-Padding: "
+    closed_after = None
+    try:
+        for byte in request_line + b"y" * 100:
+            trickle.sendall(bytes([byte]))
+            time.sleep(0.2)
+            if time.monotonic() - started > 5 * TIMEOUT:
+                break
+    except (BrokenPipeError, ConnectionResetError):
+        closed_after = time.monotonic() - started
+    if closed_after is None:
+        trickle.settimeout(1.0)
+        assert trickle.recv(1024) == b""
+        closed_after = time.monotonic() - started
+    trickle.close()
+    assert closed_after < 3 * TIMEOUT
+    still_serves(server)
+
+
+def test_an_idle_keep_alive_connection_is_closed(server):
+    connection = socket.create_connection(("127.0.0.1", port_of(server)), timeout=5 * TIMEOUT)
+    connection.sendall(b"GET /" + V1.encode() + b"/index.json HTTP/1.1\r\nHost: x\r\n\r\n")
+    received = b""
+    started = time.monotonic()
+    while chunk := connection.recv(65536):
+        received += chunk
+    connection.close()
+    assert received.startswith(b"HTTP/1.1 200 ")
+    assert TIMEOUT * 0.5 < time.monotonic() - started < 3 * TIMEOUT
+
+
+def test_connections_beyond_the_limit_get_503_until_slots_free_up(server):
+    idle = [socket.create_connection(("127.0.0.1", port_of(server))) for _ in range(4)]
+    time.sleep(0.2)  # let the server accept them
+    refused = raw_request(port_of(server), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert split_response(refused)[0] == 503
+    for connection in idle:
+        connection.close()
+    time.sleep(0.2)
+    still_serves(server)
+
+
+def test_a_client_that_hangs_up_mid_answer_harms_no_one(server, site):
+    big = site / "big.json"
+    big.write_bytes(b"[" + b"0," * 5_000_000 + b"0]")
+    try:
+        for _ in range(3):
+            connection = socket.create_connection(("127.0.0.1", port_of(server)))
+            connection.sendall(b"GET /big.json HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.recv(10)
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            connection.close()  # reset while the server is still sending
+        still_serves(server)
+    finally:
+        big.unlink()
+
+
+def test_an_internal_error_costs_one_500_not_the_server(server, monkeypatch):
+    def broken(outcome, site):
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(httpd, "resolve", broken)
+    status, _, body = request(port_of(server), "GET", f"/{V1}/index.json")
+    assert (status, body) == (500, b"internal error\n")
+    monkeypatch.undo()
+    still_serves(server)
