@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,12 @@ EXAMPLE = REPO / "graph-data"
 SHARED = REPO.parent / "shared"
 REAL_GRAPH_DATA = SHARED / "data" / "graph-data-2026-08"
 FIXTURES = SHARED / "data" / "cincinnati-fixtures"
+
+# Builds with pages cache drawn SVGs under $XDG_CACHE_HOME; keep the tests' drawings
+# out of the user's cache (subprocess builds inherit this too).
+_CACHE = tempfile.mkdtemp(prefix="site-gen-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -18,6 +18,8 @@ from ..publish.fingerprint import fingerprint
 from ..publish.mirror import write_mirror_files
 from ..publish.provenance import git_revision
 from ..publish.staging import StagedSite, check_destination, published_marker
+from ..render.site import SiteOptions, SiteTotals, render_site
+from ..render.svg_cache import default_cache_dir
 
 
 @dataclass
@@ -28,6 +30,8 @@ class BuildOptions:
     html: bool = True
     quiet: bool = False
     force: bool = False
+    jobs: int | None = None         # parallel dot processes (default: one per core)
+    cache_dir: Path | None = None   # SVG cache (default: $XDG_CACHE_HOME/site-gen)
 
 
 @dataclass
@@ -38,6 +42,7 @@ class BuildResult:
     seconds: float
     out: Path
     warnings: Warnings
+    pages: SiteTotals | None = None   # None: built with --no-html
 
 
 # Options that change how a build runs but never what it writes.
@@ -67,8 +72,12 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             totals = write_graph_api(site, built, bar)
         write_mirror_files(site, built)
         write_deploy_files(site)
+        pages = None
+        if options.html:
+            drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs)
+            pages = render_site(site, built, drawing, warnings, progress)
     return BuildResult(totals, len(built.channels), len(built.arches),
-                       time.perf_counter() - started, site.out, warnings)
+                       time.perf_counter() - started, site.out, warnings, pages)
 
 
 EPILOG = """\
@@ -78,8 +87,10 @@ examples:
   site-gen build --graph-data DIR --releases graph-gb.json --no-html
 
 Output: OUT/api/upgrades_info/v1/graph/<channel>/<arch>.json for every channel and
-architecture, and OUT/api/upgrades_info/v1/graph/index.json. The site is built in a
-temporary directory beside OUT and replaces OUT only when the whole build succeeded.
+architecture, and OUT/api/upgrades_info/v1/graph/index.json; unless --no-html, the pages
+(OUT/index.html) with SVG graphs drawn by graphviz's `dot`, cached by content in
+--cache-dir. The site is built in a temporary directory beside OUT and replaces OUT
+only when the whole build succeeded.
 """
 
 
@@ -101,11 +112,17 @@ def add_parser(sub) -> None:
     build.add_argument("--force", action="store_true",
                        help="rebuild even if inputs, options and site-gen are unchanged since "
                             "the published build (which is otherwise left as it is)")
+    build.add_argument("--jobs", type=int, default=None, metavar="N",
+                       help="graphs drawn in parallel (default: one per CPU core)")
+    build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                       help="where drawn SVG graphs are cached by content "
+                            "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
 
 
 def run(args, warnings: Warnings) -> int:
     options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
-                           html=args.html, quiet=args.quiet, force=args.force)
+                           html=args.html, quiet=args.quiet, force=args.force,
+                           jobs=args.jobs, cache_dir=args.cache_dir)
     result = run_build(options, warnings)
     if not args.quiet:
         print(summary_line(result), file=sys.stderr)
@@ -118,5 +135,13 @@ def summary_line(result: BuildResult) -> str:
                 f"it was built ({result.seconds:.2f} s; --force rebuilds anyway)")
     t = result.totals
     return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches): "
-            f"{t.nodes:,} nodes, {t.edges:,} edges, {t.conditional_edges:,} conditional edges "
-            f"in {result.seconds:.2f} s -> {result.out}")
+            f"{t.nodes:,} nodes, {t.edges:,} edges, {t.conditional_edges:,} conditional edges"
+            f"{pages_summary(result.pages)} in {result.seconds:.2f} s -> {result.out}")
+
+
+def pages_summary(pages: SiteTotals | None) -> str:
+    if pages is None:
+        return ""
+    d = pages.drawing
+    return (f"; {pages.pages:,} pages, {d.graphs} graphs ({d.drawn} drawn, {d.cached} from cache, "
+            f"{d.shared} identical to another)")

@@ -1,0 +1,1 @@
+"""The browsable site: HTML pages and SVG graphs rendered from the served graphs."""

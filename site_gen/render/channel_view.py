@@ -1,0 +1,86 @@
+"""One channel × architecture as its page shows it: versions, updates and the marks
+that answer "why is no update available?" at a glance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .served_index import RiskCatalog, RiskInfo
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A property of a version in one channel, drawn as node colours and listed in words."""
+
+    label: str
+    fill: str | None     # node fill in the picture (None: keep another mark's fill)
+    border: str
+    bold: bool = False
+    dashed: bool = False
+
+
+HEAD = Mark("head of the channel", "#dbeafe", "#1e40af", bold=True)
+NEWEST_REACHABLE = Mark("newest version a recommended update leads to", "#dcfce7", "#166534", bold=True)
+CONDITIONAL_ONLY = Mark("reachable only through conditional updates", "#ffedd5", "#9a3412")
+NO_INCOMING = Mark("no update leads here", "#f3f4f6", "#4b5563", dashed=True)
+DEAD_END = Mark("no update leaves it", None, "#b91c1c", bold=True)
+MARKS = (HEAD, NEWEST_REACHABLE, CONDITIONAL_ONLY, NO_INCOMING, DEAD_END)  # by priority
+
+
+@dataclass
+class ChannelView:
+    channel: str
+    arch: str
+    versions: list[str]                                    # SemVer order, as served
+    recommended: list[tuple[int, int]]                     # positions into versions
+    conditional: list[tuple[int, int, tuple[RiskInfo, ...]]]
+    risks: list[RiskInfo]                                  # distinct risks on its updates
+    newest_reachable: str | None   # newest version a recommended update leads to
+    no_incoming: list[str]         # no update leads here: only installs land on it
+    conditional_only: list[str]    # reachable only by accepting a risk
+    dead_ends: list[str]           # not the head, yet no update leaves it
+
+    @property
+    def head(self) -> str:
+        """The newest version in the channel."""
+        return self.versions[-1]
+
+    def marks(self) -> dict[str, list[Mark]]:
+        """The marks of every marked version, in priority order."""
+        found: dict[str, list[Mark]] = {}
+        for mark, marked in ((HEAD, [self.head]),
+                             (NEWEST_REACHABLE, [self.newest_reachable] if self.newest_reachable else []),
+                             (CONDITIONAL_ONLY, self.conditional_only),
+                             (NO_INCOMING, self.no_incoming),
+                             (DEAD_END, self.dead_ends)):
+            for version in marked:
+                found.setdefault(version, []).append(mark)
+        return found
+
+
+def channel_view(channel: str, arch: str, document: dict, catalog: RiskCatalog) -> ChannelView:
+    versions = [node["version"] for node in document["nodes"]]
+    position = {version: i for i, version in enumerate(versions)}
+    recommended = document["edges"]  # already (from, to) position pairs
+    conditional = []
+    distinct: dict[int, RiskInfo] = {}
+    for group in document["conditionalEdges"]:
+        risks = tuple(catalog.add(risk) for risk in group["risks"])
+        distinct.update((id(risk), risk) for risk in risks)
+        conditional += [(position[e["from"]], position[e["to"]], risks) for e in group["edges"]]
+    conditional.sort(key=lambda item: item[:2])
+
+    into_recommended = {b for _, b in recommended}
+    into_conditional = {b for _, b, _ in conditional}
+    sources = {a for a, _ in recommended} | {a for a, _, _ in conditional}
+    last = len(versions) - 1
+    return ChannelView(
+        channel, arch, versions, recommended, conditional,
+        risks=sorted(distinct.values(), key=lambda r: (r.name, r.url, r.message)),
+        newest_reachable=versions[max(into_recommended)] if into_recommended else None,
+        no_incoming=[v for i, v in enumerate(versions)
+                     if i not in into_recommended and i not in into_conditional],
+        conditional_only=[v for i, v in enumerate(versions)
+                          if i in into_conditional and i not in into_recommended],
+        dead_ends=[v for i, v in enumerate(versions) if i != last and i not in sources],
+    )

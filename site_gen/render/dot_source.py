@@ -1,0 +1,73 @@
+"""The DOT text for one channel × architecture picture.
+
+Columns are minor versions, left to right; inside a column versions run top to
+bottom in SemVer order (invisible edges pin that order where no drawn update
+does). Only the reduction is drawn (see :mod:`.reduction`); conditional updates
+are dashed and orange. Node colours repeat the marks the page lists in words,
+so colour is never the only way to tell. The text depends on nothing but the
+served graph, so identical graphs (often the same channel on several
+architectures) share one cache entry.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Callable
+
+from .. import versions as semver
+from .channel_view import ChannelView, Mark
+from .reduction import drawn_edges
+
+RECOMMENDED_COLOUR = "#4b5563"
+CONDITIONAL_COLOUR = "#c2410c"
+_PLAIN_FILL, _PLAIN_BORDER = "#ffffff", "#374151"
+
+_HEADER = f"""\
+digraph updates {{
+graph [rankdir=LR, nodesep=0.3, ranksep=0.7, bgcolor="transparent", fontname="sans-serif"];
+node [shape=box, style="rounded,filled", fillcolor="{_PLAIN_FILL}", color="{_PLAIN_BORDER}", \
+fontname="sans-serif", fontsize=11, height=0.28, margin="0.1,0.03"];
+edge [color="{RECOMMENDED_COLOUR}", arrowsize=0.6];
+"""
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _node(version: str, href: str, marks: list[Mark]) -> str:
+    tooltip = "; ".join([version, *(mark.label for mark in marks)])
+    attributes = [f"URL={_quote(href)}", f"tooltip={_quote(tooltip)}"]
+    fill = next((mark.fill for mark in marks if mark.fill), _PLAIN_FILL)
+    border = next((mark.border for mark in reversed(marks)), _PLAIN_BORDER)  # dead end shows most
+    if marks:
+        attributes += [f"fillcolor={_quote(fill)}", f"color={_quote(border)}"]
+    if any(mark.bold for mark in marks):
+        attributes.append("penwidth=2")
+    if any(mark.dashed for mark in marks):
+        attributes.append('style="rounded,filled,dashed"')
+    return f"{_quote(version)} [{', '.join(attributes)}];"
+
+
+def dot_source(view: ChannelView, release_href: Callable[[str], str]) -> str:
+    names = view.versions
+    solid, dashed = drawn_edges(len(names), view.recommended, [(a, b) for a, b, _ in view.conditional])
+    risks_of = {(a, b): risks for a, b, risks in view.conditional}
+    marks = view.marks()
+    drawn = set(solid) | set(dashed)
+    lines = [_HEADER]
+    for _, column in groupby(range(len(names)), key=lambda i: semver.minor_of(names[i])):
+        column = list(column)
+        lines.append("{rank=same; " + " ".join(_quote(names[i]) for i in column) + ";}")
+        for earlier, later in zip(column, column[1:]):
+            if (earlier, later) not in drawn:  # keeps the column in version order
+                lines.append(f"{_quote(names[earlier])} -> {_quote(names[later])} [style=invis];")
+    lines += [_node(version, release_href(version), marks.get(version, [])) for version in names]
+    lines += [f"{_quote(names[a])} -> {_quote(names[b])};" for a, b in solid]
+    for a, b in dashed:
+        risk_names = ", ".join(risk.name for risk in risks_of[a, b])
+        tooltip = f"{names[a]} to {names[b]}: conditional ({risk_names})"
+        lines.append(f"{_quote(names[a])} -> {_quote(names[b])} "
+                     f"[style=dashed, color={_quote(CONDITIONAL_COLOUR)}, tooltip={_quote(tooltip)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

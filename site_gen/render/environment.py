@@ -1,0 +1,46 @@
+"""The one jinja2 environment every page is rendered with.
+
+Templates are compiled once per build and never re-checked on disk
+(``auto_reload=False``), which matters with ~1,400 release pages. Every page
+gets ``url(target)``, a relative link from that page to a site path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from . import links
+from .channel_view import MARKS
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+ASSET_DIR = TEMPLATE_DIR / "assets"
+
+
+def make_environment(templates: Path = TEMPLATE_DIR) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, auto_reload=False,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(
+        channel_page=links.channel_page, release_page=links.release_page,
+        risk_page=links.risk_page, graph_json=links.graph_json,
+        external_url=links.external_url, marks=MARKS,
+        HOME=links.HOME, PLANNER=links.PLANNER, RELEASES_INDEX=links.RELEASES_INDEX,
+        RISKS_INDEX=links.RISKS_INDEX, ASSETS=links.ASSETS_DIR, DATA=links.DATA_DIR,
+    )
+    return env
+
+
+class PageRenderer:
+    """Renders templates into site pages, each with links relative to itself."""
+
+    def __init__(self, site, env: Environment | None = None):
+        self.site = site
+        self.env = env or make_environment()
+        self.pages = 0
+
+    def write(self, page: str, template: str, **context) -> None:
+        html = self.env.get_template(template).render(
+            page=page, root=links.root_of(page), url=lambda target: links.href(page, target), **context)
+        self.site.write(page, html)
+        self.pages += 1

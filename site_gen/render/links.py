@@ -1,0 +1,68 @@
+"""Where each page lives in the site, and relative links between pages.
+
+Every link is relative, so the site works from any static host and under any
+sub-path. File names keep the version or channel as written; hrefs
+percent-encode each path segment (a ``+`` in a version becomes ``%2B``, which
+object stores would otherwise read as a space).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import quote
+
+from ..publish.graph_json import graph_path
+
+HOME = "index.html"
+PLANNER = "planner.html"
+RELEASES_INDEX = "releases/index.html"
+RISKS_INDEX = "risks/index.html"
+ASSETS_DIR = "assets"
+DATA_DIR = "data"
+
+_SAFE_URL = re.compile(r"^https?://", re.IGNORECASE)
+
+
+def channel_page(channel: str, arch: str) -> str:
+    return f"channels/{channel}/{arch}.html"
+
+
+def release_page(version: str) -> str:
+    return f"releases/{version}.html"
+
+
+def risk_page(slug: str) -> str:
+    return f"risks/{slug}.html"
+
+
+def planner_data(arch: str) -> str:
+    return f"{DATA_DIR}/planner-{arch}.json"  # planner.js builds the same name
+
+
+def graph_json(channel: str, arch: str) -> str:
+    return graph_path(channel, arch)
+
+
+def root_of(page: str) -> str:
+    """The relative path from a page back to the site root (``""``, ``../``, ...)."""
+    return "../" * page.count("/")
+
+
+@lru_cache(maxsize=None)
+def _encoded(target: str) -> str:
+    # "=" is a plain path character (signature folders are named sha256=<digest>)
+    return "/".join(quote(part, safe="=") for part in target.split("/"))
+
+
+def href(from_page: str, target: str) -> str:
+    """A relative, percent-encoded link from one site path to another."""
+    return root_of(from_page) + _encoded(target)
+
+
+def external_url(url: str | None) -> str | None:
+    """``url`` if it is safe to link to (http or https), else None.
+
+    Risk and errata links come from input files; anything else (``javascript:``,
+    relative paths) is shown as text, never followed."""
+    return url if url and _SAFE_URL.match(url) else None

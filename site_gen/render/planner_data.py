@@ -1,0 +1,54 @@
+"""Compact per-architecture data for the client-side update planner.
+
+One file per architecture (``data/planner-<arch>.json``) instead of every
+channel file: versions are numbered in SemVer order, channels list their
+members by number, and updates are adjacency lists, since an update is offered
+in exactly the channels that hold both ends (the policy engine's rule). Shape::
+
+    {"arch": "amd64",
+     "versions": ["4.14.0", ...],
+     "channels": [{"name": "eus-4.16", "members": [3, 7, ...]}, ...],
+     "recommended": [[targets of version 0], [targets of version 1], ...],
+     "conditional": [[target, riskList, target, riskList, ...] per version],
+     "riskLists": [[risk, ...], ...],
+     "risks": [{"name", "message", "url", "types": [...], "page": "risks/<slug>.html"}]}
+"""
+
+from __future__ import annotations
+
+import orjson
+
+from . import links
+from .served_index import ArchIndex, RiskInfo
+
+
+def planner_document(index: ArchIndex) -> dict:
+    number = {version: i for i, version in enumerate(index.versions)}
+    recommended: list[list[int]] = [[] for _ in index.versions]
+    for source, target in index.recommended:
+        recommended[number[source]].append(number[target])
+    risk_numbers: dict[RiskInfo, int] = {}
+    list_numbers: dict[tuple, int] = {}
+    conditional_pairs: list[list[tuple[int, int]]] = [[] for _ in index.versions]
+    for (source, target), risks in index.conditional.items():
+        for risk in risks:
+            risk_numbers.setdefault(risk, len(risk_numbers))
+        key = tuple(risk_numbers[risk] for risk in risks)
+        list_number = list_numbers.setdefault(key, len(list_numbers))
+        conditional_pairs[number[source]].append((number[target], list_number))
+    return {
+        "arch": index.arch,
+        "versions": index.versions,
+        "channels": [{"name": channel, "members": [number[v] for v in members]}
+                     for channel, members in index.members.items()],
+        "recommended": [sorted(targets) for targets in recommended],
+        "conditional": [[value for pair in sorted(pairs) for value in pair] for pairs in conditional_pairs],
+        "riskLists": [list(key) for key in list_numbers],
+        "risks": [{"name": risk.name, "message": risk.message, "url": links.external_url(risk.url),
+                   "types": risk.rule_types, "page": links.risk_page(risk.slug)}
+                  for risk in risk_numbers],
+    }
+
+
+def planner_json(index: ArchIndex) -> bytes:
+    return orjson.dumps(planner_document(index))

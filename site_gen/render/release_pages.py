@@ -1,0 +1,105 @@
+"""One page per version: payload per architecture, channels, updates in and out.
+
+Updates are listed once per (other version, kind, risks), with the channels that
+offer them on each architecture; architectures offering the same channels share
+one entry, so a page stays short when every architecture agrees (the usual case).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..engine.graph import MANIFESTREF_KEY
+from ..inputs.graph_data import SignatureFile
+from ..versions import sort_key
+from .served_index import ArchIndex, ChannelSets, RiskInfo
+
+
+@dataclass
+class Signature:
+    name: str          # signature-N
+    path: str | None   # site path when the build published it
+
+
+@dataclass
+class ArchRelease:
+    arch: str
+    payload: str
+    errata: str | None
+    channels: list[str]
+    metadata: dict[str, str]
+    signatures: list[Signature] = field(default_factory=list)
+
+
+@dataclass
+class UpdateRow:
+    version: str                        # the other end of the update
+    risks: tuple[RiskInfo, ...]         # empty: a recommended update
+    offered: list[tuple[list[str], list[str]]]   # (channels, arches offering them there)
+
+
+@dataclass
+class ReleasePage:
+    version: str
+    arches: list[ArchRelease] = field(default_factory=list)
+    updates_out: list[UpdateRow] = field(default_factory=list)
+    updates_in: list[UpdateRow] = field(default_factory=list)
+
+
+Offers = dict[tuple[str, tuple], dict[str, int]]  # (other, risks) -> arch -> channel mask
+
+
+def _rows(offers: Offers, arch_order: list[str], sets: ChannelSets) -> list[UpdateRow]:
+    rows = []
+    for (other, risks), by_arch in offers.items():
+        grouped: dict[int, list[str]] = defaultdict(list)
+        for arch in arch_order:
+            if arch in by_arch:
+                grouped[by_arch[arch]].append(arch)
+        offered = [(list(sets.names(mask)), arches) for mask, arches in grouped.items()]
+        rows.append(UpdateRow(other, risks, offered))
+    rows.sort(key=lambda row: (sort_key(row.version), [r.name for r in row.risks]), reverse=True)
+    return rows
+
+
+def _signatures(digest: str | None, by_digest: dict[str, list[SignatureFile]],
+                published: Callable[[str], bool]) -> list[Signature]:
+    algorithm, _, hex_digest = (digest or "").partition(":")
+    found = []
+    for signature in by_digest.get(hex_digest, []):
+        if signature.algorithm == algorithm:
+            path = f"signatures/{algorithm}={hex_digest}/{signature.name}"
+            found.append(Signature(signature.name, path if published(path) else None))
+    return sorted(found, key=lambda s: int(s.name.rpartition("-")[2]))
+
+
+def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile],
+                  published: Callable[[str], bool]) -> list[ReleasePage]:
+    """Pages in SemVer order; ``published(path)`` says whether a site file exists."""
+    by_digest: dict[str, list[SignatureFile]] = defaultdict(list)
+    for signature in signatures:
+        by_digest[signature.digest].append(signature)
+    pages: dict[str, ReleasePage] = {}
+    out_offers: dict[str, Offers] = defaultdict(lambda: defaultdict(dict))
+    in_offers: dict[str, Offers] = defaultdict(lambda: defaultdict(dict))
+    for arch, index in indexes.items():
+        for version in index.versions:
+            metadata = index.metadata[version]
+            digest = metadata.get(MANIFESTREF_KEY)
+            page = pages.setdefault(version, ReleasePage(version))
+            page.arches.append(ArchRelease(arch, index.payloads[version], metadata.get("url"),
+                                           list(index.channels_of(version)), metadata,
+                                           _signatures(digest, by_digest, published)))
+        updates = [(edge, ()) for edge in sorted(index.recommended)] + list(index.conditional.items())
+        for (source, target), risks in updates:
+            mask = index.serving_mask(source, target)
+            out_offers[source][target, risks][arch] = mask
+            in_offers[target][source, risks][arch] = mask
+    arch_order = list(indexes)
+    sets = next(iter(indexes.values())).sets if indexes else None
+    for version, page in pages.items():
+        page.updates_out = _rows(out_offers.get(version, {}), arch_order, sets)
+        page.updates_in = _rows(in_offers.get(version, {}), arch_order, sets)
+    return [pages[v] for v in sorted(pages, key=sort_key)]

@@ -1,0 +1,142 @@
+"""Everything the pages say, gathered from the served graph documents.
+
+Pages must never disagree with the JSON a cluster reads, so nothing here looks
+at the engine's internals: the input is the exact response documents. Per
+architecture they are folded into one index: which channels serve each version,
+and the union of their updates. That union loses nothing, because the policy
+engine serves an update in channel C exactly when both ends are in C, with the
+same risks in every channel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import orjson
+
+from ..versions import sort_key
+from .channel_names import display_key
+
+Update = tuple[str, str]
+
+
+@dataclass(eq=False)  # identity: the catalog holds exactly one object per distinct risk
+class RiskInfo:
+    """One distinct risk (a name can appear with different texts; each is its own risk)."""
+
+    name: str
+    url: str
+    message: str
+    rules: list[dict]
+    slug: str = ""
+
+    @property
+    def rule_types(self) -> list[str]:
+        return [rule.get("type", "") for rule in self.rules]
+
+
+class RiskCatalog:
+    """Distinct risks keyed by their served JSON, each with a unique page slug."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[bytes, RiskInfo] = {}
+
+    def add(self, risk: dict) -> RiskInfo:
+        key = orjson.dumps(risk)
+        info = self._by_key.get(key)
+        if info is None:
+            info = RiskInfo(risk["name"], risk["url"], risk["message"], risk["matchingRules"])
+            self._by_key[key] = info
+        return info
+
+    def all(self) -> list[RiskInfo]:
+        return sorted(self._by_key.values(), key=lambda r: (r.name, r.url, r.message, orjson.dumps(r.rules)))
+
+    def assign_slugs(self) -> None:
+        """File-name-safe, unique even on case-insensitive file systems; ``index`` is taken."""
+        taken = {"index"}
+        for risk in self.all():
+            base = re.sub(r"[^A-Za-z0-9_-]+", "-", risk.name).strip("-") or "risk"
+            slug, counter = base, 1
+            while slug.lower() in taken:
+                counter += 1
+                slug = f"{base}-{counter}"
+            taken.add(slug.lower())
+            risk.slug = slug
+
+
+class ChannelSets:
+    """Sets of channels as bit masks (bit i: the i-th channel in display order).
+
+    Intersecting the channels of both ends of every update is the hot loop of the
+    release and risk pages (hundreds of thousands of updates at full scale)."""
+
+    def __init__(self, channels: list[str]):
+        self.order = sorted(channels, key=display_key)
+        self.bit = {channel: 1 << i for i, channel in enumerate(self.order)}
+        self._names: dict[int, tuple[str, ...]] = {}
+
+    def names(self, mask: int) -> tuple[str, ...]:
+        """The channels in a mask, in display order."""
+        names = self._names.get(mask)
+        if names is None:
+            names = self._names[mask] = tuple(c for c in self.order if mask & self.bit[c])
+        return names
+
+
+@dataclass
+class ArchIndex:
+    arch: str
+    sets: ChannelSets
+    versions: list[str] = field(default_factory=list)           # SemVer order
+    payloads: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, dict] = field(default_factory=dict)
+    members: dict[str, list[str]] = field(default_factory=dict)   # channel -> versions
+    masks: dict[str, int] = field(default_factory=dict)           # version -> its channels
+    recommended: set[Update] = field(default_factory=set)
+    conditional: dict[Update, tuple[RiskInfo, ...]] = field(default_factory=dict)
+
+    def channels_of(self, version: str) -> tuple[str, ...]:
+        return self.sets.names(self.masks[version])
+
+    def serving_mask(self, source: str, target: str) -> int:
+        """Channels that offer the update source -> target: those holding both ends."""
+        return self.masks[source] & self.masks[target]
+
+    def serving_channels(self, source: str, target: str) -> tuple[str, ...]:
+        return self.sets.names(self.serving_mask(source, target))
+
+
+def index_documents(documents: dict[tuple[str, str], dict], channels: list[str], arches: list[str],
+                    catalog: RiskCatalog) -> dict[str, ArchIndex]:
+    """One ArchIndex per architecture with at least one served release."""
+    sets = ChannelSets(channels)
+    indexes: dict[str, ArchIndex] = {}
+    for arch in arches:
+        index = ArchIndex(arch, sets)
+        masks: dict[str, int] = defaultdict(int)
+        for channel in sets.order:
+            doc = documents[channel, arch]
+            if not doc["nodes"]:
+                continue
+            names = [node["version"] for node in doc["nodes"]]
+            for node in doc["nodes"]:
+                version = node["version"]
+                if version not in index.payloads:
+                    index.payloads[version] = node["payload"]
+                    index.metadata[version] = node["metadata"]
+                masks[version] |= sets.bit[channel]
+            index.members[channel] = names
+            index.recommended.update((names[a], names[b]) for a, b in doc["edges"])
+            for group in doc["conditionalEdges"]:
+                risks = tuple(catalog.add(risk) for risk in group["risks"])
+                for edge in group["edges"]:
+                    index.conditional[edge["from"], edge["to"]] = risks
+        if not index.members:
+            continue
+        index.masks = dict(masks)
+        index.versions = sorted(masks, key=sort_key)
+        indexes[arch] = index
+    return indexes

@@ -1,0 +1,137 @@
+"""Render the browsable site into a staged site: pages, pictures, planner data, assets.
+
+Pictures are drawn by background ``dot`` processes while the pages that need no
+picture are rendered, so both cores stay busy on a cold build.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import groupby
+from pathlib import Path
+
+import orjson
+
+from .. import versions
+from ..engine.pipeline import BuiltGraphs
+from ..errors import Warnings
+from ..progress import Progress
+from ..publish.graph_json import GraphSerializer
+from ..publish.provenance import git_revision
+from ..publish.staging import StagedSite
+from . import links
+from .channel_names import display_key, minor_of
+from .channel_view import ChannelView, channel_view
+from .dot_source import dot_source
+from .environment import ASSET_DIR, PageRenderer
+from .home import home_sections
+from .planner_data import planner_json
+from .release_pages import release_pages
+from .risk_pages import risk_pages
+from .served_index import ArchIndex, RiskCatalog, index_documents
+from .svg_cache import DrawStats, GraphDrawer
+from .svg_inline import inline_svg
+
+
+@dataclass
+class SiteOptions:
+    cache_dir: Path | None   # None: draw every picture, keep nothing
+    jobs: int | None = None  # parallel dot processes (default: one per core)
+
+
+@dataclass
+class SiteTotals:
+    pages: int
+    drawing: DrawStats
+
+
+@contextmanager
+def _long_lived_objects():
+    """At full scale the served documents are millions of objects that live until
+    the end of the build; the cyclic garbage collector would rescan them every few
+    thousand allocations, roughly doubling the time spent on page models."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _risk_pages_json(view: ChannelView) -> str:
+    """The channel's risks with their page links, for channel.js. Escaping every "<" keeps
+    input text from ending (or re-opening) the <script> element it is embedded in."""
+    page = links.channel_page(view.channel, view.arch)
+    entries = [{"name": r.name, "url": r.url, "message": r.message,
+                "page": links.href(page, links.risk_page(r.slug))} for r in view.risks]
+    return orjson.dumps(entries).decode("utf-8").replace("<", "\\u003c")
+
+
+def _copy_assets(site: StagedSite) -> None:
+    for path in sorted(ASSET_DIR.iterdir()):
+        if path.is_file():
+            site.copy(f"{links.ASSETS_DIR}/{path.name}", path)
+
+
+def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
+    pictures = {}
+    for (channel, arch), view in views.items():
+        page = links.channel_page(channel, arch)
+        source = dot_source(view, lambda version, page=page: links.href(page, links.release_page(version)))
+        pictures[channel, arch] = drawer.submit(f"{channel} ({arch})", source)
+    return pictures
+
+
+def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
+                          indexes: dict[str, ArchIndex], all_versions: list[str]) -> None:
+    revision = git_revision(built.data.root) or {}
+    pages.write(links.HOME, "index.html.j2", sections=home_sections(built.channels, built.arches, views),
+                all_versions=all_versions,
+                provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
+                            "dirty": revision.get("dirty")})
+    newest_first = groupby(reversed(all_versions), key=versions.minor_of)
+    pages.write(links.RELEASES_INDEX, "releases.html.j2", all_versions=all_versions,
+                by_minor=[(minor, list(group)) for minor, group in newest_first])
+    pages.write(links.PLANNER, "planner.html.j2", arches=list(indexes),
+                default_arch="amd64" if "amd64" in indexes else next(iter(indexes), ""),
+                channels=sorted(built.channels, key=display_key))
+
+
+def render_site(site: StagedSite, built: BuiltGraphs, options: SiteOptions, warnings: Warnings,
+                progress: Progress) -> SiteTotals:
+    serializer = GraphSerializer(built.graph)
+    documents = {(c, a): serializer.document(built.served[c, a]) for c in built.channels for a in built.arches}
+    pages = PageRenderer(site)
+    with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
+        catalog = RiskCatalog()
+        views = {key: channel_view(*key, doc, catalog) for key, doc in documents.items() if doc["nodes"]}
+        indexes = index_documents(documents, built.channels, built.arches, catalog)
+        catalog.assign_slugs()
+        pictures = _submit_pictures(drawer, views)
+
+        all_versions = sorted({v for index in indexes.values() for v in index.versions}, key=versions.sort_key)
+        _write_overview_pages(pages, built, views, indexes, all_versions)
+        for arch, index in indexes.items():
+            site.write(links.planner_data(arch), planner_json(index))
+        risks = risk_pages(indexes, catalog)
+        pages.write(links.RISKS_INDEX, "risks.html.j2", pages=risks)
+        for entry in risks:
+            pages.write(links.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
+        releases = release_pages(indexes, built.data.signatures, lambda path: site.path_for(path).is_file())
+        with progress.stage("writing release pages", len(releases), "page") as bar:
+            for release in releases:
+                pages.write(links.release_page(release.version), "release.html.j2", release=release)
+                bar.update(1)
+
+        with progress.stage("drawing graphs", len(views), "graph") as bar:
+            for (channel, arch), view in views.items():
+                svg = inline_svg(pictures[channel, arch].result(), f"Update graph of {channel} on {arch}")
+                pages.write(links.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
+                            minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
+                            channel_arches=[a for a in built.arches if (channel, a) in views])
+                bar.update(1)
+    if drawer.cache_problem:
+        warnings.add(drawer.cache_problem)
+    _copy_assets(site)
+    return SiteTotals(pages.pages, drawer.stats)

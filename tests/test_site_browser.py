@@ -1,0 +1,399 @@
+"""The example site in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright),
+served over loopback HTTP under a sub-path so that any absolute link would break.
+
+Expected contents come from the graph JSON files of the same build and from
+graph-data/README.md "Facts the tests rely on". Screenshots of every page kind
+go to test-artifacts/screenshots/ for review.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.request
+from collections import deque
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from conftest import REPO
+from site_helpers import build_site, parse_page, serve, served_documents, served_graph, site_path
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("browser-site")
+    return build_site(root / "site", root / "cache").out
+
+
+@pytest.fixture(scope="module")
+def base_url(site):
+    with serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).is_file(), "Debian's chromium is missing: ./run.sh test installs it"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+class Visit:
+    """A page in a fresh browser context, recording everything that went wrong while it was open."""
+
+    def __init__(self, browser, url: str, viewport=None, wait_until: str = "networkidle"):
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", self._request_failed)
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.goto(url, wait_until=wait_until)
+
+    def _request_failed(self, request):
+        # leaving a page cancels what it still loads (the favicon, say): not a fault of the site
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
+
+    def close(self):
+        self.context.close()
+        assert self.problems == []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self.context.close()
+
+
+def screenshot(visit: Visit, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    visit.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=name.endswith("-phone"))
+
+
+# ----------------------------------------------------------------------------- links
+def _fetch(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, b""
+
+
+def test_every_internal_link_resolves_and_every_page_is_linked(site, base_url):
+    """Crawl from the home page over HTTP: every href/src (and form action) must answer 200
+    under the sub-path; a #fragment must name an element of the target page or, on a channel
+    page, a version of that channel's JSON. Every page of the site must be reachable."""
+    pages, queue, checked = set(), deque([base_url + "index.html"]), {}
+    while queue:
+        url = queue.popleft()
+        path = site_path(base_url, url)
+        if path in pages:
+            continue
+        pages.add(path)
+        parsed = parse_page(site / path)
+        for tag, attribute, value in parsed.links:
+            target, fragment = urldefrag(urljoin(url, value))
+            if urlsplit(target).netloc != urlsplit(base_url).netloc:
+                continue  # errata and risk links leave the site on purpose
+            assert target.startswith(base_url), (path, value)
+            if target not in checked:
+                checked[target] = _fetch(target)[0]
+            assert checked[target] == 200, (path, value)
+            target_path = site_path(base_url, target)
+            if fragment and fragment not in parse_page(site / target_path).ids:
+                assert target_path.startswith("channels/"), (path, value)  # selects a version
+                channel, arch = target_path.split("/")[1], target_path.split("/")[2][:-len(".html")]
+                versions = [n["version"] for n in served_graph(site, channel, arch)["nodes"]]
+                assert unquote(fragment) in versions, (path, value)
+            if target_path.endswith(".html"):
+                queue.append(target)
+    every_page = {str(p.relative_to(site)) for p in site.rglob("*.html")}
+    assert pages == every_page
+
+
+# ----------------------------------------------------------------------------- every page kind
+PAGE_KINDS = {  # page -> what shows that its scripts have finished
+    "home": ("index.html", "body"),
+    "channel": ("channels/stable-4.16/amd64.html#4.15.5", "body[data-graph-loaded]"),
+    "release": ("releases/4.16.0.html", "body"),
+    "releases": ("releases/index.html", "body"),
+    "risks": ("risks/index.html", "body"),
+    "risk": ("risks/KubeletShutdownDrainHang.html", "body"),
+    "planner": ("planner.html?arch=amd64&from=4.14.10&to=4.16.0&channel=eus-4.16",
+                "#planner-result[data-outcome=routes]"),
+}
+
+
+# Every element with text of its own, outside the pictures: WCAG contrast of its colour against
+# the first opaque background behind it.
+LOW_CONTRAST = """() => {
+  const rgba = (text) => {
+    const parts = text.match(/rgba?\\(([^)]+)\\)/)[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return {r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1};
+  };
+  const luminance = ({r, g, b}) => {
+    const f = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (element) => {
+    for (let e = element; e; e = e.parentElement) {
+      const colour = rgba(getComputedStyle(e).backgroundColor);
+      if (colour.a > 0) return colour;
+    }
+    return {r: 255, g: 255, b: 255, a: 1};
+  };
+  const low = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    if (element.closest("svg") || !element.getClientRects().length) continue;
+    if (!Array.from(element.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const [light, dark] = [luminance(rgba(getComputedStyle(element).color)), luminance(background(element))]
+      .sort((x, y) => y - x);
+    const ratio = (light + 0.05) / (dark + 0.05);
+    if (ratio < 4.5) low.push(`${element.tagName} "${element.textContent.trim().slice(0, 40)}": ${ratio.toFixed(2)}`);
+  }
+  return low;
+}"""
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_every_page_kind_loads_cleanly(browser, base_url, viewport):
+    size = PHONE if viewport == "phone" else None
+    with Visit(browser, base_url + "index.html", viewport=size, wait_until="load") as visit:
+        page = visit.page
+        for kind, (path, ready) in PAGE_KINDS.items():
+            page.goto(base_url + path, wait_until="load")
+            page.wait_for_selector(ready, state="attached")
+            assert page.title().endswith("· OpenShift update graphs"), kind
+            assert page.locator("h1").count() == 1, kind
+            if size:  # nothing wider than a phone: wide tables and the graph scroll in their own box
+                assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], kind
+            else:
+                assert page.evaluate(LOW_CONTRAST) == [], kind
+            screenshot(visit, kind if not size else f"{kind}-phone")
+
+
+def test_skip_link_is_the_first_stop_for_keyboard_users(browser, base_url):
+    with Visit(browser, base_url + "releases/4.16.0.html") as visit:
+        page = visit.page
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip-link"
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "main"
+
+
+# ----------------------------------------------------------------------------- channel pages
+READ_PANEL = """() => {
+  const list = (kind) => Array.from(document.querySelectorAll(`#offer ul[data-kind=${kind}] > li`));
+  return {
+    heading: document.querySelector("#offer h3")?.textContent,
+    hash: location.hash,
+    recommended: list("recommended").map((li) => li.dataset.version),
+    conditional: list("conditional").map((li) => [li.dataset.version,
+      Array.from(li.querySelectorAll("li.risk"), (risk) => [
+        risk.dataset.risk, risk.querySelector(".risk-message").textContent,
+        risk.querySelector(".risk-url")?.getAttribute("href") ?? null,
+        risk.querySelector(".rule-types").textContent.trim(),
+        risk.querySelector("a.risk-name")?.getAttribute("href") ?? null])]),
+  };
+}"""
+
+# Choose every version of the picker in turn, exactly as the browser does when a person picks
+# an option (set the value, fire "change"), and read the panel after each choice.
+SELECT_EACH = """(readPanel) => {
+  const select = document.getElementById("version-select");
+  return Array.from(select.options).filter((o) => o.value).map((option) => {
+    select.value = option.value;
+    select.dispatchEvent(new Event("change", {bubbles: true}));
+    return [option.value, readPanel()];
+  });
+}"""
+
+
+def _offered(doc: dict, version: str) -> dict:
+    """What a cluster at ``version`` is offered, read from the JSON as the CVO reads it."""
+    names = [node["version"] for node in doc["nodes"]]
+    newest_first = lambda versions: sorted(versions, key=names.index, reverse=True)
+    recommended = newest_first(names[b] for a, b in doc["edges"] if names[a] == version)
+    conditional = {}
+    for group in doc["conditionalEdges"]:
+        for edge in group["edges"]:
+            if edge["from"] == version:
+                conditional[edge["to"]] = [
+                    [r["name"], r["message"], r["url"],
+                     "Rules: " + ", ".join(rule["type"] for rule in r["matchingRules"])]
+                    for r in group["risks"]]
+    return {"recommended": recommended,
+            "conditional": [[to, conditional[to]] for to in newest_first(conditional)]}
+
+
+def test_selecting_each_version_shows_exactly_what_its_json_lists(site, base_url, browser):
+    docs = served_documents(site)
+    checked = 0
+    with Visit(browser, base_url + "index.html", wait_until="load") as visit:
+        page = visit.page
+        for (channel, arch), doc in sorted(docs.items()):
+            if not doc["nodes"]:
+                continue
+            page_path = f"channels/{channel}/{arch}.html"
+            page.goto(base_url + page_path, wait_until="load")
+            page.wait_for_selector("body[data-graph-loaded]")
+            chosen = page.evaluate(f"() => ({SELECT_EACH})({READ_PANEL})")
+            assert [version for version, _ in chosen] == [n["version"] for n in reversed(doc["nodes"])]
+            for version, shown in chosen:
+                expected = _offered(doc, version)
+                assert shown["heading"] == f"A cluster at {version}"
+                assert shown["hash"] == "#" + version
+                assert shown["recommended"] == expected["recommended"], (channel, arch, version)
+                risks_shown = [[to, [risk[:4] for risk in risks]] for to, risks in shown["conditional"]]
+                assert risks_shown == expected["conditional"], (channel, arch, version)
+                for _, risks in shown["conditional"]:  # each risk links to its page in this site
+                    for risk in risks:
+                        assert (site / Path(page_path).parent / risk[4]).resolve().is_file()
+                checked += 1
+    assert checked == sum(len(doc["nodes"]) for doc in docs.values())
+
+
+def _node(page, version: str):
+    return page.locator("g.node").filter(has=page.locator(f"title:text-is('{version}')"))
+
+
+def test_clicking_a_node_or_pressing_enter_on_it_selects_the_version(base_url, browser):
+    with Visit(browser, base_url + "channels/stable-4.16/amd64.html") as visit:
+        page = visit.page
+        page.wait_for_selector("body[data-graph-loaded]")
+        _node(page, "4.15.5").locator("a").click()
+        assert page.evaluate("location.hash") == "#4.15.5"
+        assert page.input_value("#version-select") == "4.15.5"
+        # F3: 4.15.5 -> 4.16.0 recommended, 4.15.5 -> 4.15.6 conditional (AROInternalDNSRollout)
+        assert "is-selected" in _node(page, "4.15.5").get_attribute("class")
+        assert "is-recommended" in _node(page, "4.16.0").get_attribute("class")
+        assert "is-conditional" in _node(page, "4.15.6").get_attribute("class")
+        _node(page, "4.15.6").locator("a").focus()
+        page.keyboard.press("Enter")
+        assert page.input_value("#version-select") == "4.15.6"
+        assert page.evaluate(READ_PANEL)["recommended"] == ["4.16.0"]
+        page.focus("#version-select")
+        page.keyboard.press("Home")
+        assert page.input_value("#version-select") == ""
+        page.keyboard.press("ArrowDown")  # the newest version comes first
+        assert page.input_value("#version-select") == "4.16.1"
+        assert page.locator("#offer").inner_text().count("None.") == 2  # F3: 4.16.1 has no update
+        screenshot(visit, "channel-selected")
+
+
+def test_a_version_outside_the_channel_is_explained(base_url, browser):
+    with Visit(browser, base_url + "channels/stable-4.15/amd64.html#4.15.7") as visit:
+        visit.page.wait_for_selector("body[data-graph-loaded]")
+        assert "4.15.7 is not in this channel" in visit.page.locator("#offer").inner_text()  # F8.3
+
+
+# ----------------------------------------------------------------------------- planner
+def _plan(browser, base_url, query: str):
+    visit = Visit(browser, base_url + "planner.html?" + query)
+    visit.page.wait_for_function(
+        "!['loading', undefined].includes(document.getElementById('planner-result').dataset.outcome)")
+    result = visit.page.evaluate("""() => ({
+      outcome: document.getElementById('planner-result').dataset.outcome,
+      text: document.getElementById('planner-result').innerText,
+      routes: Array.from(document.querySelectorAll('ol.route'), (ol) => [ol.dataset.kind, ol.dataset.route]),
+    })""")
+    return visit, result
+
+
+def test_planner_finds_the_eus_to_eus_routes(base_url, browser):
+    """F8.1: no direct 4.14 -> 4.16 edge; two recommended routes of 3 updates, and routes of
+    2 updates when conditional updates are allowed."""
+    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=eus-4.16")
+    assert result["outcome"] == "routes"
+    assert sorted(r for kind, r in result["routes"] if kind == "recommended") == [
+        "4.14.10 4.15.3 4.15.5 4.16.0", "4.14.10 4.15.4 4.15.5 4.16.0"]
+    assert sorted(r for kind, r in result["routes"] if kind == "shorter-conditional") == [
+        "4.14.10 4.15.3 4.16.0", "4.14.10 4.15.4 4.16.0", "4.14.10 4.15.5 4.16.0"]
+    assert "ConsolePluginCapabilityLoss" in result["text"] and "KubeletShutdownDrainHang" in result["text"]
+    screenshot(visit, "planner-routes")
+    visit.close()
+
+
+def test_planner_form_plans_across_minors_on_s390x(base_url, browser):
+    """F8.2: in eus-4.16 on s390x the shortest recommended route 4.14.8 -> 4.16.0 has 4 updates."""
+    with Visit(browser, base_url + "planner.html") as visit:
+        page = visit.page
+        page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
+        page.select_option("#arch", "s390x")
+        page.wait_for_selector("#channel option[value='eus-4.16']", state="attached")
+        page.fill("#from", "4.14.8")
+        page.fill("#to", "4.16.0")
+        page.select_option("#channel", "eus-4.16")
+        page.click("button[type=submit]")
+        page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'routes'")
+        assert "arch=s390x" in page.url and "channel=eus-4.16" in page.url
+        routes = page.eval_on_selector_all("ol.route[data-kind=recommended]", "els => els.map(e => e.dataset.route)")
+        assert "4.14.8 4.14.10 4.15.4 4.15.5 4.16.0" in routes
+        assert {len(route.split()) for route in routes} == {5}
+
+
+@pytest.mark.parametrize("query, outcome, explanation", [
+    # F8.3: every update into 4.15.1 is blocked
+    ("arch=amd64&from=4.15.0&to=4.15.1&channel=", "unreachable",
+     "Nothing in any channel (amd64) updates to 4.15.1"),
+    # F8.3: 4.15.7 is not a node of stable-4.15
+    ("arch=amd64&from=4.14.10&to=4.15.7&channel=stable-4.15", "not-in-channel",
+     "4.15.7 is not in stable-4.15 on amd64"),
+    # F8.3: 4.15.9 has no outgoing update in candidate-4.16
+    ("arch=amd64&from=4.15.9&to=4.16.4&channel=candidate-4.16", "unreachable",
+     "4.15.9 has no updates in candidate-4.16 (amd64): it is a dead end"),
+    # F8.3: on s390x the only update in eus-4.14 is 4.14.8 -> 4.14.9; updates never go back
+    ("arch=s390x&from=4.14.9&to=4.14.8&channel=eus-4.14", "unreachable",
+     "Updates only go to newer versions, and 4.14.8 is older than 4.14.9"),
+    # F1: there is no ppc64le release at all, and arm64 has no 4.16.0-ec.0
+    ("arch=arm64&from=4.15.4&to=4.16.0-ec.0&channel=", "invalid",
+     "4.16.0-ec.0 is not a release served for arm64 in any channel"),
+])
+def test_planner_explains_impossible_routes(base_url, browser, query, outcome, explanation):
+    visit, result = _plan(browser, base_url, query)
+    assert result["outcome"] == outcome
+    assert explanation in result["text"]
+    assert result["routes"] == []
+    visit.close()
+
+
+def test_planner_reports_routes_that_need_a_risk(base_url, browser):
+    """F4: every update into 4.14.7 is conditional (ReleaseSupersededByRebuild, rule Always)."""
+    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.6&to=4.14.7&channel=stable-4.14")
+    assert result["outcome"] == "conditional-only"
+    assert result["routes"] == [["conditional-only", "4.14.6 4.14.7"]]
+    assert "ReleaseSupersededByRebuild" in result["text"] and "Rules: Always" in result["text"]
+    visit.close()
+
+
+# ----------------------------------------------------------------------------- search
+def test_search_box_jumps_to_a_release_and_suggests_close_versions(base_url, browser):
+    with Visit(browser, base_url + "index.html") as visit:
+        page = visit.page
+        page.fill("#version-query", "4.16")
+        page.keyboard.press("Enter")
+        message = page.locator(".search-message").inner_text()
+        assert "No served release is called “4.16”" in message and "4.16.4" in message
+        page.fill("#version-query", "4.16.0")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert page.url == base_url + "releases/4.16.0.html"
+        assert page.locator("h1").inner_text() == "Release 4.16.0"
+        assert re.search(r"Updates to 4\.16\.0", page.content())
