@@ -20,6 +20,8 @@ COMMANDS = {
     "import": "import_responses",
     "serve": "serve",
     "bundle": "bundle",
+    "check": "check",
+    "diff": "diff",
 }
 
 DESCRIPTION = """\

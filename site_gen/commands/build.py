@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.pipeline import build_graphs
 from ..errors import Warnings
 from ..inputs.graph_data import load_graph_data
 from ..progress import Progress
+from ..promotion.resolve import (PromotionOptions, add_promotion_arguments, options_from_args,
+                                 resolve_promotions, write_promotion_data)
+from ..promotion.resolve import summary as promotion_summary
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
@@ -32,6 +35,7 @@ class BuildOptions:
     force: bool = False
     jobs: int | None = None         # parallel dot processes (default: one per core)
     cache_dir: Path | None = None   # SVG cache (default: $XDG_CACHE_HOME/site-gen)
+    promotion: PromotionOptions = field(default_factory=PromotionOptions)
 
 
 @dataclass
@@ -42,6 +46,7 @@ class BuildResult:
     seconds: float
     out: Path
     warnings: Warnings
+    promotion_summary: str | None = None
     pages: SiteTotals | None = None   # None: built with --no-html
 
 
@@ -52,14 +57,15 @@ _NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out"}
 def build_fingerprint(options: BuildOptions, releases: Path) -> str:
     settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
     settings["graph_data_revision"] = git_revision(options.graph_data)
-    return fingerprint({"graph-data": options.graph_data, "releases": releases}, settings)
+    return fingerprint({"graph-data": options.graph_data, "releases": releases,
+                        **options.promotion.files()}, settings)
 
 
 def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
     progress = Progress(options.quiet)
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
-    inputs = [options.graph_data, releases]
+    inputs = [options.graph_data, releases, *options.promotion.files().values()]
     out = check_destination(options.out, inputs)
     current = build_fingerprint(options, releases)
     if not options.force and published_marker(out).get("fingerprint") == current:
@@ -67,7 +73,9 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     site = StagedSite(out, inputs, marker={"fingerprint": current})
     with site:
         data = load_graph_data(options.graph_data, warnings)
-        built = build_graphs(data, releases, warnings)
+        promotion = resolve_promotions(data, options.promotion, warnings)
+        built = build_graphs(promotion.data, releases, warnings)
+        write_promotion_data(site, promotion)
         with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
             totals = write_graph_api(site, built, bar)
         write_mirror_files(site, built)
@@ -77,7 +85,8 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs)
             pages = render_site(site, built, drawing, warnings, progress)
     return BuildResult(totals, len(built.channels), len(built.arches),
-                       time.perf_counter() - started, site.out, warnings, pages)
+                       time.perf_counter() - started, site.out, warnings, promotion_summary(promotion),
+                       pages)
 
 
 EPILOG = """\
@@ -117,14 +126,18 @@ def add_parser(sub) -> None:
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                        help="where drawn SVG graphs are cached by content "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
+    add_promotion_arguments(build)
 
 
 def run(args, warnings: Warnings) -> int:
     options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
-                           jobs=args.jobs, cache_dir=args.cache_dir)
+                           jobs=args.jobs, cache_dir=args.cache_dir,
+                           promotion=options_from_args(args))
     result = run_build(options, warnings)
     if not args.quiet:
+        if result.promotion_summary:
+            print(result.promotion_summary, file=sys.stderr)
         print(summary_line(result), file=sys.stderr)
     return 0
 

@@ -1,0 +1,49 @@
+"""All checks over one graph-data directory, in one pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.pipeline import apply_graph_data, load_release_graph
+from ..errors import InputError, Warnings
+from .blocked_edges import KnownReleases, check_blocked_edges
+from .channel_lists import check_channel_lists
+from .feeders import check_feeders
+from .finding import Finding
+from .loading import CheckInput, load_for_checks
+from .risks import check_risks
+
+
+def _with_releases(found: CheckInput, releases: Path) -> set[str] | None:
+    """Node versions of the releases; with them, the build's own pipeline runs
+    too, so what only the full build detects (cycles, bad edge metadata) is found."""
+    try:
+        graph = load_release_graph(releases, Warnings())
+    except InputError as exc:
+        found.error(exc)
+        return None
+    nodes = {v for node, v in enumerate(graph.versions) if graph.is_concrete(node)}
+    data = found.graph_data()
+    if data is not None:
+        try:
+            apply_graph_data(graph, data, Warnings())
+        except InputError as exc:
+            if exc.path is None:
+                exc.path = releases
+            found.error(exc)
+    return nodes
+
+
+def run_checks(root: Path, releases: Path | None = None) -> list[Finding]:
+    if not root.is_dir():
+        raise InputError("graph-data directory not found (pass --graph-data DIR)", root)
+    found = load_for_checks(root)
+    node_versions = _with_releases(found, releases) if releases is not None else None
+    channel_versions = {v for channel in found.channels for v in channel.versions}
+    findings = found.findings
+    findings += check_channel_lists(found.channels, root)
+    findings += check_feeders(found.channels, found.declared_channels, root)
+    findings += check_blocked_edges(found.blocked_documents, KnownReleases(node_versions, channel_versions),
+                                    root)
+    findings += check_risks(found.blocked_documents, root)
+    return sorted(set(findings), key=Finding.sort_key)

@@ -1,0 +1,58 @@
+"""``site-gen check``: validate graph-data (e.g. a pull request) for CI."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..checks.finding import ERROR
+from ..checks.report import format_json, format_text, summary_line
+from ..checks.runner import run_checks
+from ..errors import Warnings
+
+EPILOG = """\
+Reports every problem found, one per line as PATH:LINE: SEVERITY: MESSAGE [CODE],
+or as one JSON document with --format json. Exit status: 0 no findings, 1 findings
+(with --fail-on error: only errors count), 2 usage error.
+
+Checks: schema of channels and blocked edges (unknown or misspelt keys, wrong
+types, files Cincinnati would ignore such as .yml files or risks without
+matchingRules), channel versions out of order or repeated, feeders (missing,
+cycles, filters, delays, errata), zombies, blocked edges whose `to` names no
+release, risk names, risks whose files disagree, matching rules, fixedIn.
+See docs/maintainers.md for each check and why it matters.
+"""
+
+
+def add_parser(sub) -> None:
+    check = sub.add_parser("check", help="validate graph-data (for CI on pull requests)", epilog=EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           description="Validate a graph-data directory and report every finding.")
+    check.add_argument("--graph-data", type=Path, default=Path("graph-data"), metavar="DIR",
+                       help="cincinnati-graph-data checkout (default: graph-data)")
+    check.add_argument("--releases", type=Path, default=None, metavar="PATH",
+                       help="release documents or raw graph: blocked-edge targets are checked "
+                            "against these releases (default: against the channels' versions) "
+                            "and the build's own pipeline runs too")
+    check.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text lines (default) or one JSON document on stdout")
+    check.add_argument("--fail-on", choices=("warning", "error"), default="warning",
+                       help="the least severe finding that makes the exit status 1 (default: warning)")
+    check.add_argument("-q", "--quiet", action="store_true", help="no summary line on stderr")
+
+
+def run(args, warnings: Warnings) -> int:
+    if not args.graph_data.is_dir():
+        print(f"{args.graph_data}: error: graph-data directory not found (pass --graph-data DIR)",
+              file=sys.stderr)
+        return 2
+    findings = run_checks(args.graph_data, args.releases)
+    if args.format == "json":
+        sys.stdout.buffer.write(format_json(findings))
+    else:
+        sys.stdout.write(format_text(findings, args.graph_data))
+    if not args.quiet:
+        print(summary_line(findings), file=sys.stderr)
+    failing = [f for f in findings if args.fail_on == "warning" or f.severity == ERROR]
+    return 1 if failing else 0

@@ -1,0 +1,60 @@
+"""``site-gen diff OLD NEW``: what changes for clusters between two builds or two
+graph-data revisions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import orjson
+
+from ..diffing.compare import compare
+from ..diffing.render import render_markdown, render_text
+from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
+from ..errors import Warnings
+
+EPILOG = """\
+examples:
+  site-gen diff old-site/ new-site/                  # two built sites
+  site-gen diff --graph-data graph-data main HEAD    # two git revisions of the graph-data
+  site-gen diff --format markdown origin/main HEAD > comment.md
+
+OLD and NEW are either two directories built by `site-gen build`, or two git
+revisions of the --graph-data checkout, each built in memory with the same
+--releases. Prints, per channel × architecture, the nodes, updates and conditional
+updates added and removed and the risks that changed.
+"""
+
+
+def add_parser(sub) -> None:
+    diff = sub.add_parser("diff", help="compare two builds or two graph-data revisions", epilog=EPILOG,
+                          formatter_class=argparse.RawDescriptionHelpFormatter,
+                          description="Show what a graph-data change does to the served graphs.")
+    diff.add_argument("old", metavar="OLD", help="site directory or git revision")
+    diff.add_argument("new", metavar="NEW", help="site directory or git revision")
+    diff.add_argument("--graph-data", type=Path, default=Path("graph-data"), metavar="DIR",
+                      help="git checkout whose revisions OLD and NEW name (default: graph-data)")
+    diff.add_argument("--releases", type=Path, default=None, metavar="PATH",
+                      help="releases both revisions are built with (default: GRAPH_DATA/releases)")
+    diff.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                      help="text (default), markdown for a pull-request comment, or json")
+
+
+def run(args, warnings: Warnings) -> int:
+    sites = [is_site(Path(side)) for side in (args.old, args.new)]
+    if all(sites):
+        old, new = graphs_from_site(Path(args.old)), graphs_from_site(Path(args.new))
+    elif any(sites):
+        print("error: OLD and NEW must both be built sites or both be git revisions", file=sys.stderr)
+        return 2
+    else:
+        releases = args.releases if args.releases is not None else args.graph_data / "releases"
+        old = graphs_from_revision(args.graph_data, args.old, releases)
+        new = graphs_from_revision(args.graph_data, args.new, releases)
+    model = compare(old, new, args.old, args.new)
+    if args.format == "json":
+        sys.stdout.buffer.write(orjson.dumps(model, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        sys.stdout.write(render_markdown(model) if args.format == "markdown" else render_text(model))
+    return 0

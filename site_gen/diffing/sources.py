@@ -1,0 +1,87 @@
+"""The served graphs of one side of a diff: a built site, or a graph-data git
+revision built in memory with the given releases."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path, PurePosixPath
+
+import orjson
+
+from ..engine.pipeline import build_graphs
+from ..errors import InputError, Warnings
+from ..inputs.graph_data import load_graph_data
+from ..publish.graph_json import GRAPH_API_DIR, GraphSerializer
+
+Graphs = dict[tuple[str, str], dict]  # (channel, arch) -> served document
+# What the graphs depend on; a checkout's hack/, build-suggestions/ etc. need not be written out.
+_READ_BY_THE_BUILD = {"version", "raw", "channels", "internal-channels", "blocked-edges"}
+
+
+def is_site(path: Path) -> bool:
+    return (path / GRAPH_API_DIR).is_dir()
+
+
+def graphs_from_site(site: Path) -> Graphs:
+    """Every ``<channel>/<arch>.json`` of a site built by ``site-gen build``."""
+    graphs = {}
+    for path in sorted((site / GRAPH_API_DIR).glob("*/*.json")):
+        try:
+            graphs[path.parent.name, path.stem] = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError) as exc:
+            raise InputError(f"cannot read graph: {exc}", path) from None
+    return graphs
+
+
+def _git(directory: Path, *args: str) -> bytes:
+    try:
+        result = subprocess.run(["git", "-C", str(directory), *args], capture_output=True,
+                                timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InputError(f"cannot run git: {exc}", directory) from None
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"git {args[0]} failed: {message[-1] if message else 'unknown error'}",
+                         directory)
+    return result.stdout
+
+
+def _extract_revision(graph_data: Path, revision: str, into: Path) -> None:
+    """The graph-data directory as it was at ``revision``, written into ``into``."""
+    top = Path(_git(graph_data, "rev-parse", "--show-toplevel").decode().strip())
+    prefix = _git(graph_data, "rev-parse", "--show-prefix").decode().strip()
+    try:
+        commit = _git(top, "rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}")
+    except InputError:
+        raise InputError(f"{revision!r} is neither a site built by site-gen (it has no {GRAPH_API_DIR}/) "
+                         f"nor a revision of this git checkout", graph_data) from None
+    commit = commit.decode().strip()
+    archive = _git(top, "archive", "--format=tar", f"{commit}:{prefix}")
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            parts = PurePosixPath(member.name).parts
+            # Regular files only, by relative paths without "..": nothing lands outside ``into``.
+            if (member.isfile() and parts and parts[0] in _READ_BY_THE_BUILD
+                    and ".." not in parts and not member.name.startswith("/")):
+                target = into.joinpath(*parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(tar.extractfile(member).read())
+
+
+def graphs_from_revision(graph_data: Path, revision: str, releases: Path) -> Graphs:
+    """Build ``graph_data`` at a git revision (with today's ``releases``) in memory."""
+    with tempfile.TemporaryDirectory(prefix="site-gen-diff-") as tmp:
+        root = Path(tmp)
+        _extract_revision(graph_data, revision, root)
+        try:
+            built = build_graphs(load_graph_data(root, Warnings()), releases, Warnings())
+        except InputError as exc:
+            if exc.path is not None and Path(exc.path).is_relative_to(root):
+                exc.path = f"{revision}:{Path(exc.path).relative_to(root).as_posix()}"
+            exc.message = f"graph-data at {revision}: {exc.message}"
+            raise
+    serializer = GraphSerializer(built.graph)
+    return {key: serializer.document(served) for key, served in built.served.items()}

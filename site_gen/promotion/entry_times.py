@@ -1,0 +1,72 @@
+"""When each version entered each channel.
+
+Three sources, first match wins: times projected by ``--promote-until`` (a
+version promoted at time e entered its channel at e), an explicit table
+(``--entry-times FILE``, for graph-data that is not a git checkout), and git
+blame of the channel file. A time none of them knows is ``None``: such a
+version never becomes promotable by delay (errata can still promote it).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import InputError
+from ..inputs.documents import load_structured
+from ..inputs.graph_data import Channel
+from .git_blame import blame_line_times
+from .times import parse_time
+
+
+def load_entry_times(path: Path) -> dict[str, dict[str, datetime]]:
+    """Read ``channel: {version: time}`` (YAML or JSON)."""
+    doc = load_structured(path)
+    if not isinstance(doc.data, dict):
+        raise InputError("entry times must map channel names to {version: time} mappings", path)
+    table: dict[str, dict[str, datetime]] = {}
+    for channel, entries in doc.data.items():
+        if not isinstance(channel, str) or not isinstance(entries, dict):
+            raise doc.error(f"{channel!r} must be a channel name mapping versions to times", channel)
+        table[channel] = {}
+        for version, value in entries.items():
+            try:
+                table[channel][str(version)] = parse_time(value)
+            except ValueError as exc:
+                raise doc.error(f"{channel} {version}: {exc}", channel, version) from None
+    return table
+
+
+class EntryTimes:
+    def __init__(self, table: dict[str, dict[str, datetime]] | None = None, use_git: bool = True):
+        self._table = table or {}
+        self._use_git = use_git
+        self._projected: dict[tuple[str, str], datetime | None] = {}
+        self._blamed: dict[Path, dict[int, datetime | None] | None] = {}
+
+    @property
+    def sources(self) -> list[str]:
+        return (["file"] if self._table else []) + (["git"] if self._use_git else [])
+
+    def record(self, channel: str, version: str, moment: datetime | None) -> None:
+        self._projected[channel, version] = moment
+
+    def entered(self, channel: Channel, version: str) -> datetime | None:
+        key = (channel.name, version)
+        if key in self._projected:
+            return self._projected[key]
+        listed = self._table.get(channel.name, {})
+        if version in listed:
+            return listed[version]
+        return self._from_git(channel, version) if self._use_git else None
+
+    def _from_git(self, channel: Channel, version: str) -> datetime | None:
+        # The line as the file has it (the document, not a list a projection re-sorted).
+        written = channel.document.data.get("versions") or []
+        if version not in written:
+            return None
+        if channel.path not in self._blamed:
+            self._blamed[channel.path] = blame_line_times(channel.path)
+        times = self._blamed[channel.path]
+        line = channel.document.line("versions", written.index(version))
+        return times.get(line) if times and line else None

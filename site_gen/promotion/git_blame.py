@@ -1,0 +1,51 @@
+"""When each line of a file was committed, read the way the promotion tool reads it.
+
+The tool asks ``git blame --first-parent --porcelain`` for the commit that
+introduced a channel's ``- VERSION`` line and uses that commit's committer time
+as the moment the version entered the channel. ``--first-parent`` credits a
+merged pull request's lines to the merge, i.e. to when they reached the branch.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+from .times import UTC
+
+_HEADER = re.compile(r"^(?P<sha>[0-9a-f]{40}|[0-9a-f]{64}) \d+ (?P<line>\d+)(?: \d+)?$")
+_UNCOMMITTED = re.compile(r"^0+$")
+
+
+def parse_porcelain(output: str) -> dict[int, datetime | None]:
+    """Line number (1-based) -> committer time; None for lines not committed yet."""
+    commit_times: dict[str, datetime] = {}
+    line_commits: dict[int, str] = {}
+    sha = None
+    for row in output.splitlines():
+        if row.startswith("\t"):
+            continue  # the line's content
+        header = _HEADER.match(row)
+        if header:
+            sha = header["sha"]
+            line_commits[int(header["line"])] = sha
+        elif row.startswith("committer-time ") and sha is not None:
+            commit_times[sha] = datetime.fromtimestamp(int(row.split()[1]), UTC)
+    return {line: None if _UNCOMMITTED.match(sha) else commit_times.get(sha)
+            for line, sha in line_commits.items()}
+
+
+def blame_line_times(path: Path) -> dict[int, datetime | None] | None:
+    """Committer time of every line of ``path``; None when git cannot blame it
+    (not in a git work tree, file not tracked, git missing)."""
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(path.parent), "blame", "--first-parent", "--porcelain", "--", path.name],
+            capture_output=True, text=True, timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if result.returncode != 0:
+        return None
+    return parse_porcelain(result.stdout)

@@ -1,0 +1,97 @@
+"""The promotion state of every channel as plain JSON data (``data/promotion.json``).
+
+Times are RFC 3339 UTC strings. Nothing here depends on the clock: a page
+compares ``due`` with the reader's own time. See docs/maintainers.md for the
+meaning of each field.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from .. import versions
+from ..inputs.graph_data import Channel, GraphData
+from .eligibility import Pending, pending_versions, zombies
+from .entry_times import EntryTimes
+from .feeders import FeederRule, feeder_rules
+from .guard import RiskGuard
+from .projection import Promotion
+from .times import format_time
+
+
+def _time(moment: datetime | None) -> str | None:
+    return format_time(moment) if moment is not None else None
+
+
+def _seconds(delay: timedelta | None) -> int | None:
+    return int(delay.total_seconds()) if delay is not None else None
+
+
+def _feeder(rule: FeederRule) -> dict:
+    feeder = rule.target.feeder
+    return {
+        "name": feeder.name,
+        "exists": rule.source is not None,
+        "filter": rule.filter.text if rule.filter else feeder.filter,
+        "anchoredFilter": rule.filter.anchored if rule.filter else None,
+        "delay": feeder.delay,
+        "delaySeconds": _seconds(rule.delay),
+        "errata": feeder.errata,
+    }
+
+
+def _pending(item: Pending) -> dict:
+    return {"version": item.version, "entered": _time(item.entered), "due": _time(item.due),
+            "dueBecause": item.basis, "blockedBy": item.blocked_by}
+
+
+def _promoted(item: Promotion) -> dict:
+    return {"version": item.version, "entered": _time(item.entered),
+            "promoted": _time(item.promoted), "round": item.round}
+
+
+def channel_model(channel: Channel, rule: FeederRule | None, pending: list[Pending],
+                  promoted: list[Promotion]) -> dict:
+    return {
+        "name": channel.name,
+        "internal": channel.internal,
+        "feeder": _feeder(rule) if rule else None,
+        "problems": [{"line": p.line, "code": p.code, "message": p.message}
+                     for p in (rule.problems if rule else [])],
+        "pending": [_pending(item) for item in pending],
+        "promoted": [_promoted(item) for item in promoted],
+        "tombstones": list(channel.tombstones),
+        "zombies": zombies(rule) if rule else [],
+    }
+
+
+def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guard: RiskGuard) -> list[Pending]:
+    """Pending versions in SemVer order, with the guard evaluated against the
+    channel plus every other pending version, as one tool run would see them."""
+    pending = pending_versions(rule, rule.target.versions, rule.source.versions if rule.source else [],
+                               times, errata)
+    present = rule.target.versions + [p.version for p in pending]
+    for item in pending:
+        item.blocked_by = guard.failures(item.version, present)
+    return sorted(pending, key=lambda p: versions.sort_key(p.version))
+
+
+def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
+                    promoted: list[Promotion], until: datetime | None, errata_file: bool) -> dict:
+    channels = sorted(data.channels + data.internal_channels, key=lambda c: c.name)
+    rules = {rule.target.name: rule for rule in feeder_rules(channels)}
+    guard = RiskGuard(data.blocked_edges, data.root)
+    promoted_into: dict[str, list[Promotion]] = {}
+    for item in promoted:
+        promoted_into.setdefault(item.channel, []).append(item)
+    models = []
+    for channel in channels:
+        rule = rules.get(channel.name)
+        pending = evaluate_pending(rule, times, errata, guard) if rule else []
+        models.append(channel_model(channel, rule, pending, promoted_into.get(channel.name, [])))
+    return {
+        "promotedUntil": _time(until),
+        "entryTimeSources": times.sources,
+        "errataFile": errata_file,
+        "channels": models,
+    }

@@ -1,0 +1,75 @@
+"""``--promote-until TIME``: the channels as the promotion tool will have made them by TIME.
+
+The tool runs repeatedly; each run evaluates every channel against the data as
+it was at the start of the run, so a chain (candidate -> fast -> stable) moves
+one hop per run. We replay that in rounds: a round promotes everything due
+before TIME (guard included) into every channel at once, and a version promoted
+into T at its due time e has entered T at e, which is what the next hop's delay
+counts from (spec §9.3). Rounds repeat until nothing changes. The result
+depends only on the inputs and TIME.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..inputs.graph_data import Channel, GraphData
+from .eligibility import Pending, pending_versions
+from .entry_times import EntryTimes
+from .feeders import feeder_rules
+from .guard import RiskGuard
+from .ordering import tool_sort_key
+
+
+@dataclass(frozen=True)
+class Promotion:
+    channel: str
+    version: str
+    entered: datetime | None   # when it entered the feeder
+    promoted: datetime | None  # when the tool would have promoted it (None: time unknown)
+    round: int                 # 1 = the next tool run, 2 = the run after, ...
+
+
+def _due_candidates(pending: list[Pending], until: datetime) -> list[Pending]:
+    return [p for p in pending if p.due_before(until)]
+
+
+def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, datetime | None],
+                       until: datetime) -> tuple[GraphData, list[Promotion]]:
+    """The graph-data with every promotion due before ``until`` applied, and the list of them.
+    ``times`` learns each promoted version's entry time."""
+    channels = data.channels + data.internal_channels
+    state = {channel.name: list(channel.versions) for channel in channels}
+    rules = [rule for rule in feeder_rules(channels) if rule.usable]
+    guard = RiskGuard(data.blocked_edges, data.root)
+    applied: list[Promotion] = []
+    round_number = 0
+    while True:
+        round_number += 1
+        promoted_now = []
+        for rule in rules:
+            target = state[rule.target.name]
+            due = _due_candidates(pending_versions(rule, target, state[rule.source.name], times, errata),
+                                  until)
+            present = target + [p.version for p in due]
+            promoted_now += [(rule, p) for p in due if not guard.failures(p.version, present)]
+        if not promoted_now:
+            break
+        for rule, pending in promoted_now:
+            state[rule.target.name].append(pending.version)
+            times.record(rule.target.name, pending.version, pending.due)
+            applied.append(Promotion(rule.target.name, pending.version, pending.entered,
+                                     pending.due, round_number))
+        for rule, _ in promoted_now:
+            state[rule.target.name].sort(key=tool_sort_key)
+
+    def projected(channel: Channel) -> Channel:
+        if state[channel.name] == channel.versions:
+            return channel
+        return dataclasses.replace(channel, versions=state[channel.name])
+
+    result = dataclasses.replace(data, channels=[projected(c) for c in data.channels],
+                                 internal_channels=[projected(c) for c in data.internal_channels])
+    return result, applied

@@ -1,0 +1,105 @@
+"""The build's promotion step: load the time sources, optionally project the
+channels to ``--promote-until``, and describe every channel's promotion state."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+
+from ..errors import InputError, Warnings
+from ..inputs.graph_data import GraphData
+from ..publish.provenance import git_revision
+from .entry_times import EntryTimes, load_entry_times
+from .errata import load_errata
+from .feeders import feeder_rules
+from .model import promotion_model
+from .projection import Promotion, project_promotions
+from .times import format_time, resolve_time
+
+PROMOTION_DATA = "data/promotion.json"
+
+
+@dataclass
+class PromotionOptions:
+    until: datetime | None = None      # --promote-until, already resolved
+    entry_times: Path | None = None    # --entry-times FILE
+    errata: Path | None = None         # --errata FILE
+
+    def files(self) -> dict[str, Path]:
+        """The input files these options name, by label (for fingerprints and output checks)."""
+        named = {"entry-times": self.entry_times, "errata": self.errata}
+        return {label: path for label, path in named.items() if path is not None}
+
+
+@dataclass
+class PromotionResult:
+    data: GraphData                    # with the projected promotions applied, if any
+    model: dict
+    promoted: list[Promotion] = field(default_factory=list)
+
+
+def _report_problems(data: GraphData, options: PromotionOptions, warnings: Warnings) -> None:
+    for rule in feeder_rules(data.channels + data.internal_channels):
+        for problem in rule.problems:
+            if options.until is not None:
+                raise InputError(f"{problem.message} (cannot promote until "
+                                 f"{format_time(options.until)}: fix the feeder first)",
+                                 rule.target.path, problem.line)
+            warnings.add(problem.message, rule.target.path, problem.line)
+
+
+def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings) -> PromotionResult:
+    table = load_entry_times(options.entry_times) if options.entry_times else None
+    errata = load_errata(options.errata) if options.errata else {}
+    times = EntryTimes(table, use_git=git_revision(data.root) is not None)
+    _report_problems(data, options, warnings)
+    promoted: list[Promotion] = []
+    if options.until is not None:
+        data, promoted = project_promotions(data, times, errata, options.until)
+    model = promotion_model(data, times, errata, promoted, options.until, options.errata is not None)
+    return PromotionResult(data, model, promoted)
+
+
+def write_promotion_data(site, result: PromotionResult) -> None:
+    site.write(PROMOTION_DATA, orjson.dumps(result.model, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def add_promotion_arguments(parser) -> None:
+    group = parser.add_argument_group("promotion (feeders and tombstones, see docs/maintainers.md)")
+    group.add_argument("--promote-until", metavar="TIME",
+                       help="apply every promotion due before TIME (RFC 3339, or 'now': "
+                            "SOURCE_DATE_EPOCH if set, else the clock) to the channels before "
+                            "building, following feeder chains hop by hop (default: off)")
+    group.add_argument("--entry-times", type=Path, metavar="FILE",
+                       help="YAML/JSON {channel: {version: time}}: when versions entered channels, "
+                            "for graph-data without git history (git blame fills the rest)")
+    group.add_argument("--errata", type=Path, metavar="FILE",
+                       help="YAML/JSON {version: public | true | false | time}: errata publicity "
+                            "for feeders with 'errata: public'")
+
+
+def options_from_args(args) -> PromotionOptions:
+    """The promotion options of a command line; ``now`` is resolved here, once, and
+    announced when it came from the clock so the run can be repeated."""
+    until = None
+    if args.promote_until is not None:
+        try:
+            until, from_clock = resolve_time(args.promote_until)
+        except ValueError as exc:
+            raise InputError(f"--promote-until: {exc}") from None
+        if from_clock and not args.quiet:
+            print(f"promoting until {format_time(until)} (now); pass --promote-until "
+                  f"{format_time(until)} to repeat this build", file=sys.stderr)
+    return PromotionOptions(until, args.entry_times, args.errata)
+
+
+def summary(result: PromotionResult) -> str | None:
+    if result.model["promotedUntil"] is None:
+        return None
+    channels = len({item.channel for item in result.promoted})
+    return (f"promoted {len(result.promoted)} versions into {channels} channels "
+            f"(due before {result.model['promotedUntil']})")

@@ -1,0 +1,183 @@
+"""``site-gen diff``: two built sites, or two git revisions of graph-data built in
+memory, compared channel × architecture, with exact text, Markdown and JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import EXAMPLE
+from site_gen.cli import main
+from site_gen.diffing.compare import compare_graph
+
+RELEASES = EXAMPLE / "releases"
+NEW_RISK = ("to: 4.15.8\nfrom: 4[.]15[.]7[+]\nurl: https://issues.example.com/OCPBUGS-50001\n"
+            "name: NewRisk\nmessage: Updates from 4.15.7 can stall.\nmatchingRules:\n- type: Always\n")
+SECOND_RISK = ("to: 4.16.0\nfrom: 4[.]15[.][0-4][+]\nurl: https://issues.example.com/OCPBUGS-50002\n"
+               "name: ZRisk\nmessage: Another one.\nmatchingRules:\n- type: Always\n")
+ALL_ARCHES = "[amd64, arm64, multi, s390x]"
+
+
+def run_diff(capsys, *args) -> tuple[int, str]:
+    code = main(["diff", *args])
+    return code, capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """The example built as is, and built with one new risk and one risk's url changed."""
+    root = tmp_path_factory.mktemp("diff-sites")
+    for name in ("old", "new"):
+        shutil.copytree(EXAMPLE, root / name, ignore=shutil.ignore_patterns("releases", "signatures"))
+    (root / "new/blocked-edges/4.15.8-NewRisk.yaml").write_text(NEW_RISK)
+    risk = root / "new/blocked-edges/4.16.4-CustomFeatureSetAPIRemoval.yaml"
+    risk.write_text(risk.read_text().replace("OCPBUGS-42015", "OCPBUGS-42016"))
+    for name in ("old", "new"):
+        assert main(["--graph-data", str(root / name), "--releases", str(RELEASES),
+                     "--out", str(root / f"site-{name}"), "--no-html", "-q"]) == 0
+    return root
+
+
+def test_two_sites_as_text(sites, capsys):
+    old, new = sites / "site-old", sites / "site-new"
+    code, out = run_diff(capsys, str(old), str(new))
+    assert code == 0
+    per_channel = (f"  updates removed: 4.15.7 -> 4.15.8\n"
+                   f"  conditional updates added: 4.15.7 -> 4.15.8 [NewRisk]\n"
+                   f"  risks added: NewRisk\n")
+    assert out == (
+        f"{old} -> {new}: 16 of 44 channel × arch graphs change\n"
+        f"\ncandidate-4.15 {ALL_ARCHES}\n{per_channel}"
+        f"\ncandidate-4.16 {ALL_ARCHES}\n{per_channel}"
+        '  risk CustomFeatureSetAPIRemoval url: "https://issues.example.com/OCPBUGS-42015" => '
+        '"https://issues.example.com/OCPBUGS-42016"\n'
+        f"\nfast-4.15 {ALL_ARCHES}\n{per_channel}"
+        f"\nfast-4.16 {ALL_ARCHES}\n{per_channel}")
+
+
+def test_two_sites_as_markdown(sites, capsys):
+    code, out = run_diff(capsys, "--format", "markdown", str(sites / "site-old"), str(sites / "site-new"))
+    assert code == 0
+    assert out.splitlines()[:6] == [
+        f"**{sites / 'site-old'} -> {sites / 'site-new'}: 16 of 44 channel × arch graphs change**",
+        "",
+        "#### `candidate-4.15` (amd64, arm64, multi, s390x)",
+        "",
+        "- **updates removed:** `4.15.7` -> `4.15.8`",
+        "- **conditional updates added:** `4.15.7` -> `4.15.8` [NewRisk]",
+    ]
+    assert out.count("#### ") == 4
+
+
+def test_two_sites_as_json(sites, capsys):
+    code, out = run_diff(capsys, "--format", "json", str(sites / "site-old"), str(sites / "site-new"))
+    model = json.loads(out)
+    assert model["compared"] == 44 and len(model["graphs"]) == 16
+    [graph] = [g for g in model["graphs"] if (g["channel"], g["arch"]) == ("candidate-4.16", "s390x")]
+    assert graph == {
+        "channel": "candidate-4.16", "arch": "s390x", "status": "changed",
+        "nodes": {"added": [], "removed": []},
+        "updates": {"added": [], "removed": [{"from": "4.15.7", "to": "4.15.8"}]},
+        "conditionalUpdates": {"added": [{"from": "4.15.7", "to": "4.15.8", "risks": ["NewRisk"]}],
+                               "removed": [], "risksChanged": []},
+        "risks": {"added": ["NewRisk"], "removed": [], "changed": [
+            {"name": "CustomFeatureSetAPIRemoval",
+             "changes": {"url": {"old": "https://issues.example.com/OCPBUGS-42015",
+                                 "new": "https://issues.example.com/OCPBUGS-42016"}}}]},
+    }
+
+
+def test_identical_sites(sites, capsys):
+    code, out = run_diff(capsys, str(sites / "site-old"), str(sites / "site-old"))
+    assert (code, out) == (0, f"{sites / 'site-old'} -> {sites / 'site-old'}: no change in any of 44 graphs\n")
+
+
+def git(repo, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.com", GIT_COMMITTER_DATE="2024-01-01T00:00:00Z",
+               GIT_AUTHOR_DATE="2024-01-01T00:00:00Z")
+    subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True)
+
+
+@pytest.fixture
+def revisions(tmp_path):
+    """A repository whose graph-data (in a subdirectory) gains a second risk on the
+    4.15.3/4.15.4 -> 4.16.0 updates and loses 4.16.1 from stable-4.16."""
+    data = tmp_path / "repo" / "data"
+    shutil.copytree(EXAMPLE, data, ignore=shutil.ignore_patterns("releases", "signatures"))
+    git(tmp_path / "repo", "init", "-q", "-b", "main")
+    git(tmp_path / "repo", "add", ".")
+    git(tmp_path / "repo", "commit", "-q", "-m", "example")
+    (data / "blocked-edges/4.16.0-ZRisk.yaml").write_text(SECOND_RISK)
+    stable = data / "channels/stable-4.16.yaml"
+    stable.write_text(stable.read_text().replace("- 4.16.1\n", ""))
+    git(tmp_path / "repo", "commit", "-q", "-am", "change")
+    git(tmp_path / "repo", "add", ".")
+    git(tmp_path / "repo", "commit", "-q", "-m", "add the risk file")
+    return data
+
+
+def test_two_git_revisions(revisions, capsys):
+    code, out = run_diff(capsys, "--graph-data", str(revisions), "--releases", str(RELEASES), "HEAD~2", "HEAD")
+    assert code == 0
+    relisted = ("  risks changed on updates: 4.15.3 -> 4.16.0 [ConsolePluginCapabilityLoss] => "
+                "[ConsolePluginCapabilityLoss, ZRisk], 4.15.4 -> 4.16.0 [ConsolePluginCapabilityLoss] => "
+                "[ConsolePluginCapabilityLoss, ZRisk]\n")
+    assert out == (
+        "HEAD~2 -> HEAD: 16 of 44 channel × arch graphs change\n"
+        f"\ncandidate-4.16 {ALL_ARCHES}\n{relisted}  risks added: ZRisk\n"
+        f"\neus-4.16 {ALL_ARCHES}\n{relisted}  risks added: ZRisk\n"
+        f"\nfast-4.16 {ALL_ARCHES}\n{relisted}  risks added: ZRisk\n"
+        f"\nstable-4.16 {ALL_ARCHES}\n"
+        "  nodes removed: 4.16.1\n"
+        "  updates removed: 4.16.0 -> 4.16.1\n"
+        "  conditional updates removed: 4.15.6 -> 4.16.1 [OpenStackFloatingIPRelease]\n"
+        f"{relisted}"
+        "  risks added: ZRisk\n"
+        "  risks removed: OpenStackFloatingIPRelease\n")
+    # The middle revision lacks the (untracked, then added) risk file: only stable-4.16 changes.
+    code, out = run_diff(capsys, "--graph-data", str(revisions), "--releases", str(RELEASES), "HEAD~2", "HEAD~1")
+    assert out.startswith("HEAD~2 -> HEAD~1: 4 of 44 channel × arch graphs change\n\nstable-4.16 ")
+
+
+def test_revision_errors(revisions, capsys, tmp_path):
+    code = main(["diff", "--graph-data", str(revisions), "--releases", str(RELEASES), "HEAD~2", "no-such-rev"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"{revisions}: error: 'no-such-rev' is neither a site built by site-gen" in err
+    broken = revisions / "channels/fast-4.16.yaml"
+    broken.write_text("name: fast-4.16\nversions: [4.16.x]\n")
+    git(revisions.parent, "commit", "-q", "-am", "broken")
+    code = main(["diff", "--graph-data", str(revisions), "--releases", str(RELEASES), "HEAD~1", "HEAD"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("HEAD:channels/fast-4.16.yaml:2: error: graph-data at HEAD: channel version "
+                          "'4.16.x' is not a SemVer 2.0 version")
+
+
+def test_a_site_and_a_revision_do_not_mix(sites, capsys):
+    assert main(["diff", str(sites / "site-old"), "HEAD"]) == 2
+    assert "both be built sites or both be git revisions" in capsys.readouterr().err
+
+
+def test_compare_graph_details():
+    def graph(nodes, edges, conditional):
+        return {"version": 1, "nodes": [{"version": v, "payload": "p", "metadata": {}} for v in nodes],
+                "edges": [[nodes.index(a), nodes.index(b)] for a, b in edges],
+                "conditionalEdges": [{"edges": [{"from": a, "to": b}], "risks": risks}
+                                     for (a, b), risks in conditional.items()]}
+
+    risk = {"url": "u", "name": "R", "message": "m", "matchingRules": [{"type": "Always"}]}
+    old = graph(["4.15.0", "4.15.1", "4.15.10"], [("4.15.0", "4.15.1")], {("4.15.1", "4.15.10"): [risk]})
+    assert compare_graph(old, old) is None
+    new = graph(["4.15.0", "4.15.2", "4.15.10"], [("4.15.0", "4.15.10"), ("4.15.0", "4.15.2")],
+                {("4.15.2", "4.15.10"): [{**risk, "message": "m2"}]})
+    change = compare_graph(old, new)
+    assert change["nodes"] == {"added": ["4.15.2"], "removed": ["4.15.1"]}
+    assert change["updates"] == {"added": [{"from": "4.15.0", "to": "4.15.2"}, {"from": "4.15.0", "to": "4.15.10"}],
+                                 "removed": [{"from": "4.15.0", "to": "4.15.1"}]}
+    assert change["risks"]["changed"] == [{"name": "R", "changes": {"message": {"old": "m", "new": "m2"}}}]
