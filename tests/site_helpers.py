@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import functools
+import os
+import shutil
+import subprocess
 import threading
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 import orjson
@@ -15,17 +19,52 @@ import orjson
 from conftest import EXAMPLE
 from site_gen.commands.build import BuildOptions, run_build
 from site_gen.errors import Warnings
+from site_gen.promotion.resolve import PromotionOptions
 
 GRAPH_DIR = "api/upgrades_info/v1/graph"
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
 
 
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
-               jobs: int | None = None):
-    """Build with pages (``--force``: tests rebuild on purpose)."""
+               jobs: int | None = None, changes_since: str | None = None,
+               promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None):
+    """Build with pages (``--force`` by default: tests rebuild on purpose)."""
     options = BuildOptions(graph_data=graph_data, releases=releases, out=out, html=True,
-                           quiet=True, force=True, cache_dir=cache, jobs=jobs)
-    return run_build(options, Warnings())
+                           quiet=True, force=force, cache_dir=cache, jobs=jobs,
+                           promotion=promotion or PromotionOptions(), changes_since=changes_since)
+    return run_build(options, warnings if warnings is not None else Warnings())
+
+
+def git(repo: Path, *args: str, date: str = "2024-05-01T00:00:00Z") -> str:
+    """Run git in ``repo`` with a fixed identity and commit date; its output."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.com", GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    result = subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True, text=True)
+    return result.stdout.strip()
+
+
+def example_repo(root: Path, first: Callable[[Path], None], second: Callable[[Path], None]) -> Path:
+    """A git repository whose ``graph-data`` subdirectory is the example (without its releases:
+    build with ``--releases EXAMPLE/releases``) edited by ``first`` and committed on May 1, 2024,
+    then edited by ``second`` and committed on May 2. Returns the graph-data directory."""
+    repo = root / "repo"
+    data = repo / "graph-data"
+    shutil.copytree(EXAMPLE, data, ignore=shutil.ignore_patterns("releases"))
+    git(repo, "init", "-q", "-b", "main")
+    first(data)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first", date="2024-05-01T00:00:00Z")
+    second(data)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "second", date="2024-05-02T00:00:00Z")
+    return data
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace text that must be in the file."""
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
 
 
 def served_graph(site: Path, channel: str, arch: str) -> dict:
@@ -158,3 +197,73 @@ def table_rows(path: Path, table_class: str) -> list[list[tuple[str, str, list[s
     parser = TableParser(table_class)
     parser.feed(path.read_text("utf-8"))
     return [row for row in parser.rows if any(tag == "td" for tag, _, _ in row)]
+
+
+class Element:
+    """A parsed HTML element: tag, attributes and children (elements or text)."""
+
+    def __init__(self, tag: str, attrs: dict):
+        self.tag, self.attrs, self.children = tag, attrs, []
+
+    def iter(self, tag: str | None = None, cls: str | None = None):
+        """This element and every descendant, filtered by tag and class."""
+        if (tag is None or self.tag == tag) and (cls is None or cls in (self.attrs.get("class") or "").split()):
+            yield self
+        for child in self.children:
+            if isinstance(child, Element):
+                yield from child.iter(tag, cls)
+
+    def find(self, tag: str | None = None, cls: str | None = None) -> "Element | None":
+        return next(self.iter(tag, cls), None)
+
+    def by_id(self, element_id: str) -> "Element | None":
+        return next((e for e in self.iter() if e.attrs.get("id") == element_id), None)
+
+    @property
+    def text(self) -> str:
+        """The text content, whitespace collapsed."""
+        parts = []
+
+        def collect(node):
+            for child in node.children:
+                if isinstance(child, str):
+                    parts.append(child)
+                else:
+                    collect(child)
+
+        collect(self)
+        return " ".join("".join(parts).split())
+
+
+class _TreeBuilder(HTMLParser):
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, dict(attrs))
+        self.stack[-1].children.append(element)
+        if tag not in self.VOID:
+            self.stack.append(element)
+
+    def handle_startendtag(self, tag, attrs):
+        self.stack[-1].children.append(Element(tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        for depth in range(len(self.stack) - 1, 0, -1):  # tolerate a missing end tag
+            if self.stack[depth].tag == tag:
+                del self.stack[depth:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1].children.append(data)
+
+
+def parse_html(source: Path | str) -> Element:
+    """The document tree of a page (a path) or of HTML text."""
+    builder = _TreeBuilder()
+    builder.feed(source.read_text("utf-8") if isinstance(source, Path) else source)
+    return builder.root

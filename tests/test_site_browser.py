@@ -1,14 +1,18 @@
 """The example site in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright),
 served over loopback HTTP under a sub-path so that any absolute link would break.
 
-Expected contents come from the graph JSON files of the same build and from
-graph-data/README.md "Facts the tests rely on". Screenshots of every page kind
-go to test-artifacts/screenshots/ for review.
+The site is the example as committed at HEAD of a temporary git repository (whose
+HEAD~1 lacked 4.16.1 in stable-4.16), built with --changes-since HEAD~1, so the
+promotion and changes pages have known entry times and changes. Expected contents
+come from the graph JSON files of the same build and from graph-data/README.md
+"Facts the tests rely on". Screenshots of every page kind go to
+test-artifacts/screenshots/ for review.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import urllib.error
 import urllib.request
 from collections import deque
@@ -18,8 +22,10 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 import pytest
 from playwright.sync_api import sync_playwright
 
-from conftest import REPO
-from site_helpers import build_site, parse_page, serve, served_documents, served_graph, site_path
+from conftest import EXAMPLE, REPO
+from site_gen.cli import main
+from site_helpers import (build_site, edit, example_repo, parse_page, serve, served_documents, served_graph,
+                          site_path)
 
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -28,10 +34,24 @@ SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
 
+def _without_416_1(data: Path) -> None:
+    edit(data / "channels/stable-4.16.yaml", "- 4.16.1\n", "")
+
+
+def _as_the_example(data: Path) -> None:
+    shutil.copy(EXAMPLE / "channels/stable-4.16.yaml", data / "channels/stable-4.16.yaml")
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def repo(tmp_path_factory) -> Path:
+    return example_repo(tmp_path_factory.mktemp("browser-repo"), _without_416_1, _as_the_example)
+
+
+@pytest.fixture(scope="module")
+def site(repo, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("browser-site")
-    return build_site(root / "site", root / "cache").out
+    return build_site(root / "site", root / "cache", graph_data=repo, releases=EXAMPLE / "releases",
+                      changes_since="HEAD~1").out
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +158,8 @@ PAGE_KINDS = {  # page -> what shows that its scripts have finished
     "risk": ("risks/KubeletShutdownDrainHang.html", "body"),
     "planner": ("planner.html?arch=amd64&from=4.14.10&to=4.16.0&channel=eus-4.16",
                 "#planner-result[data-outcome=routes]"),
+    "promotion": ("promotion.html", ".relative-note:not([hidden])"),
+    "changes": ("changes.html", "body"),
 }
 
 
@@ -397,3 +419,73 @@ def test_search_box_jumps_to_a_release_and_suggests_close_versions(base_url, bro
         assert page.url == base_url + "releases/4.16.0.html"
         assert page.locator("h1").inner_text() == "Release 4.16.0"
         assert re.search(r"Updates to 4\.16\.0", page.content())
+
+
+# ----------------------------------------------------------------------------- promotion and changes
+RELATIVE = """() => Object.fromEntries(Array.from(document.querySelectorAll("table.pending"), (table) =>
+  [table.dataset.channel, Object.fromEntries(Array.from(table.querySelectorAll("tbody tr"), (row) =>
+    [row.querySelector("th").textContent.trim().split(/\\s/)[0],
+     row.querySelector(".relative")?.textContent ?? null]))]))"""
+
+
+def test_due_times_are_shown_relative_to_the_readers_clock(base_url, browser):
+    """Entry times are the temp repository's commit dates: every line on May 1, 2024 except
+    stable-4.16's 4.16.1 (May 2). On May 3, 6:00, a one-week delay from May 1 ends in 4.75 days."""
+    with Visit(browser, base_url + "index.html", wait_until="load") as visit:
+        page = visit.page
+        page.clock.set_fixed_time("2024-05-03T06:00:00Z")
+        page.goto(base_url + "promotion.html", wait_until="load")
+        page.wait_for_selector(".relative-note:not([hidden])", state="attached")
+        shown = page.evaluate(RELATIVE)
+        assert shown["eus-4.14"] == {"4.14.10": "(in 5 days)"}        # P1W from May 1
+        assert shown["eus-4.16"] == {"4.16.1": "(due 6 hours ago, but blocked)"}  # PT48H; F9: the guard
+        assert shown["candidate-4.16"] == {"4.16.5": "(overdue: due 2 days ago)"}  # PT0H
+        assert shown["fast-4.16"] == {"4.16.3": "(due 2 days ago, but blocked)"}   # F9: the guard
+        assert shown["stable"] == {v: "(in 5 days)" for v in ("4.14.11", "4.15.7", "4.15.8")} | \
+            {"4.16.3": "(in 5 days)"}
+        assert shown["fast"] == {v: None for v in ("4.14.12", "4.15.9", "4.16.4", "4.16.5")}  # no errata file
+        assert "2024-05-08T00:00:00Z" in page.content()  # the absolute time stays
+
+
+def test_a_tombstoned_version_says_so_in_the_panel(base_url, browser):
+    with Visit(browser, base_url + "channels/stable-4.16/amd64.html#4.15.4") as visit:
+        page = visit.page
+        page.wait_for_selector("body[data-graph-loaded]")
+        assert page.locator("#offer .tombstone-note").inner_text() == (
+            "4.15.4: tombstoned in candidate, up the feeder chain stable ← fast ← candidate. "
+            "It is still served in this channel.")
+        assert page.locator("#version-select option:checked").inner_text() == "4.15.4 (tombstoned)"
+        page.select_option("#version-select", "4.15.5")
+        assert page.locator("#offer .tombstone-note").count() == 0
+        page.locator("#promotion-h").scroll_into_view_if_needed()
+        page.locator("section[aria-labelledby=promotion-h]").screenshot(
+            path=str(SCREENSHOTS / "channel-promotion.png"))
+
+
+def test_changes_page_shows_the_committed_change(site, base_url, browser):
+    with Visit(browser, base_url + "changes.html") as visit:
+        page = visit.page
+        assert page.locator("section.diff-group h2").all_inner_texts() == ["stable-4.16"]
+        rows = page.locator("table.diff tr").all_inner_texts()
+        assert [row.split("\t")[0] for row in rows] == [
+            "Nodes added", "Updates added", "Conditional updates added", "Risks added"]
+        assert "4.15.6 → 4.16.1 [OpenStackFloatingIPRelease]" in page.locator("table.diff").inner_text()
+        page.click("text=OpenStackFloatingIPRelease")
+        assert page.url == base_url + "risks/OpenStackFloatingIPRelease.html"
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_standalone_diff_page_works_from_a_file(repo, browser, tmp_path, viewport):
+    out = tmp_path / "diff.html"
+    assert main(["diff", "--graph-data", str(repo), "--releases", str(EXAMPLE / "releases"), "--format", "html",
+                 "--out", str(out), "HEAD~1", "HEAD"]) == 0
+    size = PHONE if viewport == "phone" else None
+    with Visit(browser, out.as_uri(), viewport=size, wait_until="load") as visit:
+        page = visit.page
+        assert page.title() == "Changes · OpenShift update graphs"
+        assert page.locator("section.diff-group h2").all_inner_texts() == ["stable-4.16"]
+        if size:
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        else:
+            assert page.evaluate(LOW_CONTRAST) == []
+        screenshot(visit, "diff-standalone" + ("-phone" if size else ""))

@@ -8,8 +8,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..diffing.since import ChangesSince, resolve_changes_since
 from ..engine.pipeline import build_graphs
-from ..errors import Warnings
+from ..errors import InputError, Warnings
 from ..inputs.graph_data import load_graph_data
 from ..progress import Progress
 from ..promotion.resolve import (PromotionOptions, add_promotion_arguments, options_from_args,
@@ -36,6 +37,7 @@ class BuildOptions:
     jobs: int | None = None         # parallel dot processes (default: one per core)
     cache_dir: Path | None = None   # SVG cache (default: $XDG_CACHE_HOME/site-gen)
     promotion: PromotionOptions = field(default_factory=PromotionOptions)
+    changes_since: str | None = None  # --changes-since REV: also write changes.html
 
 
 @dataclass
@@ -54,9 +56,11 @@ class BuildResult:
 _NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out"}
 
 
-def build_fingerprint(options: BuildOptions, releases: Path) -> str:
+def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince | None = None) -> str:
     settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
     settings["graph_data_revision"] = git_revision(options.graph_data)
+    # a ref such as HEAD~1 can name another commit tomorrow: the commit is what changes.html shows
+    settings["changes_since_commit"] = since.commit if since else None
     return fingerprint({"graph-data": options.graph_data, "releases": releases,
                         **options.promotion.files()}, settings)
 
@@ -67,7 +71,12 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
     inputs = [options.graph_data, releases, *options.promotion.files().values()]
     out = check_destination(options.out, inputs)
-    current = build_fingerprint(options, releases)
+    since = None
+    if options.changes_since is not None:
+        if not options.html:
+            raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
+        since = resolve_changes_since(options.graph_data, options.changes_since, releases)
+    current = build_fingerprint(options, releases, since)
     if not options.force and published_marker(out).get("fingerprint") == current:
         return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
     site = StagedSite(out, inputs, marker={"fingerprint": current})
@@ -82,8 +91,8 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
         write_deploy_files(site)
         pages = None
         if options.html:
-            drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs)
-            pages = render_site(site, built, drawing, warnings, progress)
+            drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs, since)
+            pages = render_site(site, built, promotion.model, drawing, warnings, progress)
     return BuildResult(totals, len(built.channels), len(built.arches),
                        time.perf_counter() - started, site.out, warnings, promotion_summary(promotion),
                        pages)
@@ -126,6 +135,10 @@ def add_parser(sub) -> None:
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                        help="where drawn SVG graphs are cached by content "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
+    build.add_argument("--changes-since", metavar="REV",
+                       help="also write changes.html: what this build changes for clusters compared "
+                            "with the graph-data at git revision REV, built with the same releases "
+                            "(the graph-data must be in a git checkout)")
     add_promotion_arguments(build)
 
 
@@ -133,7 +146,7 @@ def run(args, warnings: Warnings) -> int:
     options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
-                           promotion=options_from_args(args))
+                           promotion=options_from_args(args), changes_since=args.changes_since)
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:

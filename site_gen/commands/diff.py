@@ -4,7 +4,9 @@ graph-data revisions."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -12,13 +14,15 @@ import orjson
 from ..diffing.compare import compare
 from ..diffing.render import render_markdown, render_text
 from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
-from ..errors import Warnings
+from ..errors import InputError, Warnings
+from ..render.changes_page import standalone_html
 
 EPILOG = """\
 examples:
   site-gen diff old-site/ new-site/                  # two built sites
   site-gen diff --graph-data graph-data main HEAD    # two git revisions of the graph-data
   site-gen diff --format markdown origin/main HEAD > comment.md
+  site-gen diff --format html --out changes.html origin/main HEAD
 
 OLD and NEW are either two directories built by `site-gen build`, or two git
 revisions of the --graph-data checkout, each built in memory with the same
@@ -37,8 +41,12 @@ def add_parser(sub) -> None:
                       help="git checkout whose revisions OLD and NEW name (default: graph-data)")
     diff.add_argument("--releases", type=Path, default=None, metavar="PATH",
                       help="releases both revisions are built with (default: GRAPH_DATA/releases)")
-    diff.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                      help="text (default), markdown for a pull-request comment, or json")
+    diff.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
+                      help="text (default), markdown for a pull-request comment, json, or html: "
+                           "a standalone page (the site's stylesheet inline)")
+    diff.add_argument("--out", type=Path, default=None, metavar="FILE",
+                      help="write to FILE (replaced only once the diff is complete) instead of "
+                           "standard output")
 
 
 def run(args, warnings: Warnings) -> int:
@@ -53,8 +61,35 @@ def run(args, warnings: Warnings) -> int:
         old = graphs_from_revision(args.graph_data, args.old, releases)
         new = graphs_from_revision(args.graph_data, args.new, releases)
     model = compare(old, new, args.old, args.new)
-    if args.format == "json":
-        sys.stdout.buffer.write(orjson.dumps(model, option=orjson.OPT_INDENT_2) + b"\n")
+    output = _render(model, args.format)
+    if args.out is None:
+        sys.stdout.buffer.write(output)
     else:
-        sys.stdout.write(render_markdown(model) if args.format == "markdown" else render_text(model))
+        _write_file(args.out, output)
     return 0
+
+
+def _render(model: dict, output_format: str) -> bytes:
+    if output_format == "json":
+        return orjson.dumps(model, option=orjson.OPT_INDENT_2) + b"\n"
+    renderers = {"text": render_text, "markdown": render_markdown, "html": standalone_html}
+    return renderers[output_format](model).encode("utf-8")
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Write through a temporary file beside ``path``, so an existing file is replaced
+    whole or not at all."""
+    if path.is_dir():
+        raise InputError("--out names a directory; give a file name", path)
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.absolute().parent, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise InputError(f"cannot write here: {exc.strerror or exc}", path) from None
+    try:
+        with os.fdopen(handle, "wb") as writer:
+            writer.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None

@@ -2,6 +2,8 @@
 
 Architectures of one channel with identical changes are shown together, which
 is the common case (most graph-data changes affect every architecture alike).
+The rows (label, kind, items) are shared with the HTML page
+(:mod:`site_gen.render.changes_page`), so every format lists the same changes.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import json
 _PARTS = ("nodes", "updates", "conditionalUpdates", "risks")
 
 
-def _groups(model: dict) -> list[tuple[str, list[str], dict]]:
+def grouped_changes(model: dict) -> list[tuple[str, list[str], dict]]:
     """(channel, arches, change) with arches sharing one change merged."""
     groups: list[tuple[str, list[str], dict]] = []
     for graph in model["graphs"]:
@@ -26,35 +28,46 @@ def _groups(model: dict) -> list[tuple[str, list[str], dict]]:
     return groups
 
 
-def _update(edge: dict, code) -> str:
-    text = f"{code(edge['from'])} -> {code(edge['to'])}"
-    return f"{text} [{', '.join(edge['risks'])}]" if "risks" in edge else text
+def change_rows(change: dict) -> list[tuple[str, str, list]]:
+    """(label, kind, items) for every non-empty kind of change. Kinds: ``versions``,
+    ``updates`` (dicts with from, to and maybe risks), ``relisted`` (risksChanged
+    entries), ``risks`` (names) and ``redefined`` (one {old, new} per risk field)."""
+    cond, risks = change["conditionalUpdates"], change["risks"]
+    rows = [
+        ("nodes added", "versions", change["nodes"]["added"]),
+        ("nodes removed", "versions", change["nodes"]["removed"]),
+        ("updates added", "updates", change["updates"]["added"]),
+        ("updates removed", "updates", change["updates"]["removed"]),
+        ("conditional updates added", "updates", cond["added"]),
+        ("conditional updates removed", "updates", cond["removed"]),
+        ("risks changed on updates", "relisted", cond["risksChanged"]),
+        ("risks added", "risks", risks["added"]),
+        ("risks removed", "risks", risks["removed"]),
+    ]
+    for risk in risks["changed"]:
+        rows += [(f"risk {risk['name']} {field}", "redefined", [values])
+                 for field, values in risk["changes"].items()]
+    return [row for row in rows if row[2]]
+
+
+def _item(kind: str, item, code) -> str:
+    if kind in ("versions", "risks"):
+        return code(item)
+    if kind == "updates":
+        text = f"{code(item['from'])} -> {code(item['to'])}"
+        return f"{text} [{', '.join(item['risks'])}]" if "risks" in item else text
+    if kind == "relisted":
+        return (f"{code(item['from'])} -> {code(item['to'])} [{', '.join(item['oldRisks'])}] => "
+                f"[{', '.join(item['newRisks'])}]")
+    return f"{json.dumps(item['old'])} => {json.dumps(item['new'])}"  # redefined
 
 
 def _lines(change: dict, code) -> list[tuple[str, str]]:
-    """(label, items) for every non-empty kind of change."""
-    cond, risks = change["conditionalUpdates"], change["risks"]
-    rows = [
-        ("nodes added", ", ".join(map(code, change["nodes"]["added"]))),
-        ("nodes removed", ", ".join(map(code, change["nodes"]["removed"]))),
-        ("updates added", ", ".join(_update(e, code) for e in change["updates"]["added"])),
-        ("updates removed", ", ".join(_update(e, code) for e in change["updates"]["removed"])),
-        ("conditional updates added", ", ".join(_update(e, code) for e in cond["added"])),
-        ("conditional updates removed", ", ".join(_update(e, code) for e in cond["removed"])),
-        ("risks changed on updates", ", ".join(
-            f"{code(e['from'])} -> {code(e['to'])} [{', '.join(e['oldRisks'])}] => "
-            f"[{', '.join(e['newRisks'])}]" for e in cond["risksChanged"])),
-        ("risks added", ", ".join(map(code, risks["added"]))),
-        ("risks removed", ", ".join(map(code, risks["removed"]))),
-    ]
-    for risk in risks["changed"]:
-        for field, values in risk["changes"].items():
-            rows.append((f"risk {risk['name']} {field}",
-                         f"{json.dumps(values['old'])} => {json.dumps(values['new'])}"))
-    return [(label, items) for label, items in rows if items]
+    return [(label, ", ".join(_item(kind, item, code) for item in items))
+            for label, kind, items in change_rows(change)]
 
 
-def _headline(model: dict) -> str:
+def headline(model: dict) -> str:
     changed = len(model["graphs"])
     if not changed:
         return f"{model['old']} -> {model['new']}: no change in any of {model['compared']} graphs"
@@ -62,8 +75,8 @@ def _headline(model: dict) -> str:
 
 
 def render_text(model: dict) -> str:
-    out = [_headline(model)]
-    for channel, arches, change in _groups(model):
+    out = [headline(model)]
+    for channel, arches, change in grouped_changes(model):
         status = "" if change["status"] == "changed" else f" (graph {change['status']})"
         out.append(f"\n{channel} [{', '.join(arches)}]{status}")
         out += [f"  {label}: {items}" for label, items in _lines(change, str)]
@@ -74,8 +87,8 @@ def render_markdown(model: dict) -> str:
     def code(text: str) -> str:
         return f"`{text}`"
 
-    out = [f"**{_headline(model)}**"]
-    for channel, arches, change in _groups(model):
+    out = [f"**{headline(model)}**"]
+    for channel, arches, change in grouped_changes(model):
         status = "" if change["status"] == "changed" else f" — graph {change['status']}"
         out.append(f"\n#### `{channel}` ({', '.join(arches)}){status}\n")
         out += [f"- **{label}:** {items}" for label, items in _lines(change, code)]

@@ -49,16 +49,21 @@ def _git(directory: Path, *args: str) -> bytes:
     return result.stdout
 
 
-def _extract_revision(graph_data: Path, revision: str, into: Path) -> None:
-    """The graph-data directory as it was at ``revision``, written into ``into``."""
+def resolve_revision(graph_data: Path, revision: str) -> str | None:
+    """The commit ``revision`` names in the checkout holding ``graph_data``; None when
+    it names none. InputError when ``graph_data`` is not in a git work tree."""
+    try:
+        commit = _git(graph_data, "rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}")
+    except InputError:
+        _git(graph_data, "rev-parse", "--show-toplevel")  # says "not a git repository" if so
+        return None
+    return commit.decode().strip()
+
+
+def _extract_revision(graph_data: Path, commit: str, into: Path) -> None:
+    """The graph-data directory as it was at ``commit``, written into ``into``."""
     top = Path(_git(graph_data, "rev-parse", "--show-toplevel").decode().strip())
     prefix = _git(graph_data, "rev-parse", "--show-prefix").decode().strip()
-    try:
-        commit = _git(top, "rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}")
-    except InputError:
-        raise InputError(f"{revision!r} is neither a site built by site-gen (it has no {GRAPH_API_DIR}/) "
-                         f"nor a revision of this git checkout", graph_data) from None
-    commit = commit.decode().strip()
     archive = _git(top, "archive", "--format=tar", f"{commit}:{prefix}")
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         for member in tar.getmembers():
@@ -73,15 +78,25 @@ def _extract_revision(graph_data: Path, revision: str, into: Path) -> None:
 
 def graphs_from_revision(graph_data: Path, revision: str, releases: Path) -> Graphs:
     """Build ``graph_data`` at a git revision (with today's ``releases``) in memory."""
+    commit = resolve_revision(graph_data, revision)
+    if commit is None:
+        raise InputError(f"{revision!r} is neither a site built by site-gen (it has no {GRAPH_API_DIR}/) "
+                         f"nor a revision of this git checkout", graph_data)
+    return graphs_from_commit(graph_data, commit, revision, releases)
+
+
+def graphs_from_commit(graph_data: Path, commit: str, label: str, releases: Path) -> Graphs:
+    """Build ``graph_data`` as committed in ``commit`` (with today's ``releases``) in memory;
+    errors name the file as ``LABEL:path``."""
     with tempfile.TemporaryDirectory(prefix="site-gen-diff-") as tmp:
         root = Path(tmp)
-        _extract_revision(graph_data, revision, root)
+        _extract_revision(graph_data, commit, root)
         try:
             built = build_graphs(load_graph_data(root, Warnings()), releases, Warnings())
         except InputError as exc:
             if exc.path is not None and Path(exc.path).is_relative_to(root):
-                exc.path = f"{revision}:{Path(exc.path).relative_to(root).as_posix()}"
-            exc.message = f"graph-data at {revision}: {exc.message}"
+                exc.path = f"{label}:{Path(exc.path).relative_to(root).as_posix()}"
+            exc.message = f"graph-data at {label}: {exc.message}"
             raise
     serializer = GraphSerializer(built.graph)
     return {key: serializer.document(served) for key, served in built.served.items()}

@@ -3,7 +3,7 @@ that answer "why is no update available?" at a glance."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .served_index import RiskCatalog, RiskInfo
 
@@ -17,6 +17,7 @@ class Mark:
     border: str
     bold: bool = False
     dashed: bool = False
+    double: bool = False  # a second outline, whatever the fill and border of other marks
 
 
 HEAD = Mark("head of the channel", "#dbeafe", "#1e40af", bold=True)
@@ -24,7 +25,10 @@ NEWEST_REACHABLE = Mark("newest version a recommended update leads to", "#dcfce7
 CONDITIONAL_ONLY = Mark("reachable only through conditional updates", "#ffedd5", "#9a3412")
 NO_INCOMING = Mark("no update leads here", "#f3f4f6", "#4b5563", dashed=True)
 DEAD_END = Mark("no update leaves it", None, "#b91c1c", bold=True)
-MARKS = (HEAD, NEWEST_REACHABLE, CONDITIONAL_ONLY, NO_INCOMING, DEAD_END)  # by priority
+# Last, so its border wins: the double outline shows it next to any other mark.
+TOMBSTONED = Mark("tombstoned in its feeder or further up the feeder chain", "#fee2e2", "#7f1d1d",
+                  double=True)
+MARKS = (HEAD, NEWEST_REACHABLE, CONDITIONAL_ONLY, NO_INCOMING, DEAD_END, TOMBSTONED)  # by priority
 
 
 @dataclass
@@ -39,6 +43,9 @@ class ChannelView:
     no_incoming: list[str]         # no update leads here: only installs land on it
     conditional_only: list[str]    # reachable only by accepting a risk
     dead_ends: list[str]           # not the head, yet no update leaves it
+    # version -> the feeder chain from this channel's feeder up to the channel that
+    # tombstones it (just the feeder: a zombie); see promotion_pages.chain_tombstones
+    tombstoned: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def head(self) -> str:
@@ -52,10 +59,22 @@ class ChannelView:
                              (NEWEST_REACHABLE, [self.newest_reachable] if self.newest_reachable else []),
                              (CONDITIONAL_ONLY, self.conditional_only),
                              (NO_INCOMING, self.no_incoming),
-                             (DEAD_END, self.dead_ends)):
+                             (DEAD_END, self.dead_ends),
+                             (TOMBSTONED, self.tombstoned)):
             for version in marked:
                 found.setdefault(version, []).append(mark)
         return found
+
+    def tombstone_note(self, version: str) -> str:
+        """Where ``version`` is tombstoned, in words (a zombie when it is the feeder)."""
+        chain = self.tombstoned[version]
+        if len(chain) == 1:
+            return f"zombie: tombstoned in its feeder {chain[0]}"
+        return f"tombstoned in {chain[-1]}, up the feeder chain {' ← '.join(chain)}"
+
+    def mark_notes(self, version: str, marks: list[Mark]) -> list[str]:
+        """The marks of a version in words, saying where it is tombstoned."""
+        return [self.tombstone_note(version) if mark is TOMBSTONED else mark.label for mark in marks]
 
 
 def channel_view(channel: str, arch: str, document: dict, catalog: RiskCatalog) -> ChannelView:

@@ -4,9 +4,10 @@ Columns are minor versions, left to right; inside a column versions run top to
 bottom in SemVer order (invisible edges pin that order where no drawn update
 does). Only the reduction is drawn (see :mod:`.reduction`); conditional updates
 are dashed and orange. Node colours repeat the marks the page lists in words,
-so colour is never the only way to tell. The text depends on nothing but the
-served graph, so identical graphs (often the same channel on several
-architectures) share one cache entry.
+so colour is never the only way to tell (tombstoned versions also get a double
+outline). The text depends on nothing but the served graph and the tombstones
+up the channel's feeder chain, so identical graphs (often the same channel on
+several architectures) share one cache entry.
 """
 
 from __future__ import annotations
@@ -35,17 +36,19 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _node(version: str, href: str, marks: list[Mark]) -> str:
-    tooltip = "; ".join([version, *(mark.label for mark in marks)])
+def _node(version: str, href: str, marks: list[Mark], notes: list[str]) -> str:
+    tooltip = "; ".join([version, *notes])
     attributes = [f"URL={_quote(href)}", f"tooltip={_quote(tooltip)}"]
     fill = next((mark.fill for mark in marks if mark.fill), _PLAIN_FILL)
-    border = next((mark.border for mark in reversed(marks)), _PLAIN_BORDER)  # dead end shows most
+    border = next((mark.border for mark in reversed(marks)), _PLAIN_BORDER)  # tombstone, else dead end
     if marks:
         attributes += [f"fillcolor={_quote(fill)}", f"color={_quote(border)}"]
     if any(mark.bold for mark in marks):
         attributes.append("penwidth=2")
     if any(mark.dashed for mark in marks):
         attributes.append('style="rounded,filled,dashed"')
+    if any(mark.double for mark in marks):
+        attributes.append("peripheries=2")
     return f"{_quote(version)} [{', '.join(attributes)}];"
 
 
@@ -62,7 +65,9 @@ def dot_source(view: ChannelView, release_href: Callable[[str], str]) -> str:
         for earlier, later in zip(column, column[1:]):
             if (earlier, later) not in drawn:  # keeps the column in version order
                 lines.append(f"{_quote(names[earlier])} -> {_quote(names[later])} [style=invis];")
-    lines += [_node(version, release_href(version), marks.get(version, [])) for version in names]
+    for version in names:
+        marked = marks.get(version, [])
+        lines.append(_node(version, release_href(version), marked, view.mark_notes(version, marked)))
     lines += [f"{_quote(names[a])} -> {_quote(names[b])};" for a, b in solid]
     for a, b in dashed:
         risk_names = ", ".join(risk.name for risk in risks_of[a, b])

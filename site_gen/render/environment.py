@@ -24,9 +24,12 @@ def make_environment(templates: Path = TEMPLATE_DIR) -> Environment:
     env.globals.update(
         channel_page=links.channel_page, release_page=links.release_page,
         risk_page=links.risk_page, graph_json=links.graph_json,
-        external_url=links.external_url, marks=MARKS,
+        external_url=links.external_url, promotion_anchor=links.promotion_anchor, marks=MARKS,
         HOME=links.HOME, PLANNER=links.PLANNER, RELEASES_INDEX=links.RELEASES_INDEX,
-        RISKS_INDEX=links.RISKS_INDEX, ASSETS=links.ASSETS_DIR, DATA=links.DATA_DIR,
+        RISKS_INDEX=links.RISKS_INDEX, PROMOTION=links.PROMOTION, CHANGES=links.CHANGES,
+        ASSETS=links.ASSETS_DIR, DATA=links.DATA_DIR,
+        standalone=False,        # a page outside any site (site-gen diff --format html)
+        has_changes_page=False,  # the build was asked for changes.html (--changes-since)
     )
     return env
 

@@ -18,6 +18,8 @@ HOME = "index.html"
 PLANNER = "planner.html"
 RELEASES_INDEX = "releases/index.html"
 RISKS_INDEX = "risks/index.html"
+PROMOTION = "promotion.html"
+CHANGES = "changes.html"
 ASSETS_DIR = "assets"
 DATA_DIR = "data"
 
@@ -34,6 +36,12 @@ def release_page(version: str) -> str:
 
 def risk_page(slug: str) -> str:
     return f"risks/{slug}.html"
+
+
+def promotion_anchor(channel: str) -> str:
+    """The id of a channel's entry on the promotion page (internal channel names are
+    free text; an id cannot hold whitespace)."""
+    return "promotion-" + re.sub(r"[^A-Za-z0-9._-]", "_", channel)
 
 
 def planner_data(arch: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 
 from .. import versions
+from ..diffing.since import Changes, ChangesSince, changes_since
 from ..engine.pipeline import BuiltGraphs
 from ..errors import Warnings
 from ..progress import Progress
@@ -22,12 +23,14 @@ from ..publish.graph_json import GraphSerializer
 from ..publish.provenance import git_revision
 from ..publish.staging import StagedSite
 from . import links
+from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
 from .dot_source import dot_source
 from .environment import ASSET_DIR, PageRenderer
 from .home import home_sections
 from .planner_data import planner_json
+from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
 from .risk_pages import risk_pages
 from .served_index import ArchIndex, RiskCatalog, index_documents
@@ -39,6 +42,7 @@ from .svg_inline import inline_svg
 class SiteOptions:
     cache_dir: Path | None   # None: draw every picture, keep nothing
     jobs: int | None = None  # parallel dot processes (default: one per core)
+    changes_since: ChangesSince | None = None  # also write changes.html (--changes-since)
 
 
 @dataclass
@@ -74,6 +78,14 @@ def _copy_assets(site: StagedSite) -> None:
             site.copy(f"{links.ASSETS_DIR}/{path.name}", path)
 
 
+def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict) -> None:
+    """Mark the versions each channel's feeder chain tombstones (before the pictures are drawn)."""
+    tombstoned = chain_tombstones(promotion)
+    for (channel, _), view in views.items():
+        marked = tombstoned.get(channel, {})
+        view.tombstoned = {version: marked[version] for version in view.versions if version in marked}
+
+
 def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
     pictures = {}
     for (channel, arch), view in views.items():
@@ -84,8 +96,7 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
 
 
 def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
-                          indexes: dict[str, ArchIndex], all_versions: list[str]) -> None:
-    revision = git_revision(built.data.root) or {}
+                          indexes: dict[str, ArchIndex], all_versions: list[str], revision: dict) -> None:
     pages.write(links.HOME, "index.html.j2", sections=home_sections(built.channels, built.arches, views),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
@@ -98,20 +109,55 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
                 channels=sorted(built.channels, key=display_key))
 
 
-def render_site(site: StagedSite, built: BuiltGraphs, options: SiteOptions, warnings: Warnings,
-                progress: Progress) -> SiteTotals:
+def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served: set[str]) -> None:
+    pages.write(links.PROMOTION, "promotion.html.j2", sections=promotion.sections, served_versions=served,
+                promoted_until=promotion.promoted_until, entry_time_sources=promotion.entry_time_sources,
+                errata_file=promotion.errata_file)
+
+
+def _compare_with(since: ChangesSince | None, documents: dict, pages: PageRenderer,
+                  warnings: Warnings) -> Changes | None:
+    """--changes-since: the diff (computed while dot draws); from then on every page's menu links it."""
+    if since is None:
+        return None
+    changes = changes_since(since, documents)
+    if changes.problem:
+        warnings.add(f"--changes-since {since.revision}: {changes.problem}")
+    pages.env.globals["has_changes_page"] = True
+    return changes
+
+
+def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | None, all_versions: list[str],
+                        views: dict, catalog: RiskCatalog) -> None:
+    view = ChangesView(changes.model, changes.problem, changes.since.revision, changes.since.commit, revision)
+    pages.write(links.CHANGES, "changes.html.j2", changes=view,
+                site_links=site_links(all_versions, views, catalog.all()))
+
+
+def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict, options: SiteOptions,
+                warnings: Warnings, progress: Progress) -> SiteTotals:
+    """``promotion``: the build's promotion model (data/promotion.json)."""
     serializer = GraphSerializer(built.graph)
     documents = {(c, a): serializer.document(built.served[c, a]) for c in built.channels for a in built.arches}
+    revision = git_revision(built.data.root)
     pages = PageRenderer(site)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         views = {key: channel_view(*key, doc, catalog) for key, doc in documents.items() if doc["nodes"]}
         indexes = index_documents(documents, built.channels, built.arches, catalog)
         catalog.assign_slugs()
+        _mark_tombstones(views, promotion)
         pictures = _submit_pictures(drawer, views)
 
+        changes = _compare_with(options.changes_since, documents, pages, warnings)
         all_versions = sorted({v for index in indexes.values() for v in index.versions}, key=versions.sort_key)
-        _write_overview_pages(pages, built, views, indexes, all_versions)
+        served = set(all_versions)
+        page_arches = {channel: [a for a in built.arches if (channel, a) in views] for channel in built.channels}
+        _write_overview_pages(pages, built, views, indexes, all_versions, revision or {})
+        promotion_view = promotion_page(promotion, page_arches)
+        _write_promotion_page(pages, promotion_view, served)
+        if changes is not None:
+            _write_changes_page(pages, changes, revision, all_versions, views, catalog)
         for arch, index in indexes.items():
             site.write(links.planner_data(arch), planner_json(index))
         risks = risk_pages(indexes, catalog)
@@ -129,7 +175,9 @@ def render_site(site: StagedSite, built: BuiltGraphs, options: SiteOptions, warn
                 svg = inline_svg(pictures[channel, arch].result(), f"Update graph of {channel} on {arch}")
                 pages.write(links.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
                             minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
-                            channel_arches=[a for a in built.arches if (channel, a) in views])
+                            channel_arches=page_arches[channel],
+                            promotion=promotion_view.entries.get(channel), served_versions=served,
+                            promoted_until=promotion_view.promoted_until)
                 bar.update(1)
     if drawer.cache_problem:
         warnings.add(drawer.cache_problem)

@@ -8,6 +8,9 @@
   const select = document.getElementById("version-select");
   const releases = panel.dataset.releases;
   const riskPages = JSON.parse(document.getElementById("risk-pages").textContent);
+  // version -> where it is tombstoned up the feeder chain (the picker's options carry it)
+  const tombstoned = new Map(Array.from(select.options).filter((o) => o.dataset.tombstoned)
+    .map((o) => [o.value, o.dataset.tombstoned]));
   const nodes = new Map();  // version -> <g class="node"> in the picture
   for (const node of document.querySelectorAll(".graph-scroll g.node")) {
     nodes.set(node.querySelector("title").textContent, node);
@@ -78,6 +81,10 @@
         : el("p", {}, "None."));
     if (!recommended.length && !conditional.length) {
       panel.append(el("p", {class: "notice"}, `No update leaves ${version} in this channel.`));
+    }
+    if (tombstoned.has(version)) {
+      panel.querySelector("h3").after(el("p", {class: "notice tombstone-note"},
+        `${version}: ${tombstoned.get(version)}. It is still served in this channel.`));
     }
   }
 
