@@ -21,6 +21,7 @@ from site_gen.cli import main
 
 JSON = "application/json"
 VND = "application/vnd.redhat.cincinnati.v1+json"
+TEXT = "text/plain; charset=utf-8"
 EMPTY = b'{"version":1,"nodes":[],"edges":[],"conditionalEdges":[]}'
 CHANNEL_REGEX = r"^[0-9a-z\-\.]+$"
 ARCH_REGEX = r"^[0-9a-z]+$"
@@ -48,7 +49,7 @@ class Case:
     id: str
     target: str  # relative to the site's URL path
     status: int
-    body: str | None = None  # "graph:<channel>/<arch>", "empty", "file:<path in site>", "nothing"
+    body: str | None = None  # "graph:<channel>/<arch>", "empty", "file:<path in site>", "text:<text>", "nothing"
     media: str | None = None  # the exact Content-Type
     error: tuple[str, str | None] | None = None  # (kind, value); value None: servers word it differently
     headers: tuple[tuple[str, str], ...] = (("Accept", JSON),)
@@ -121,8 +122,24 @@ CASES = [
                          ("access-control-allow-methods", "GET, HEAD"))),
     Case("cors-static-graph", f"{V1}/stable-4.16/amd64.json", 200, body="graph:stable-4.16/amd64", media=JSON,
          headers=(("Origin", ORIGIN),), expect_headers=(("access-control-allow-origin", ORIGIN),)),
-    Case("post-not-allowed", f"{V1}?channel=stable-4.16", 405, method="POST",
-         expect_headers=(("allow", "GET, HEAD, OPTIONS"),)),
+    Case("post-not-allowed", f"{V1}?channel=stable-4.16", 405, body="text:method not allowed\n", media=TEXT,
+         method="POST", expect_headers=(("allow", "GET, HEAD, OPTIONS"),)),
+    Case("unknown-method-not-allowed", f"{V1}?channel=stable-4.16", 405, body="text:method not allowed\n",
+         media=TEXT, method="FOO", headers=(("Origin", ORIGIN),),
+         expect_headers=(("allow", "GET, HEAD, OPTIONS"), ("access-control-allow-origin", ORIGIN))),
+    Case("delete-not-allowed", f"{V1}?channel=stable-4.16", 405, body="text:method not allowed\n", media=TEXT,
+         method="DELETE", expect_headers=(("allow", "GET, HEAD, OPTIONS"),)),
+    Case("lowercase-method-is-malformed", f"{V1}?channel=stable-4.16", 400, method="get"),
+    Case("method-on-a-file-not-allowed", f"{V1}/index.json", 405, method="PUT", headers=(("Origin", ORIGIN),),
+         expect_headers=(("access-control-allow-origin", ORIGIN),)),
+    # The whitespace around a header value is not part of it.
+    Case("accept-surrounded-by-spaces", **graph(f"{V1}?channel=stable-4.16", "stable-4.16",
+                                                headers=(("Accept", " application/json "),))),
+    Case("accept-surrounded-by-tabs", **graph(f"{V1}?channel=stable-4.16", "stable-4.16", media=VND,
+                                              headers=(("Accept", f"\t{VND}\t"),))),
+    Case("accept-inner-space-is-not-whitespace", f"{V1}?channel=stable-4.16", 406,
+         headers=(("Accept", "application/ json"),),
+         error=("invalid_content_type", "invalid Content-Type requested")),
     Case("head", f"{V1}?channel=stable-4.16&arch=multi", 200, body="nothing", media=JSON, method="HEAD",
          length_of="graph:stable-4.16/multi"),
     Case("head-empty-graph", f"{V1}?channel=nope-1.0", 200, body="nothing", media=VND, method="HEAD",
@@ -135,6 +152,13 @@ CASES = [
          body=f"file:signatures/{SIGNATURE}"),
     Case("graph-data-tarball", "api/upgrades_info/graph-data", 200, body="file:api/upgrades_info/graph-data"),
     Case("missing-file", f"{V1}/stable-4.16/ppc64le.json", 404),
+    Case("directory-without-index", f"{V1}/stable-4.16/", 403),
+    # The path is normalized as nginx does it before anything is looked up.
+    Case("dot-segments-resolved", **graph("api/upgrades_info/graph/../v1/./graph?channel=stable-4.16",
+                                          "stable-4.16")),
+    Case("encoded-slash-is-a-slash", **graph("api%2Fupgrades_info/v1%2fgraph?channel=stable-4.16", "stable-4.16")),
+    Case("merged-slashes", **graph("api//upgrades_info/v1///graph?channel=stable-4.16", "stable-4.16")),
+    Case("fragment-ignored", **graph(f"{V1}?channel=stable-4.16#arch=s390x", "stable-4.16")),
     # Path tricks in the query never reach a file: the engine's 400.
     Case("query-dot-dot", f"{V1}?channel=..", 400, error=("invalid_params", None)),
     Case("query-dot", f"{V1}?channel=.&arch=amd64", 400, error=("invalid_params", None)),
@@ -165,7 +189,8 @@ ESCAPES = [
 
 
 def request(port: int, method: str, target: str, headers=(), timeout: float = 10.0):
-    """(status, {lower-case header: value}, body) of one request on its own connection."""
+    """(status, {lower-case header: value}, body) of one request on its own connection; a
+    header sent more than once has its values joined with ", ", as HTTP reads it."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         connection.putrequest(method, target, skip_accept_encoding=True)
@@ -173,7 +198,10 @@ def request(port: int, method: str, target: str, headers=(), timeout: float = 10
             connection.putheader(name, value)
         connection.endheaders()
         response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        received: dict[str, str] = {}
+        for name, value in response.getheaders():
+            received[name.lower()] = f"{received[name.lower()]}, {value}" if name.lower() in received else value
+        return response.status, received, response.read()
     finally:
         connection.close()
 
@@ -201,6 +229,8 @@ def expected_body(spec: str, site: Path) -> bytes:
         return (site / V1 / f"{rest}.json").read_bytes()
     if kind == "file":
         return (site / rest).read_bytes()
+    if kind == "text":
+        return rest.encode()
     return {"empty": EMPTY, "nothing": b""}[kind]
 
 

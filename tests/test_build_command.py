@@ -60,7 +60,16 @@ def test_index_lists_every_graph_with_counts(tmp_path):
     entry = next(g for g in index["graphs"] if g["channel"] == "stable-4.16" and g["arch"] == "amd64")
     assert entry == {"channel": "stable-4.16", "arch": "amd64", "path": "stable-4.16/amd64.json",
                      "nodes": 8, "edges": 11, "conditionalEdges": 8, "risks": 3, "newest": "4.16.1"}
-    assert set(index["graphData"]) == {"commit", "dirty"}  # the example lives in this git checkout
+    # Whatever git says about the example's checkout, whether it can read it at all (a CI
+    # container may refuse it as owned by someone else) or not.
+    head = subprocess.run(["git", "-C", str(EXAMPLE), "rev-parse", "--verify", "HEAD"], capture_output=True,
+                          text=True)
+    if head.returncode == 0:
+        status = subprocess.run(["git", "-C", str(EXAMPLE), "status", "--porcelain", "--", "."],
+                                capture_output=True, text=True, check=True)
+        assert index["graphData"] == {"commit": head.stdout.strip(), "dirty": bool(status.stdout)}
+    else:
+        assert index["graphData"] is None, head.stderr
     for graph in index["graphs"]:
         assert (tmp_path / "out" / GRAPHS / graph["path"]).is_file()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import io
+import shutil
 import tarfile
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 import yaml
 
 from conftest import EXAMPLE
+from serving_cases import SECRET
 from site_gen.cli import main
 from site_gen.errors import Warnings
 from site_gen.inputs.graph_data import load_graph_data
@@ -34,6 +36,10 @@ def build(out: Path, graph_data: Path = EXAMPLE, releases: Path = EXAMPLE / "rel
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     return build(tmp_path_factory.mktemp("mirror") / "site")
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def members(tarball: bytes) -> dict[str, tarfile.TarInfo]:
@@ -117,8 +123,90 @@ def test_a_symlink_out_of_the_graph_data_is_refused(scenario, tmp_path, capsys):
                  "--out", str(scenario.out), "--no-html", "-q"])
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
-    assert err.startswith(f"{scenario.data / 'channels' / 'fast-4.15.yaml'}: error: refusing to put this file")
+    assert err.startswith(f"{scenario.data / 'channels' / 'fast-4.15.yaml'}: error: refusing to put this in "
+                          "the published graph-data tarball: it is a symbolic link that leads out of")
     assert not scenario.out.exists()
+
+
+DIGEST = "ab" * 32
+
+
+def build_scenario(scenario) -> int:
+    return main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
+                 "--out", str(scenario.out), "--no-html", "--force"])
+
+
+# link in the graph-data -> what it points to in a directory outside it
+LINKS_OUT = {"signatures": "", "signatures/sha256": "sha256",
+             f"signatures/sha256/{DIGEST}/signature-2": f"sha256/{DIGEST}/signature-2"}
+
+
+@pytest.mark.parametrize("linked", LINKS_OUT)
+def test_signatures_reached_through_a_link_out_are_refused(scenario, tmp_path, capsys, linked):
+    """The tarball's rule holds for signatures too, signatures/ itself included: a link
+    leading out of the graph-data stops the build and the published site stays as it was."""
+    scenario.release("4.15.0").channel("stable-4.15", ["4.15.0"])
+    scenario.write(f"signatures/sha256/{DIGEST}/signature-1", b"\x89signed")
+    assert build_scenario(scenario) == 0
+    published = tree(scenario.out)
+    outside = tmp_path / "elsewhere"
+    (outside / "sha256" / DIGEST).mkdir(parents=True)
+    (outside / "sha256" / DIGEST / "signature-2").write_bytes(SECRET)
+    link = scenario.data / linked
+    if link.is_dir():
+        shutil.rmtree(link)
+    link.symlink_to(outside / LINKS_OUT[linked])
+    capsys.readouterr()
+    assert build_scenario(scenario) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{link}: error: refusing to put this in the published signatures: it is a "
+                          "symbolic link that leads out of the graph-data directory\n"), err
+    assert "Traceback" not in err
+    assert tree(scenario.out) == published
+
+
+def test_misplaced_signatures_and_links_inside_are_skipped_with_a_warning(scenario, capsys):
+    scenario.release("4.15.0").channel("stable-4.15", ["4.15.0"])
+    good = scenario.write(f"signatures/sha256/{DIGEST}/signature-1", b"\x89signed")
+    skipped = [scenario.write(relative, b"x") for relative in (
+        f"signatures/sha256/{DIGEST}/notes.txt",          # not signature-<n>
+        f"signatures/sha256/{DIGEST}/signature-0",        # numbered from 1
+        "signatures/sha256/NOT-HEX/signature-1",          # not a hex digest
+        "signatures/sha256/signature-1",                  # one level too high
+        f"signatures/sha256/{DIGEST}/more/signature-1",   # one level too deep
+    )]
+    inside_link = scenario.data / "signatures" / "sha256" / DIGEST / "signature-2"
+    inside_link.symlink_to(good)  # stays inside the graph-data: skipped, not an error
+    beside = scenario.write("signatures/example-signing-key.asc", "key")  # left out without a word
+    capsys.readouterr()
+    assert build_scenario(scenario) == 0
+    err = capsys.readouterr().err
+    for path in [*skipped, inside_link]:
+        assert f"{path}: warning: ignored: signatures must be regular files at signatures/<algorithm>/" in err, path
+    assert str(beside) not in err
+    published = {p.relative_to(scenario.out).as_posix() for p in (scenario.out / "signatures").rglob("*")
+                 if p.is_file()}
+    assert published == {f"signatures/sha256={DIGEST}/signature-1"}
+    assert (scenario.out / f"signatures/sha256={DIGEST}/signature-1").read_bytes() == b"\x89signed"
+
+
+def test_tarball_leaves_out_what_the_reference_service_does_not_read(scenario):
+    """Checked on the built tarball itself: .yml files, OWNERS, files in subdirectories
+    of channels/ and blocked-edges/, and every other directory stay out."""
+    scenario.release("4.15.0").release("4.15.1", previous=["4.15.0"])
+    scenario.channel("stable-4.15", ["4.15.0", "4.15.1"]).block("4.15.1.yaml", "4.15.1", ".*")
+    scenario.write("LICENSE", "Apache-2.0\n")
+    extra = ["OWNERS", "README.md", "channels/fast-4.15.yml", "channels/OWNERS", "channels/old/stable-4.14.yaml",
+             "blocked-edges/4.15.0.yml", "blocked-edges/notes.txt", "blocked-edges/sub/4.15.0.yaml",
+             "internal-channels/x-4.15.yaml", f"signatures/sha256/{DIGEST}/signature-1", "raw/other.json",
+             "build-suggestions/4.15.yaml", ".git/config"]
+    for relative in extra:
+        scenario.write(relative, "name: fast-4.15\nversions: [4.15.0]\n")
+    assert build_scenario(scenario) == 0
+    found = members((scenario.out / GRAPH_DATA_TARBALL).read_bytes())
+    assert {name for name, info in found.items() if info.isfile()} == {
+        "LICENSE", "version", "raw/metadata.json", "channels/stable-4.15.yaml", "blocked-edges/4.15.1.yaml"}
+    assert {name for name, info in found.items() if info.isdir()} == {"channels", "blocked-edges", "raw"}
 
 
 def test_a_bad_source_date_epoch_is_a_clear_error(scenario, monkeypatch, capsys):

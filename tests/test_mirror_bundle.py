@@ -4,6 +4,8 @@ the real tar, served on the other side."""
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import subprocess
 import sys
 import threading
@@ -81,8 +83,11 @@ def test_default_name_is_beside_the_site(site):
     (site.parent / "updates.tar.gz.sha256").unlink()
 
 
-@pytest.mark.parametrize("problem", ["inside", "not-a-site", "missing", "symlink"])
+@pytest.mark.parametrize("problem", ["inside", "not-a-site", "missing", "symlink", "fifo", "out-is-a-directory",
+                                     "checksum-is-a-directory", "out-below-a-file"])
 def test_refusals_are_clear_errors(site, tmp_path, capsys, problem):
+    """Every problem with the paths is `path: error: ...` and exit 1, never a traceback,
+    and a bundle published before is left as it was."""
     out, source = tmp_path / "b.tar.gz", site
     if problem == "inside":
         out = site / "b.tar.gz"
@@ -92,12 +97,35 @@ def test_refusals_are_clear_errors(site, tmp_path, capsys, problem):
         (source / "index.html").write_text("hi")
     elif problem == "missing":
         source = tmp_path / "missing"
-    else:
-        source = tmp_path / "linked"
+    elif problem in ("symlink", "fifo"):
+        source = tmp_path / "odd"
         source.mkdir()
         (source / ".site-gen").write_text("{}")
-        (source / "leak").symlink_to(site.parent.parent / "secret.txt")
+        if problem == "symlink":
+            (source / "leak").symlink_to(site.parent.parent / "secret.txt")
+        else:
+            os.mkfifo(source / "pipe")  # reading it would wait forever
+    elif problem == "out-is-a-directory":
+        out = tmp_path / "media"
+        out.mkdir()
+    elif problem == "checksum-is-a-directory":
+        out.write_bytes(b"the bundle published before")
+        (tmp_path / "b.tar.gz.sha256").mkdir()
+    else:
+        (tmp_path / "file").write_text("")
+        out = tmp_path / "file" / "b.tar.gz"
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     assert main(["bundle", str(source), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert ": error: " in err and "Traceback" not in err
-    assert not out.exists()
+    assert re.match(r"\S+: error: ", err) and "Traceback" not in err, err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert not any(p.name.startswith(".b.tar.gz.") for p in tmp_path.iterdir())  # no temporary file left
+
+
+def test_an_existing_directory_as_out_is_named_in_the_error(tmp_path, site, capsys):
+    """The audit's case, as users run it: no IsADirectoryError traceback."""
+    result = subprocess.run([sys.executable, "-m", "site_gen", "bundle", str(site), "--out", str(tmp_path)],
+                            cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"{tmp_path}: error: this is a directory: --out names the archive file")
+    assert list(tmp_path.iterdir()) == []

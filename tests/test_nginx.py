@@ -4,103 +4,23 @@ One nginx serves the example site twice with the generated deploy/nginx/site-gen
 included as is: at the server root, and under /updates/ of a root that holds it. A
 second nginx runs the generated standalone deploy/nginx/nginx.conf. Every case of
 serving_cases.py is asserted against each, bodies compared with the built files.
+Without nginx these tests fail (see nginx_server.py).
 """
 
 from __future__ import annotations
 
 import gzip
 import os
-import shutil
 import subprocess
-from pathlib import Path
+import sys
 
 import orjson
 import pytest
 
-from serving_cases import (CASES, ESCAPES, V1, build_example, check_case, check_escape, free_port, raw_request,
-                           request, split_response, wait_for_port)
+from conftest import REPO
+from nginx_server import served  # noqa: F401  (the fixture)
+from serving_cases import CASES, ESCAPES, V1, check_case, check_escape, raw_request, request, split_response
 from site_gen.publish.deploy import render_nginx_conf, render_nginx_snippet
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-pytestmark = pytest.mark.skipif(not os.access(NGINX, os.X_OK),
-                                reason="nginx is not installed (./run.sh test installs it)")
-AS_ROOT = os.geteuid() == 0  # then workers must stay root to read pytest's private temp dirs
-
-WRAPPER = """\
-pid {run}/nginx.pid;
-error_log {run}/error.log info;
-events {{ worker_connections 64; }}
-http {{
-    access_log off;
-    client_body_temp_path {run}/body;
-    proxy_temp_path {run}/proxy;
-    fastcgi_temp_path {run}/fastcgi;
-    uwsgi_temp_path {run}/uwsgi;
-    scgi_temp_path {run}/scgi;
-    types {{ application/json json; }}
-    default_type application/octet-stream;
-    server {{
-        listen 127.0.0.1:{below};
-        root {www};
-        include {site}/deploy/nginx/site-gen.conf;
-    }}
-    server {{
-        listen 127.0.0.1:{at_root};
-        root {site};
-        include {site}/deploy/nginx/site-gen.conf;
-    }}
-}}
-"""
-
-
-class Nginx:
-    def __init__(self, prefix: Path, config: str, *extra: str):
-        self.prefix = prefix
-        self.log = prefix / "stderr.log"
-        with open(self.log, "wb") as log:
-            self.process = subprocess.Popen([NGINX, "-p", str(prefix), "-e", str(prefix / "startup.log"),
-                                             "-c", config, "-g", "daemon off;" + (" user root;" if AS_ROOT else ""),
-                                             *extra], stdout=log, stderr=subprocess.STDOUT)
-
-    def wait(self, port: int) -> None:
-        try:
-            wait_for_port(port, self.process)
-        except AssertionError:
-            self.stop()
-            raise AssertionError(self.log.read_text())
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """(site, {prefix label: (port, URL prefix)}, error logs) with both nginx running."""
-    root = tmp_path_factory.mktemp("nginx")
-    site = build_example(root)
-    run = root / "run"
-    run.mkdir()
-    ports = {"below": free_port(), "at-root": free_port(), "standalone": free_port()}
-    (run / "nginx.conf").write_text(WRAPPER.format(run=run, www=site.parent, site=site, below=ports["below"],
-                                                   at_root=ports["at-root"]))
-    included = Nginx(run, str(run / "nginx.conf"))
-    # The standalone configuration as built, with a free port; nginx's prefix holds the site as site/.
-    standalone_prefix = root / "standalone"
-    standalone_prefix.mkdir()
-    (standalone_prefix / "site").symlink_to(site)
-    test_conf = site / "deploy/nginx/test.conf"
-    test_conf.write_text(render_nginx_conf(f"127.0.0.1:{ports['standalone']}"))
-    standalone = Nginx(standalone_prefix, "site/deploy/nginx/test.conf")
-    try:
-        included.wait(ports["below"])
-        standalone.wait(ports["standalone"])
-        yield site, {"below": (ports["below"], "/updates"), "at-root": (ports["at-root"], ""),
-                     "standalone": (ports["standalone"], "")}, [run / "error.log", standalone_prefix / "error.log"]
-    finally:
-        included.stop()
-        standalone.stop()
-
 
 SERVERS = ["below", "at-root", "standalone"]
 
@@ -172,6 +92,17 @@ def test_built_files_are_the_rendered_configuration(served):
     assert tested == built.replace("listen 8080;", f"listen 127.0.0.1:{servers['standalone'][0]};")
 
 
+@pytest.mark.parametrize("allow_skip, outcome", [("", "1 error"), ("1", "1 skipped")])
+def test_a_missing_nginx_fails_the_run_unless_skipping_is_allowed(tmp_path, allow_skip, outcome):
+    """`./run.sh test` must not pass without having run nginx; SITE_GEN_ALLOW_SKIP=1 opts out."""
+    env = dict(os.environ, SITE_GEN_NGINX=str(tmp_path / "no-nginx"), SITE_GEN_ALLOW_SKIP=allow_skip)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             "tests/test_nginx.py::test_built_files_are_the_rendered_configuration"],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == (0 if allow_skip else 1), result.stdout
+    assert outcome in result.stdout.splitlines()[-1] and "nginx is not installed" in result.stdout
+
+
 def test_no_configuration_warnings_in_the_logs(served):
     """Run last in this module: after every case, nginx logged no uninitialized variable,
     no configuration warning, nothing critical."""
@@ -180,3 +111,4 @@ def test_no_configuration_warnings_in_the_logs(served):
         text = log.read_text()
         for marker in ("uninitialized", "[warn]", "[crit]", "[alert]", "[emerg]"):
             assert marker not in text, (log, marker, text[-2000:])
+

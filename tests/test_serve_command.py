@@ -12,6 +12,7 @@ import pytest
 
 from conftest import REPO
 from serving_cases import JSON, V1, build_example, request, wait_for_port
+from site_gen.cli import make_parser
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,12 @@ def test_serves_until_interrupted(site):
         assert body == (site / V1 / "eus-4.16" / "s390x.json").read_bytes()
     finally:
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=10)
+        try:
+            _, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # never leave a server behind, even when failing
+            process.kill()
+            _, err = process.communicate()
+            pytest.fail(f"site-gen serve did not stop within 30 s of Ctrl-C: {err}")
     assert process.returncode == 0, err
     assert "stopped" in err and "Traceback" not in err
     assert f'"GET /{V1}?channel=eus-4.16&arch=s390x HTTP/1.1" 200' in err  # the access log
@@ -64,3 +70,18 @@ def test_help_says_when_to_use_nginx():
     result = subprocess.run([sys.executable, "-m", "site_gen", "serve", "--help"], cwd=REPO,
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 0 and "deploy/nginx/" in result.stdout
+
+
+@pytest.mark.parametrize("port", ["70000", "65536", "-1", "http", "8080.5"])
+def test_a_port_out_of_range_is_a_usage_error(site, port):
+    """Refused by the argument parser with the reason, before anything is opened."""
+    result = subprocess.run([sys.executable, "-m", "site_gen", "serve", str(site), "--port", port],
+                            cwd=REPO, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (f"site-gen serve: error: argument --port: {port!r} is not a "
+                                              "port: use 1 to 65535, or 0 for any free port")
+
+
+def test_the_port_range_ends_are_accepted():
+    parser = make_parser()
+    assert [parser.parse_args(["serve", "--port", port]).port for port in ("0", "1", "65535")] == [0, 1, 65535]

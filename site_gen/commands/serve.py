@@ -24,6 +24,17 @@ nginx with the generated deploy/nginx/ configuration instead.
 """
 
 
+def port_number(text: str) -> int:
+    """A TCP port for argparse: 1 to 65535, or 0 for any free one."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: use 1 to 65535, or 0 for any free port")
+    return port
+
+
 def add_parser(sub) -> None:
     serve = sub.add_parser("serve", help="serve a built site, answering graph queries like the update service",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -32,7 +43,7 @@ def add_parser(sub) -> None:
                        help="the built site (default: _site)")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: 127.0.0.1; 0.0.0.0 or :: for every interface)")
-    serve.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0 picks a free one)")
+    serve.add_argument("--port", type=port_number, default=8080, help="port (default: 8080; 0 picks a free one)")
     serve.add_argument("-q", "--quiet", action="store_true", help="no access log")
 
 

@@ -325,15 +325,27 @@ _ALGORITHM = re.compile(r"^[a-z0-9]+$")
 _DIGEST = re.compile(r"^[0-9a-f]+$")
 
 
+def refuse_link_out(root: Path, path: Path, destination: str) -> None:
+    """The one rule for every file the site copies out of the graph-data: one reached
+    through a symbolic link that leads out of the graph-data directory stops the build,
+    rather than publishing a file from elsewhere on the build machine."""
+    if root.resolve() not in path.resolve().parents:
+        raise InputError(f"refusing to put this in {destination}: it is a symbolic link that leads "
+                         "out of the graph-data directory", path)
+
+
 def load_signatures(root: Path, warnings: Warnings) -> list[SignatureFile]:
     """``signatures/<algorithm>/<digest>/signature-N`` (schema 1.2.0). Only regular
-    files inside the directory are accepted, so a symlink cannot smuggle in a file
-    from elsewhere on the build machine."""
+    files are accepted: a symbolic link that leads out of the graph-data stops the
+    build (``signatures/`` itself included); other links below it are skipped."""
     base = root / "signatures"
     if not base.is_dir():
         return []
+    refuse_link_out(root, base, "the published signatures")
     found = []
     for path in sorted(base.rglob("*")):
+        if path.is_symlink():
+            refuse_link_out(root, path, "the published signatures")
         if path.is_dir() and not path.is_symlink():
             continue
         relative = path.relative_to(base)

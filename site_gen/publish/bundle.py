@@ -44,6 +44,9 @@ def site_files(site: Path) -> dict[str, Path]:
                                  "site's own files", path)
         for name in names:
             path = Path(folder) / name
+            if not path.is_file():  # reading a FIFO would wait forever
+                raise InputError("the site contains a special file (FIFO, socket or device); a bundle "
+                                 "carries only regular files", path)
             files[f"{TOP_DIRECTORY}/{path.relative_to(site).as_posix()}"] = path
     return files
 
@@ -70,13 +73,22 @@ def write_bundle(site: Path, archive: Path) -> Bundle:
         raise InputError("the bundle cannot be written inside the site it carries; choose --out "
                          "outside it", archive)
     if not archive.parent.is_dir():
-        raise InputError("the directory for the bundle does not exist", archive.parent)
+        raise InputError("there is no directory here to write the bundle into", archive.parent)
+    if archive.is_dir():
+        raise InputError("this is a directory: --out names the archive file to write, such as "
+                         f"{archive / 'updates.tar.gz'}", archive)
+    checksum_file = archive.with_name(archive.name + ".sha256")
+    if checksum_file.is_dir():
+        raise InputError("this is a directory, so the bundle's checksum file cannot be written here",
+                         checksum_file)
     files = site_files(site)
     mtime = source_date_epoch()
-    _replace_atomically(archive, lambda out: write_tar_gz(out, files, mtime, compresslevel=6))
-    with open(archive, "rb") as packed:
-        digest = hashlib.file_digest(packed, "sha256").hexdigest()
-    checksum_file = archive.with_name(archive.name + ".sha256")
-    line = f"{digest}  {archive.name}\n".encode()
-    _replace_atomically(checksum_file, lambda out: out.write(line))
+    try:
+        _replace_atomically(archive, lambda out: write_tar_gz(out, files, mtime, compresslevel=6))
+        with open(archive, "rb") as packed:
+            digest = hashlib.file_digest(packed, "sha256").hexdigest()
+        line = f"{digest}  {archive.name}\n".encode()
+        _replace_atomically(checksum_file, lambda out: out.write(line))
+    except OSError as exc:  # unreadable site files, a read-only or full disk, ...
+        raise InputError(f"cannot make the bundle: {exc.strerror or exc}", exc.filename or archive) from None
     return Bundle(archive, checksum_file, digest, len(files))

@@ -11,6 +11,7 @@ nginx's ``root``, so the output stays the same wherever it is built.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import orjson
@@ -26,11 +27,15 @@ DEFAULT_LISTEN = "8080"
 _TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates" / "deploy"
 _VALUE = "@site-gen-value@"  # stands for the nginx variable holding the request's value
 _MEDIA_KEYS = {http.JSON: "json", http.VND_JSON: "vnd"}  # named-location suffixes
+# What nginx's quoted strings unescape (the backslash first, so it is not doubled again).
+_NGINX_ESCAPES = (("\\", "\\\\"), ("'", "\\'"), ("\n", "\\n"), ("\t", "\\t"), ("\r", "\\r"))
 
 
 def _nginx_string(text: str) -> str:
     """``text`` as a single-quoted nginx string, which nginx unquotes back to ``text``."""
-    return "'%s'" % text.replace("\\", "\\\\").replace("'", "\\'")
+    for char, escaped in _NGINX_ESCAPES:
+        text = text.replace(char, escaped)
+    return f"'{text}'"
 
 
 def _nginx_json(kind: str, value: str, variable: str | None = None) -> str:
@@ -45,6 +50,11 @@ def _nginx_json(kind: str, value: str, variable: str | None = None) -> str:
 def _nginx_regex(pattern: str) -> str:
     """A double-quoted nginx string that nginx unquotes back to ``pattern``."""
     return '"%s"' % pattern.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _accept_pattern(value: str) -> str:
+    """A regex for the Accept header ``value`` with any spaces and tabs around it."""
+    return _nginx_regex(f"^[ \\t]*{re.escape(value)}[ \\t]*$")
 
 
 def _parameter(name: str, default: str | None) -> dict:
@@ -77,7 +87,7 @@ def render_nginx_snippet() -> str:
         graph_api_dir=GRAPH_API_DIR,
         json=http.JSON,
         media_types={key: media for media, key in _MEDIA_KEYS.items()},
-        accept_rules=[(value, _MEDIA_KEYS[media]) for value, media in http.ACCEPTED.items()],
+        accept_rules=[(_accept_pattern(value), _MEDIA_KEYS[media]) for value, media in http.ACCEPTED.items()],
         no_accept=_MEDIA_KEYS[http.VND_JSON],
         invalid_accept=_nginx_json("invalid_content_type", http.INVALID_ACCEPT),
         missing_channel=_nginx_json("missing_params", http.MISSING_CHANNEL),
@@ -88,6 +98,8 @@ def render_nginx_snippet() -> str:
         cors_methods=http.CORS_METHODS,
         max_age=http.PREFLIGHT_MAX_AGE,
         endpoint_vary=http.ENDPOINT_VARY,
+        text=http.TEXT,
+        not_allowed=_nginx_string(http.NOT_ALLOWED_BODY.decode()),
     )
 
 

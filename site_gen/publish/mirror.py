@@ -18,8 +18,8 @@ from pathlib import Path
 import yaml
 
 from ..engine.pipeline import BuiltGraphs
-from ..errors import InputError, Warnings
-from ..inputs.graph_data import Channel, GraphData, SignatureFile, qualifying_files
+from ..errors import Warnings
+from ..inputs.graph_data import Channel, GraphData, SignatureFile, qualifying_files, refuse_link_out
 from .reproducible_tar import source_date_epoch, tar_gz_bytes
 from .staging import StagedSite
 
@@ -53,11 +53,8 @@ def tarball_files(data: GraphData) -> dict[str, Path | bytes]:
         for path in qualifying_files(root / directory, already_reported):
             files[f"{directory}/{path.name}"] = path
     files[_RAW_METADATA] = root / _RAW_METADATA
-    inside = root.resolve()
     for path in files.values():
-        if inside not in path.resolve().parents:
-            raise InputError("refusing to put this file in the published graph-data tarball: it is a "
-                             "symbolic link to a file outside the graph-data directory", path)
+        refuse_link_out(root, path, "the published graph-data tarball")
     for channel in data.channels:
         content = _as_built(channel)
         if content is not None:

@@ -2,10 +2,11 @@
 
 One thread per connection and at most ``max_connections`` of them: a client beyond
 that gets a 503 at once instead of a thread. Each request head must arrive within
-``request_timeout`` seconds in total, however slowly its bytes trickle in, and an
-idle keep-alive connection is closed after the same time, so slow clients cannot
-pin the server. Malformed requests get a 4xx; an unexpected error costs a 500 on
-that connection, never the server.
+``request_timeout`` seconds in total, however slowly its bytes trickle in, an idle
+keep-alive connection is closed after the same time, and each answer must be taken
+within ``send_timeout`` seconds in total, however slowly the client reads: slow
+clients cannot pin the server. Malformed requests get a 4xx; an unexpected error
+costs a 500 on that connection, never the server.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: cl
 _BODY_HEADERS = ("Content-Length", "Transfer-Encoding")
 
 
-class _DeadlineReader(io.RawIOBase):
-    """Socket reads that fail once the current request's deadline has passed."""
+class _DeadlineSocket(io.RawIOBase):
+    """Socket reads and writes that fail once the current deadline has passed: a per-call
+    timeout would let a client that moves a few bytes at a time hold its thread forever."""
 
     def __init__(self, sock: socket.socket):
         self.sock = sock
@@ -37,12 +39,24 @@ class _DeadlineReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
+    def writable(self) -> bool:
+        return True
+
+    def _remaining(self) -> float:
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
-            raise TimeoutError("the request did not arrive in time")
-        self.sock.settimeout(remaining)
+            raise TimeoutError("the deadline has passed")
+        return remaining
+
+    def readinto(self, buffer) -> int:
+        self.sock.settimeout(self._remaining())
         return self.sock.recv_into(buffer)
+
+    def write(self, data) -> int:
+        self.sock.settimeout(self._remaining())
+        self.sock.sendall(data)  # the timeout bounds the whole call, not each send inside it
+        with memoryview(data) as view:
+            return view.nbytes
 
 
 class SiteRequestHandler(BaseHTTPRequestHandler):
@@ -52,13 +66,22 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        self.rfile.close()  # replaced by a reader that enforces the request deadline
-        self.reader = _DeadlineReader(self.connection)
-        self.rfile = io.BufferedReader(self.reader)
+        self.rfile.close()  # both replaced by one that enforces the current deadline
+        self.wfile.close()
+        self.stream = _DeadlineSocket(self.connection)
+        self.rfile = io.BufferedReader(self.stream)
+        self.wfile = self.stream
 
     def handle_one_request(self) -> None:
-        self.reader.deadline = time.monotonic() + self.server.request_timeout
+        self.stream.deadline = time.monotonic() + self.server.request_timeout
         super().handle_one_request()
+
+    def __getattr__(self, name: str):
+        """Every method goes to ``answer`` (405 for most), where http.server would send 501
+        with its own HTML page for any method without a ``do_`` handler."""
+        if name.startswith("do_"):
+            return self.answer
+        raise AttributeError(name)
 
     def answer(self) -> None:
         try:
@@ -70,10 +93,8 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True  # an unread request body must not be taken for the next request
         self.send_reply(reply)
 
-    do_GET = do_HEAD = do_OPTIONS = do_POST = do_PUT = do_PATCH = do_DELETE = answer
-
     def send_reply(self, reply: Reply) -> None:
-        self.connection.settimeout(self.server.send_timeout)  # a client that stops reading is dropped
+        self.stream.deadline = time.monotonic() + self.server.send_timeout  # for the whole answer
         self.send_response(reply.status)
         for name, value in reply.headers:
             self.send_header(name, value)

@@ -4,7 +4,8 @@
 ``deploy/`` is generated from its constants, so both servers give the same answers.
 For ``<site>/api/upgrades_info/v1/graph`` (and ``.../graph``), in the engine's order:
 
-1. ``Accept`` is compared as one whole string: no lists, no parameters, else 406;
+1. ``Accept`` is compared as one whole string (without the whitespace around it): no
+   lists, no parameters, else 406;
 2. ``channel`` must be present (a key without a value counts), else 400 missing_params;
 3. ``channel``, then ``arch`` (default amd64) must match the engine's patterns, else
    400 invalid_params;
@@ -14,6 +15,9 @@ Values are validated before they come anywhere near a file name, with two rules 
 top of the engine's so a value can only ever name a published graph: at most 255
 characters (no file name is longer, so nothing publishable is refused) and not dots
 only (``..`` matches the channel pattern but is a path step).
+
+What the engine does not define (methods, request paths) follows nginx, so the
+generated nginx configuration and ``site-gen serve`` agree there too.
 """
 
 from __future__ import annotations
@@ -51,7 +55,15 @@ PATTERNS = {"channel": re.compile(CHANNEL_REGEX), "arch": re.compile(ARCH_REGEX)
 MISSING_CHANNEL = "mandatory client parameters missing: channel"
 INVALID_ACCEPT = "invalid Content-Type requested"
 
-_TEXT = (("Content-Type", "text/plain; charset=utf-8"),)
+TEXT = "text/plain; charset=utf-8"
+FILE_METHODS = "GET, HEAD"
+NOT_ALLOWED_BODY = b"method not allowed\n"
+OWS = " \t"  # the optional whitespace around a header value, which is not part of it (RFC 9110 5.5)
+# nginx's request-line parser accepts only these characters in a method and answers 400
+# to any other (`get` included) before reading its configuration; so does site-gen serve.
+_METHOD = re.compile(r"[A-Z_-]+")
+
+_TEXT = (("Content-Type", TEXT),)
 
 Headers = tuple[tuple[str, str], ...]
 
@@ -99,7 +111,7 @@ class SiteFile:
 
     def redirect_to_directory(self) -> Reply:
         """``dir`` -> ``dir/``, so the relative links of its index.html resolve."""
-        location = "/" + "".join(quote(segment) + "/" for segment in self.segments)
+        location = "/" + "".join(quote(segment, errors="surrogateescape") + "/" for segment in self.segments)
         if self.query:
             location += "?" + self.query
         return Reply(301, (("Location", location), *self.headers))
@@ -107,6 +119,8 @@ class SiteFile:
 
 def plan(method: str, target: str, headers: Mapping[str, str]) -> Reply | GraphFile | SiteFile:
     """What to answer to ``method target`` with these request headers."""
+    if not _METHOD.fullmatch(method):
+        return Reply(400, _TEXT, b"bad request method\n")
     parsed = _split_target(target)
     if parsed is None:
         return Reply(400, _TEXT, b"bad request target\n")
@@ -114,10 +128,14 @@ def plan(method: str, target: str, headers: Mapping[str, str]) -> Reply | GraphF
     origin = headers.get("Origin")
     if segments in GRAPH_ENDPOINTS and not directory:
         return _graph_request(method, query, headers.get("Accept"), _cors(origin, ENDPOINT_VARY))
-    if method not in ("GET", "HEAD"):
-        return Reply(405, (("Allow", "GET, HEAD"),))
     cors = _cors(origin, "Origin") if segments[:2] == API_DIR else ()
+    if method not in ("GET", "HEAD"):
+        return _not_allowed(FILE_METHODS, cors)
     return SiteFile(segments, directory, query, cors)
+
+
+def not_found(headers: Headers = ()) -> Reply:
+    return Reply(404, (*_TEXT, *headers), b"not found\n")
 
 
 def graph_reply(request: GraphFile, content: bytes | None) -> Reply:
@@ -126,26 +144,31 @@ def graph_reply(request: GraphFile, content: bytes | None) -> Reply:
 
 
 def _split_target(target: str) -> tuple[tuple[str, ...], bool, str] | None:
-    """(decoded path segments, ends with '/', raw query), or None for a target that cannot
-    name a file of the site: dot segments, encoded slashes, NUL, backslashes, bad UTF-8."""
+    """(path segments, ends with '/', raw query), or None for a target that cannot name a
+    file of the site. The path is normalized as nginx does it: percent-decoded (``%2F`` is
+    a '/' too), empty and '.' segments dropped, '..' taking back the segment before it;
+    a '..' above the top, a NUL byte or a target that is not a path is refused. Bytes that
+    are not UTF-8 are kept (as surrogates), so they simply name no file."""
+    target = target.partition("#")[0]  # a fragment is never the server's, as in nginx
     if not target.startswith("/"):
         absolute = urlsplit(target)  # absolute-form, as sent to proxies
         if absolute.scheme not in ("http", "https"):
             return None
         target = (absolute.path or "/") + (f"?{absolute.query}" if absolute.query else "")
     path, _, query = target.partition("?")
-    segments = []
-    for raw in path.split("/"):
-        if not raw:
-            continue
-        try:
-            segment = unquote_to_bytes(raw).decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        if segment in (".", "..") or any(char in segment for char in "/\\\0"):
-            return None
-        segments.append(segment)
-    return tuple(segments), path.endswith("/"), query
+    decoded = unquote_to_bytes(path).decode("utf-8", "surrogateescape")
+    if "\0" in decoded:
+        return None
+    pieces = decoded.split("/")
+    segments: list[str] = []
+    for piece in pieces:
+        if piece == "..":
+            if not segments:
+                return None
+            segments.pop()
+        elif piece not in ("", "."):
+            segments.append(piece)
+    return tuple(segments), pieces[-1] in ("", ".", ".."), query
 
 
 def _cors(origin: str | None, vary: str) -> Headers:
@@ -160,8 +183,8 @@ def _graph_request(method: str, query: str, accept: str | None, cors: Headers) -
         return Reply(204, (("Allow", ENDPOINT_METHODS), ("Access-Control-Allow-Methods", CORS_METHODS),
                            ("Access-Control-Max-Age", PREFLIGHT_MAX_AGE), *cors))
     if method not in ("GET", "HEAD"):
-        return Reply(405, (("Allow", ENDPOINT_METHODS), *cors))
-    media = VND_JSON if accept is None else ACCEPTED.get(accept)
+        return _not_allowed(ENDPOINT_METHODS, cors)
+    media = VND_JSON if accept is None else ACCEPTED.get(accept.strip(OWS))
     if media is None:
         return _error(406, "invalid_content_type", INVALID_ACCEPT, cors)
     # The engine collects the query into a map: keys and values percent-decoded, the last
@@ -184,6 +207,10 @@ def _invalid(name: str, value: str) -> str | None:
     if set(value) == {"."}:
         return dots_message(name, value)
     return None
+
+
+def _not_allowed(allow: str, cors: Headers) -> Reply:
+    return Reply(405, (("Allow", allow), *_TEXT, *cors), NOT_ALLOWED_BODY)
 
 
 def _error(status: int, kind: str, value: str, cors: Headers) -> Reply:

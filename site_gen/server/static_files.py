@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from .policy_http import GraphFile, Reply, SiteFile, graph_reply
+from .policy_http import TEXT, GraphFile, Reply, SiteFile, graph_reply, not_found
 
 # Extension -> media type, for the built-in server and the nginx configuration alike.
 CONTENT_TYPES = {
@@ -74,13 +74,14 @@ def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
     if isinstance(outcome, GraphFile):
         return graph_reply(outcome, site.read(outcome.segments))
     segments = outcome.segments
-    if site.is_directory(segments):
-        if not outcome.directory:
-            return outcome.redirect_to_directory()
+    directory = site.is_directory(segments)
+    if directory and not outcome.directory:
+        return outcome.redirect_to_directory()
+    if directory:
         segments = (*segments, "index.html")
-    elif outcome.directory:
-        segments = ()  # 'file/' names no file
-    content = site.read(segments) if segments else None
+    content = site.read(segments) if directory == outcome.directory else None  # 'file/' names no file
     if content is None:
-        return Reply(404, (("Content-Type", "text/plain; charset=utf-8"), *outcome.headers), b"not found\n")
+        if directory:  # no listings: 403 for a directory without index.html, as from nginx
+            return Reply(403, (("Content-Type", TEXT), *outcome.headers), b"no directory listing\n")
+        return not_found(outcome.headers)
     return Reply(200, (("Content-Type", content_type(segments[-1])), *outcome.headers), content)

@@ -1,0 +1,223 @@
+"""The same generated matrix of requests sent to `site-gen serve` and to the real nginx
+running the generated configuration, over real sockets, on the same built site.
+
+Every answer must agree in status, Content-Type, the CORS headers, Vary, Allow and body.
+The only differences allowed are the documented ones (docs/serving.md), each listed in
+DIVERGENCES with the requests it concerns and the fields it may change; each must still
+show up in the matrix, so the list cannot outlive the behaviour it excuses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import orjson
+import pytest
+
+from nginx_server import served  # noqa: F401  (the fixture)
+from serving_cases import JSON, ORIGIN, SIGNATURE, V1, VND, request
+from site_gen.server.httpd import SiteServer
+
+V0 = "api/upgrades_info/graph"
+OWS = " \t"
+
+
+@dataclass(frozen=True)
+class Probe:
+    kind: str  # "endpoint", "file" (exists), "directory", "missing" (no such file) or "malformed"
+    method: str
+    target: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def query(self) -> str:
+        return self.target.partition("?")[2]
+
+    @property
+    def accept(self) -> str | None:
+        return dict(self.headers).get("Accept")
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.target} {list(self.headers)}"
+
+
+# -- the matrix ------------------------------------------------------------------------
+
+CHANNELS = ["stable-4.16", "eus-4.16", "nope-1.0", "Stable-4.16", "", "a_b", "..", "a$b", 'a"b', "a\\b",
+            "stable%2D4.16", "stable-4.16+", "a" * 256, None]
+ARCHES = ["amd64", "s390x", "multi", "ppc64le", "x86_64", "", "%61md64", None]
+ACCEPTS = [None, JSON, VND, "*/*", "*", "application/*", "text/html", "APPLICATION/JSON", f"{JSON}, text/plain",
+           f"{JSON}; charset=utf-8", f" {JSON}", f"{JSON} ", f"\t{JSON}", f"{VND}\t", " \t*/* ", "", " ", "\t"]
+METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "FOO", "M-SEARCH", "TRACE", "get", "Get"]
+TARGETS = {  # what every method is tried on -> kind
+    f"/{V1}?channel=stable-4.16": "endpoint", f"/{V0}?arch=x86_64": "endpoint",
+    f"/{V1}/stable-4.16/amd64.json": "file", f"/{V1}/index.json": "file", "/api/upgrades_info/graph-data": "file",
+    f"/signatures/{SIGNATURE}": "file", "/deploy/nginx/site-gen.conf": "file",
+    f"/{V1}/stable-4.16/ppc64le.json": "missing", "/missing.html": "missing",
+}
+PATHS = {  # request path -> kind, for path tricks
+    f"/{V0}": "endpoint", f"/{V1}//": "directory", f"/{V1}/": "directory",
+    "/api/upgrades_info//v1/graph": "endpoint", "/api/upgrades_info/v1/%67raph": "endpoint",
+    f"/{V1}/../graph": "endpoint", f"/./{V1}": "endpoint",
+    "/api%2Fupgrades_info/v1/graph": "endpoint", "/API/upgrades_info/v1/graph": "missing",
+    f"/{V1}/stable-4.16": "directory", f"/{V1}/stable-4.16/": "directory", "/api/": "directory",
+    "/signatures": "directory",
+    f"/{V1}/stable-4.16/amd64.json/": "missing", "/a%5Cb": "missing", "/%ff": "missing",
+    f"/../{V1}": "malformed", f"/{V1}/../../../graph": "malformed", f"/{V1}%00": "malformed",
+}
+QUERIES = ["", "?", "?channel", "?channel&arch=amd64", "?arch=amd64", "?xchannel=stable-4.16",
+           "?channel=stable-4.16#arch=s390x", "?channel=nope-1.0&channel=stable-4.16", "?channel=stable-4.16&arch",
+           "?channel=stable-4.16;arch=s390x", "?%63hannel=stable-4.16", "?channel=stable-4.16&%61rch=s390x",
+           "?channel=%2e%2e", "?channel=stable-4.16%2Famd64", "?channel=caf%C3%A9", "?channel=%FF",
+           "?arch=s390x&channel=eus-4.16&id=01234567-89ab-cdef-0123-456789abcdef&version=4.16.0"]
+
+
+def query(channel: str | None, arch: str | None) -> str:
+    pairs = [f"{key}={value}" for key, value in (("channel", channel), ("arch", arch)) if value is not None]
+    return "?" + "&".join(pairs) if pairs else ""
+
+
+def probes() -> list[Probe]:
+    """Every channel × arch, every Accept and method on a few requests, path and query
+    tricks; the Origin header on every other request."""
+    found = []
+    for channel, arch in itertools.product(CHANNELS, ARCHES):
+        found.append(("endpoint", "GET", f"/{V1}{query(channel, arch)}", (("Accept", JSON),)))
+    for accept, target in itertools.product(ACCEPTS, ["?channel=stable-4.16&arch=multi", "?channel=nope-1.0",
+                                                      "?channel=A", ""]):
+        found.append(("endpoint", "GET", f"/{V1}{target}", () if accept is None else (("Accept", accept),)))
+    for method, (target, kind) in itertools.product(METHODS, TARGETS.items()):
+        malformed = method.upper() != method  # nginx takes only capitals, '_' and '-'
+        found.append(("malformed" if malformed else kind, method, target, (("Accept", JSON),)))
+    for path, kind in PATHS.items():
+        found.append((kind, "GET", f"{path}?channel=stable-4.16&arch=s390x", (("Accept", "*/*"),)))
+    for target in QUERIES:
+        found.append(("endpoint", "GET", f"/{V1}{target}", (("Accept", VND),)))
+        found.append(("endpoint", "HEAD", f"/{V1}{target}", ()))
+    return [Probe(kind, method, target, headers + ((("Origin", ORIGIN),) if number % 2 else ()))
+            for number, (kind, method, target, headers) in enumerate(found)]
+
+
+PROBES = probes()
+
+
+# -- the documented divergences ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Divergence:
+    why: str
+    concerns: Callable[[Probe], bool]
+    may_differ: frozenset[str]
+
+
+def _is_query(probe: Probe) -> bool:
+    return probe.kind == "endpoint" and probe.method in ("GET", "HEAD")
+
+
+DIVERGENCES = {
+    "compression": Divergence(
+        "only nginx compresses (the standalone configuration, for clients that ask), so only it "
+        "names Accept-Encoding in Vary",
+        lambda p: True,
+        frozenset({"vary-encoding"})),
+    "raw-query": Divergence(
+        "nginx matches query keys and values as sent: percent-encoded characters and '+' are "
+        "not decoded (so ?%63hannel= is no channel, and stable%2D4.16 is invalid)",
+        lambda p: _is_query(p) and any(char in p.query.partition("#")[0] for char in "%+"),
+        frozenset({"status", "content-type", "body"})),
+    "blank-accept": Divergence(
+        "nginx cannot tell an Accept header that is empty (or only spaces) from none",
+        lambda p: _is_query(p) and p.accept is not None and not p.accept.strip(OWS),
+        frozenset({"status", "content-type", "body"})),
+    "unsafe-value": Divergence(
+        "nginx cannot JSON-escape, so a value with a quote or backslash is left out of the message",
+        lambda p: _is_query(p) and any(char in p.query for char in '"\\'),
+        frozenset({"body"})),
+    "nginx-pages": Divergence(
+        "error and redirect answers for plain files and directories are nginx's own HTML pages, "
+        "and its 405 for them carries no Allow header",
+        lambda p: p.kind in ("missing", "directory") or (p.kind == "file" and p.method not in ("GET", "HEAD")),
+        frozenset({"content-type", "body", "allow"})),
+    "post-to-missing-file": Divergence(
+        "nginx answers POST to a plain file that does not exist with 404 (site-gen serve: 405)",
+        lambda p: p.kind == "missing" and p.method == "POST",
+        frozenset({"status"})),
+    "refused-before-configuration": Divergence(
+        "nginx refuses TRACE (405) and malformed requests (400) before reading its configuration: "
+        "same status, but its own page with no Allow, CORS or Vary headers",
+        lambda p: p.method == "TRACE" or p.kind == "malformed",
+        frozenset({"content-type", "body", "allow", "cors", "vary"})),
+}
+
+CORS = ("access-control-allow-origin", "access-control-allow-methods", "access-control-max-age")
+
+
+def fields(probe: Probe, answer: tuple[int, dict[str, str], bytes]) -> dict[str, object]:
+    """What must agree. For HEAD, the Content-Length stands for the body, except for JSON
+    errors: those are compared parsed, as nginx writes '$' as \\u0024 (the same text, longer)."""
+    status, headers, body = answer
+    media = headers.get("content-type")
+    if status >= 400 and media == JSON:
+        content = orjson.loads(body) if probe.method != "HEAD" else body
+    else:
+        content = (headers.get("content-length"), body) if probe.method == "HEAD" else body
+    vary = {token.strip() for token in headers.get("vary", "").split(",") if token.strip()}
+    return {"status": status, "content-type": media, "cors": tuple(headers.get(name) for name in CORS),
+            "vary": sorted(vary - {"Accept-Encoding"}), "vary-encoding": "Accept-Encoding" in vary,
+            "allow": headers.get("allow"), "body": content}
+
+
+@pytest.fixture(scope="module")
+def builtin(served):  # noqa: F811  (the fixture)
+    site = served[0]
+    server = SiteServer(("127.0.0.1", 0), site, quiet=True)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def differences(served, builtin):  # noqa: F811  (the fixture)
+    """{nginx server: [(probe, {field: (nginx, site-gen serve)})]} for every probe that differs."""
+    _, servers, _ = served
+    found = {}
+    for name in ("at-root", "standalone"):
+        port = servers[name][0]
+        found[name] = []
+        for probe in PROBES:
+            theirs = fields(probe, request(port, probe.method, probe.target, probe.headers))
+            ours = fields(probe, request(builtin, probe.method, probe.target, probe.headers))
+            differing = {key: (theirs[key], ours[key]) for key in theirs if theirs[key] != ours[key]}
+            if differing:
+                found[name].append((probe, differing))
+    return found
+
+
+def test_the_matrix_is_large_and_varied():
+    assert len(PROBES) > 300
+    assert {probe.kind for probe in PROBES} == {"endpoint", "file", "directory", "missing", "malformed"}
+    assert sum(1 for probe in PROBES if dict(probe.headers).get("Origin")) * 2 >= len(PROBES) - 1
+
+
+@pytest.mark.parametrize("server", ["at-root", "standalone"])
+def test_both_servers_answer_alike_but_for_the_documented_divergences(differences, server):
+    unexplained = []
+    for probe, differing in differences[server]:
+        allowed = set().union(*(d.may_differ for d in DIVERGENCES.values() if d.concerns(probe)))
+        if set(differing) - allowed:
+            unexplained.append(f"{probe}: " + "; ".join(
+                f"{key}: nginx {theirs!r:.120} / site-gen serve {ours!r:.120}"
+                for key, (theirs, ours) in differing.items() if key not in allowed))
+    assert not unexplained, "\n".join(unexplained)
+
+
+@pytest.mark.parametrize("name", DIVERGENCES)
+def test_every_listed_divergence_is_real(differences, name):
+    """A divergence nginx no longer shows must leave the list (and docs/serving.md)."""
+    divergence = DIVERGENCES[name]
+    assert any(divergence.concerns(probe) and set(differing) & divergence.may_differ
+               for probe, differing in differences["standalone"]), divergence.why
