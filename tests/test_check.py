@@ -96,6 +96,7 @@ def test_unknown_and_misspelt_keys_at_their_lines(data, capsys):
         ("blocked-edges/4.15.1-Risk.yaml", 8, "unknown-key"),
         ("blocked-edges/4.15.1-Risk.yaml", 10, "unknown-key"),
         ("blocked-edges/4.15.0.yaml", 4, "unknown-key"),
+        ("blocked-edges/4.15.0.yaml", None, "ignored-file"),  # a silent block with other keys
     }
     assert message(findings, "channels/fast-4.15.yaml", 4) == \
         "unknown key 'dealy' (did you mean 'delay'?): the promotion tool ignores it"
@@ -106,8 +107,11 @@ def test_unknown_and_misspelt_keys_at_their_lines(data, capsys):
     assert message(findings, "blocked-edges/4.15.1-Risk.yaml", 10) == \
         "unknown key 'fixedin' (did you mean 'fixedIn'?): Cincinnati ignores it"
     assert message(findings, "blocked-edges/4.15.0.yaml", 4) == \
-        "unknown key 'comment': a silent block has exactly the keys 'to' and 'from', so Cincinnati " \
-        "ignores this whole file"
+        "unknown key 'comment': a silent block has exactly the keys 'to' and 'from' (extra: comment, " \
+        "fixedIn), so Cincinnati ignores this whole file"
+    assert message(findings, "blocked-edges/4.15.0.yaml", None) == \
+        "ignored, as the reference service ignores it: a silent block has exactly the keys 'to' and " \
+        "'from' (extra: comment, fixedIn)"
 
 
 def test_values_of_the_wrong_type(data, capsys):
@@ -146,6 +150,53 @@ def test_files_cincinnati_silently_ignores(data, capsys):
     assert message(findings, "channels/candidate-4.15.yaml", 4) == (
         "versions entry '4.15.01' is not a SemVer 2.0 version: Cincinnati silently skips this whole "
         "channel file (and the build stops)")
+
+
+def test_every_data_file_cincinnati_skips_is_reported(data, capsys):
+    # The extension rule ya+ml is case-sensitive: .YAML, .Yml and .JSON are skipped too.
+    for name in ("channels/upper-4.30.YAML", "channels/fast-4.15.Yml", "channels/eus-4.15.JSON",
+                 "channels/old/x-4.15.YAML", "blocked-edges/4.15.1.json", "blocked-edges/4.15.0.yml~"):
+        data.write(name, "to: 4.15.1\nfrom: .*\n")
+    # Read by Cincinnati (the extension contains "yaml"): a backup is data, not ignored.
+    data.write("blocked-edges/4.15.1.yaml~", "to: 4.15.1\nfrom: .*\n")
+    # Not data: no extension, well-known companions, other extensions.
+    for name in ("channels/OWNERS", "channels/_OWNERS", "blocked-edges/README.md", "channels/README.json",
+                 "channels/notes.txt", "blocked-edges/4.15.1.yaml.orig"):
+        data.write(name, "approvers: [someone]\n")
+    code, findings = run_check(data, capsys)
+    assert places(findings) == {(name, None, "ignored-file") for name in (
+        "channels/upper-4.30.YAML", "channels/fast-4.15.Yml", "channels/eus-4.15.JSON",
+        "channels/old/x-4.15.YAML", "blocked-edges/4.15.1.json", "blocked-edges/4.15.0.yml~")}
+    assert message(findings, "channels/upper-4.30.YAML", None) == (
+        "ignored: Cincinnati only reads files whose extension matches 'ya+ml' (case-sensitive), so "
+        "this .YAML file has no effect")
+
+
+def test_a_risk_with_a_misspelt_key_is_ignored_whole(data, capsys):
+    data.write("blocked-edges/4.15.1-Risk.yaml",
+               "to: 4.15.1\nfrom: .*\nurl: https://issues.example.com/1\nname: Risk\nmessage: Bad.\n"
+               "matchingrules:\n- type: Always\n")
+    code, findings = run_check(data, capsys)
+    assert places(findings) == {("blocked-edges/4.15.1-Risk.yaml", 6, "unknown-key"),
+                                ("blocked-edges/4.15.1-Risk.yaml", None, "ignored-file")}
+    assert message(findings, "blocked-edges/4.15.1-Risk.yaml", 6) == (
+        "unknown key 'matchingrules' (did you mean 'matchingRules'?): a conditional risk needs all of "
+        "url, name, message and matchingRules (missing: matchingRules), so Cincinnati ignores this "
+        "whole file")
+    assert message(findings, "blocked-edges/4.15.1-Risk.yaml", None) == (
+        "ignored, as the reference service ignores it: a conditional risk needs all of url, name, "
+        "message and matchingRules (missing: matchingRules)")
+
+
+def test_internal_channels_are_read_recursively_as_the_promotion_tool_reads_them(data, capsys):
+    data.write("internal-channels/sub/bar.yaml", "name: bar\nversions:\n- 4.15.1\n")
+    data.write("channels/fast-4.15.yaml", "name: fast-4.15\nfeeder: {name: bar}\nversions:\n- 4.15.1\n")
+    data.write("internal-channels/old.yml", "name: old\nversions: []\n")
+    code, findings = run_check(data, capsys)
+    assert places(findings) == {("internal-channels/old.yml", None, "ignored-file")}
+    assert message(findings, "internal-channels/old.yml", None) == (
+        "ignored: the promotion tooling (hack/util.py), the only reader of internal-channels/, reads "
+        "only files ending in .yaml, and so does site-gen: this file has no effect")
 
 
 def test_everything_that_stops_the_build_is_reported_in_one_run(data, capsys):
@@ -203,6 +254,19 @@ def test_feeder_roots_keep_release_order(data, capsys):
     data.write("channels/candidate-4.16.yaml", "name: candidate-4.16\nfeeder: {name: candidate}\n"
                                                "versions:\n- 4.15.9\n- 4.16.1\n")
     assert run_check(data, capsys) == (0, [])
+
+
+def test_public_feeder_roots_are_checked(data, capsys):
+    # Only internal release logs are exempt: a public channel that feeds another is served
+    # as written, like the real candidate-4.3 (4.2.36, 4.2.34, 4.2.33 at lines 20-22).
+    data.write("channels/candidate-4.3.yaml", "name: candidate-4.3\nversions:\n- 4.2.36\n- 4.2.34\n"
+                                              "- 4.3.0\n")
+    data.write("channels/fast-4.3.yaml", "name: fast-4.3\nfeeder: {name: candidate-4.3}\nversions:\n"
+                                         "- 4.2.34\n- 4.2.36\n")
+    assert single_finding(data, capsys) == {
+        "path": "channels/candidate-4.3.yaml", "line": 4, "severity": "warning", "code": "version-order",
+        "message": "4.2.34 comes after 4.2.36: versions are out of order; the promotion tool re-sorts "
+                   "the list the next time it promotes here"}
 
 
 def test_repeated_versions(data, capsys):

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
+from html import escape, unescape
 
 import pytest
 
 from conftest import EXAMPLE
 from site_gen.cli import main
-from site_gen.diffing.compare import compare_graph
+from site_gen.diffing.compare import compare, compare_graph
+from site_gen.diffing.render import render_markdown
+from site_gen.render.changes_page import standalone_html
 
 RELEASES = EXAMPLE / "releases"
 NEW_RISK = ("to: 4.15.8\nfrom: 4[.]15[.]7[+]\nurl: https://issues.example.com/OCPBUGS-50001\n"
@@ -63,7 +67,7 @@ def test_two_sites_as_markdown(sites, capsys):
     code, out = run_diff(capsys, "--format", "markdown", str(sites / "site-old"), str(sites / "site-new"))
     assert code == 0
     assert out.splitlines()[:6] == [
-        f"**{sites / 'site-old'} -> {sites / 'site-new'}: 16 of 44 channel × arch graphs change**",
+        f"**`{sites / 'site-old'}` -> `{sites / 'site-new'}`: 16 of 44 channel × arch graphs change**",
         "",
         "#### `candidate-4.15` (amd64, arm64, multi, s390x)",
         "",
@@ -181,3 +185,103 @@ def test_compare_graph_details():
     assert change["updates"] == {"added": [{"from": "4.15.0", "to": "4.15.2"}, {"from": "4.15.0", "to": "4.15.10"}],
                                  "removed": [{"from": "4.15.0", "to": "4.15.1"}]}
     assert change["risks"]["changed"] == [{"name": "R", "changes": {"message": {"old": "m", "new": "m2"}}}]
+
+
+# -- architectures that change differently ---------------------------------------
+
+ARCH_SPLIT = "to: 4.15.8\nfrom: 4[.]15[.]7[+](amd64|arm64)|4[.]15[.]6[+](multi|s390x)\n"
+SPLIT_CHANNELS = ("candidate-4.15", "candidate-4.16", "fast-4.15", "fast-4.16")  # those with 4.15.6-8
+
+
+@pytest.fixture(scope="module")
+def split_sites(tmp_path_factory):
+    """The example, and the example with one silent block whose `from` removes
+    4.15.7 -> 4.15.8 on amd64 and arm64 but 4.15.6 -> 4.15.8 on multi and s390x."""
+    root = tmp_path_factory.mktemp("split-sites")
+    for name in ("old", "new"):
+        shutil.copytree(EXAMPLE, root / name, ignore=shutil.ignore_patterns("releases", "signatures"))
+    (root / "new/blocked-edges/4.15.8-arch.yaml").write_text(ARCH_SPLIT)
+    for name in ("old", "new"):
+        assert main(["--graph-data", str(root / name), "--releases", str(RELEASES),
+                     "--out", str(root / f"site-{name}"), "--no-html", "-q"]) == 0
+    return root / "site-old", root / "site-new"
+
+
+def test_architectures_with_different_changes_are_shown_apart(split_sites, capsys):
+    old, new = split_sites
+    code, out = run_diff(capsys, str(old), str(new))
+    per_channel = ("[amd64, arm64]\n  updates removed: 4.15.7 -> 4.15.8\n",
+                   "[multi, s390x]\n  updates removed: 4.15.6 -> 4.15.8\n")
+    assert out == f"{old} -> {new}: 16 of 44 channel × arch graphs change\n" + "".join(
+        f"\n{channel} {arches}" for channel in SPLIT_CHANNELS for arches in per_channel)
+    code, out = run_diff(capsys, "--format", "markdown", str(old), str(new))
+    assert out.count("#### `candidate-4.15` (amd64, arm64)\n") == 1
+    assert out.count("#### `candidate-4.15` (multi, s390x)\n") == 1
+    code, out = run_diff(capsys, "--format", "json", str(old), str(new))
+    removed = {(g["channel"], g["arch"]): g["updates"]["removed"] for g in json.loads(out)["graphs"]}
+    assert removed[("fast-4.15", "arm64")] == [{"from": "4.15.7", "to": "4.15.8"}]
+    assert removed[("fast-4.15", "s390x")] == [{"from": "4.15.6", "to": "4.15.8"}]
+    code, out = run_diff(capsys, "--format", "html", str(old), str(new))
+    sections = re.findall(r'<section class="diff-group"[^>]*data-channel="([^"]+)">.*?Architectures: ([^<]+)</p>',
+                          out, re.S)
+    assert sections == [(channel, arches) for channel in SPLIT_CHANNELS
+                        for arches in ("amd64, arm64", "multi, s390x")]
+
+
+# -- user text cannot inject markup ----------------------------------------------
+
+EVIL = "<script>alert(1)</script> `x` | y"
+EVIL_NAME = "<img src=x onerror=alert(1)>*Bold*_"
+
+
+def evil_model() -> dict:
+    """A diff whose risk name, risk message and side labels carry markup."""
+    def graph(risk):
+        return {"version": 1, "nodes": [{"version": v, "payload": "p", "metadata": {}} for v in ("4.16.0", "4.16.1")],
+                "edges": [], "conditionalEdges": [{"edges": [{"from": "4.16.0", "to": "4.16.1"}], "risks": [risk]}]}
+
+    old = {"url": "https://x.example/1", "name": EVIL_NAME, "message": "fine", "matchingRules": [{"type": "Always"}]}
+    new = {**old, "message": EVIL, "url": "https://x.example/1) [click](https://evil.example"}
+    return compare({("stable-4.16", "amd64"): graph(old)}, {("stable-4.16", "amd64"): graph(new)},
+                   "main <b>bold</b>", "HEAD `|` *x*")
+
+
+def test_markdown_escapes_user_text():
+    from markdown_it import MarkdownIt
+
+    markdown = render_markdown(evil_model())
+    html = MarkdownIt("commonmark").enable("table").enable("strikethrough").render(markdown)
+    # No markup from the data: only the renderer's own tags.
+    assert set(re.findall(r"<([a-z0-9]+)", html)) == {"p", "strong", "h4", "code", "ul", "li"}
+    assert "&lt;script&gt;" in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    # Values stay whole and verbatim inside their code spans, backticks and pipes included.
+    codes = [unescape(c) for c in re.findall(r"<code>(.*?)</code>", html, re.S)]
+    assert json.dumps(EVIL) in codes and json.dumps("fine") in codes
+    assert json.dumps("https://x.example/1) [click](https://evil.example") in codes
+    # Names and labels are text, escaped where they could start markup.
+    text = unescape(re.sub(r"<[^>]+>", "", html))
+    assert f"risk {EVIL_NAME} message:" in text
+    assert "main <b>bold</b> -> HEAD `|` *x*: 1 of 1 channel × arch graphs change" in text
+    assert ["main <b>bold</b>", "HEAD `|` *x*"] == codes[:2]
+    assert html.count("<li>") == 2  # url and message: one item each, none split or merged
+
+
+def test_html_escapes_user_text():
+    page = standalone_html(evil_model())
+    assert "<script>" not in page and "<img" not in page and "<b>bold" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+@pytest.mark.parametrize("value", ["`a", "a`", "``", " x", "x ", "a ``` b", "<i>x</i> | y", "# x\n- y", "*a* _b_ [c](d)"])
+def test_markdown_keeps_any_value_verbatim(value):
+    from markdown_it import MarkdownIt
+
+    from site_gen.diffing.render import markdown_code, markdown_text
+
+    render = MarkdownIt("commonmark").enable("table").enable("strikethrough").render
+    flat = value.replace("\n", " ")
+    html = render(f"- {markdown_code(value)}\n")
+    assert re.fullmatch(r"<ul>\n<li><code>(.*)</code></li>\n</ul>\n", html, re.S)[1] == escape(flat, quote=True)
+    html = render(f"- {markdown_text(value)}\n")
+    assert re.fullmatch(r"<ul>\n<li>(.*)</li>\n</ul>\n", html, re.S)[1] == escape(flat.strip(), quote=True)

@@ -127,9 +127,9 @@ def test_promote_until_on_the_example(example, capsys):
                 for name, c in by_name.items() if c["promoted"]}
     assert promoted["fast"] == [("4.14.12", "2024-05-01T00:00:00Z", 1), ("4.16.4", "2024-05-10T00:00:00Z", 1)]
     assert promoted["fast-4.16"] == [("4.16.4", "2024-05-10T00:00:00Z", 2)]
-    assert promoted["stable"] == [
-        ("4.14.11", "2024-04-27T00:00:00Z", 1), ("4.15.7", "2024-04-28T00:00:00Z", 1),
-        ("4.15.8", "2024-04-29T00:00:00Z", 1), ("4.14.12", "2024-05-08T00:00:00Z", 2),
+    assert promoted["stable"] == [  # in SemVer order, like pending
+        ("4.14.11", "2024-04-27T00:00:00Z", 1), ("4.14.12", "2024-05-08T00:00:00Z", 2),
+        ("4.15.7", "2024-04-28T00:00:00Z", 1), ("4.15.8", "2024-04-29T00:00:00Z", 1),
         ("4.16.4", "2024-05-17T00:00:00Z", 2)]  # 4.16.4 may pass 4.16.3: VSphere... fixedIn 4.16.4
     assert promoted["eus-4.14"] == [("4.14.10", "2024-04-08T00:00:00Z", 1),
                                     ("4.14.11", "2024-05-04T00:00:00Z", 2),
@@ -167,13 +167,30 @@ def test_promote_until_applies_to_a_rebuild_with_other_times(example, capsys):
     ("times.yaml", "candidate:\n  4.16.4: tomorrow\n", 2, "candidate 4.16.4: 'tomorrow' is not an RFC 3339 time"),
     ("times.yaml", "- candidate\n", None, "entry times must map channel names"),
     ("errata.yaml", "4.16.4: yes please\n", 1, "errata of 4.16.4: 'yes please' must be public, true, false"),
+    # JSON: the line of the offending key, found in the raw text
+    ("times.json", '{\n  "fast": {"4.16.3": "2024-01-01T00:00:00Z"},\n  "candidate": {\n    "4.16.4": "tomorrow"'
+                   '\n  }\n}\n', 4, "candidate 4.16.4: 'tomorrow' is not an RFC 3339 time"),
+    ("times.json", '{"fast": {},\n "candidate": ["4.16.4"]}', 2, "'candidate' must be a channel name mapping"),
+    ("errata.json", '{\n  "4.16.3": true,\n  "4.16.4": "soon"\n}\n', 3, "errata of 4.16.4: 'soon' must be public"),
+    # duplicate keys: YAML and JSON readers silently keep the last one
+    ("times.yaml", "candidate:\n  4.16.4: 2024-01-01T00:00:00Z\n  4.16.4: 2024-01-02T00:00:00Z\n", 3,
+     "duplicate key '4.16.4' (first at line 2)"),
+    ("times.yaml", "candidate:\n  4.16.4: 2024-01-01T00:00:00Z\nfast: {}\ncandidate: {}\n", 4,
+     "duplicate key 'candidate' (first at line 1)"),
+    ("errata.json", '{"4.16.4": true,\n "4.16.3": true,\n "4.16.4": false}', 3,
+     "duplicate key '4.16.4' (first at line 1)"),
+    ("times.json", '{"candidate": {"4.16.4": "2024-01-01T00:00:00Z",\n "4.16.4": "2024-01-01T00:00:00Z"}}', 2,
+     "duplicate key '4.16.4' (first at line 1)"),
+    # YAML 1.1 reads yes/no/on/off as booleans: "4.20.0: yes" must not silently mean public
+    ("errata.yaml", "4.16.3: true\n4.16.4: yes\n", 2, "errata of 4.16.4: 'yes' is a boolean only in YAML 1.1"),
+    ("errata.yaml", "4.16.4: Off\n", 1, "errata of 4.16.4: 'Off' is a boolean only in YAML 1.1"),
 ])
 def test_bad_time_files_name_the_file_and_line(example, capsys, file_name, text, line, fragment):
     build(example, capsys)
     before = (example / "site" / "data" / "promotion.json").read_bytes()
     path = example / file_name
     path.write_text(text)
-    option = "--entry-times" if file_name == "times.yaml" else "--errata"
+    option = "--entry-times" if file_name.startswith("times") else "--errata"
     code = main(["--graph-data", str(example / "graph-data"), "--out", str(example / "site"), "--no-html", "-q",
                  option, str(path)])
     err = capsys.readouterr().err
@@ -181,6 +198,16 @@ def test_bad_time_files_name_the_file_and_line(example, capsys, file_name, text,
     assert err.startswith(f"{path}:{line}: error: " if line else f"{path}: error: ")
     assert fragment in err.splitlines()[0]
     assert (example / "site" / "data" / "promotion.json").read_bytes() == before
+
+
+def test_errata_values(tmp_path):
+    from site_gen.promotion.errata import load_errata
+    from site_gen.promotion.times import LONG_AGO
+
+    path = tmp_path / "errata.yaml"
+    path.write_text("4.16.1: public\n4.16.2: True\n4.16.3: FALSE\n4.16.5: 2024-06-20T10:00:00+02:00\n")
+    assert load_errata(path) == {"4.16.1": LONG_AGO, "4.16.2": LONG_AGO, "4.16.3": None,
+                                 "4.16.5": datetime(2024, 6, 20, 8, tzinfo=UTC)}
 
 
 def test_broken_feeder_warns_and_blocks_promote_until(example, capsys):
@@ -274,3 +301,111 @@ def test_blame_porcelain_parsing():
               f"{zero} 4 4 1\ncommitter-time 1900000000\n\t- 4.15.2\n")
     assert parse_porcelain(output) == {1: datetime(2024, 1, 1, tzinfo=UTC), 2: datetime(2024, 1, 1, tzinfo=UTC),
                                        3: datetime(2024, 1, 2, tzinfo=UTC), 4: None}
+
+
+# -- the guard: one definition for blockedBy and --promote-until -----------------
+
+def resolve(root, until=None, times=None, errata=None):
+    from site_gen.errors import Warnings
+    from site_gen.inputs.graph_data import load_graph_data
+    from site_gen.promotion.resolve import PromotionOptions, resolve_promotions
+
+    data = load_graph_data(root / "graph-data", Warnings())
+    return resolve_promotions(data, PromotionOptions(until, times, errata), Warnings())
+
+
+def assert_guard_agrees_with_projection(root, times=None, errata=None) -> int:
+    """For every pending version of a plain build: blockedBy is empty exactly when
+    --promote-until a moment after its due time promotes it. Returns how many
+    pending versions had a due time to test."""
+    plain = resolve(root, times=times, errata=errata).model
+    checked = 0
+    for channel in plain["channels"]:
+        for pending in channel["pending"]:
+            if pending["dueBecause"] is None:
+                continue  # never due: nothing for --promote-until to do
+            due = parse_time(pending["due"]) if pending["due"] else datetime(2000, 1, 1, tzinfo=UTC)
+            projected = resolve(root, due + timedelta(seconds=1), times, errata)
+            promoted = {(p.channel, p.version) for p in projected.promoted}
+            assert ((channel["name"], pending["version"]) in promoted) == (not pending["blockedBy"]), \
+                (channel["name"], pending)
+            checked += 1
+    return checked
+
+
+def test_guard_agrees_with_promote_until_on_the_example(example):
+    checked = assert_guard_agrees_with_projection(example, example / "times.yaml", example / "errata.yaml")
+    # 3 blocked, 7 not; never due: fast's 4.15.9 and 4.16.5 (errata not public), the rc builds
+    # pending for candidate-4.15 (no entry time)
+    assert checked == 10
+
+
+@pytest.fixture
+def guard_case(scenario):
+    """Two channels where the guard's candidates matter (times from a file, no git):
+
+    fast-4.30: RiskR is on 4.30.1, which waits (due Jan 11) while 4.30.2 is due on Jan 3.
+    4.30.1 is the highest 4.30 version below 4.30.2 among the channel and the candidates,
+    so 4.30.2 would escape RiskR: blocked, whatever the time.
+    fast-4.31: RiskQ is on 4.31.0 (in the channel) and not on 4.31.1 (a waiting candidate),
+    nor on 4.31.2. 4.31.2 is judged against 4.31.1, which has no risk: it passes, and is
+    promoted although 4.31.1 is not due yet."""
+    sc = scenario
+    sc.channel("candidate-4.30", ["4.30.0", "4.30.1", "4.30.2"])
+    sc.channel("fast-4.30", ["4.30.0"], feeder={"name": "candidate-4.30", "delay": "P1D"})
+    sc.channel("candidate-4.31", ["4.31.0", "4.31.1", "4.31.2"])
+    sc.channel("fast-4.31", ["4.31.0"], feeder={"name": "candidate-4.31", "delay": "P1D"})
+    sc.risk("4.30.1-RiskR.yaml", "4.30.1", ".*", "RiskR")
+    sc.risk("4.31.0-RiskQ.yaml", "4.31.0", ".*", "RiskQ")
+    (sc.root / "times.yaml").write_text(
+        "candidate-4.30:\n  4.30.1: 2024-01-10T00:00:00Z\n  4.30.2: 2024-01-02T00:00:00Z\n"
+        "candidate-4.31:\n  4.31.1: 2024-01-10T00:00:00Z\n  4.31.2: 2024-01-02T00:00:00Z\n")
+    return sc
+
+
+def test_guard_counts_every_candidate_due_or_not(guard_case):
+    times = guard_case.root / "times.yaml"
+    plain = {c["name"]: c for c in resolve(guard_case.root, times=times).model["channels"]}
+    blocked = {(name, p["version"]): p["blockedBy"] for name, c in plain.items() for p in c["pending"]}
+    assert blocked == {
+        ("fast-4.30", "4.30.1"): [],
+        ("fast-4.30", "4.30.2"): ["risk RiskR covers 4.30.1 (the highest 4.30 version below 4.30.2 here) "
+                                  "but not 4.30.2, and has no fixedIn that 4.30.2 reaches"],
+        ("fast-4.31", "4.31.1"): ["risk RiskQ covers 4.31.0 (the highest 4.31 version below 4.31.1 here) "
+                                  "but not 4.31.1, and has no fixedIn that 4.31.1 reaches"],
+        ("fast-4.31", "4.31.2"): [],
+    }
+    projected = resolve(guard_case.root, datetime(2024, 1, 5, tzinfo=UTC), times)
+    assert [(p.channel, p.version) for p in projected.promoted] == [("fast-4.31", "4.31.2")]
+    assert assert_guard_agrees_with_projection(guard_case.root, times) == 4
+
+
+def test_promoted_versions_are_listed_in_semver_order(scenario):
+    listed = ["4.20.0-rc.1", "4.20.0", "4.20.1", "4.20.3", "4.20.10"]
+    scenario.channel("candidate-4.20", listed)
+    scenario.channel("fast-4.20", [], feeder={"name": "candidate-4.20", "delay": "PT0H"})
+    (scenario.root / "times.yaml").write_text(
+        "candidate-4.20:\n" + "".join(f"  {v}: 2024-01-01T00:00:00Z\n" for v in listed))
+    model = resolve(scenario.root, datetime(2024, 2, 1, tzinfo=UTC), scenario.root / "times.yaml").model
+    [fast] = [c for c in model["channels"] if c["name"] == "fast-4.20"]
+    assert [p["version"] for p in fast["promoted"]] == listed
+
+
+def test_feeders_in_internal_channel_subdirectories(scenario, capsys):
+    """The promotion tooling reads internal-channels/ recursively, so a feeder defined in
+    a subdirectory is a real channel; a .yml file there is read by no one."""
+    scenario.release("4.15.0").release("4.15.1", previous=["4.15.0"])
+    scenario.write("internal-channels/art/bar.yaml", "name: bar\nversions:\n- 4.15.0\n- 4.15.1\n")
+    scenario.write("internal-channels/old.yml", "name: old\nversions: []\n")
+    scenario.channel("fast-4.15", ["4.15.0"], feeder={"name": "bar", "delay": "PT0H"})
+    assert main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
+                 "--out", str(scenario.out), "--no-html"]) == 0
+    err = capsys.readouterr().err
+    assert f"{scenario.data / 'internal-channels/old.yml'}: warning: ignored: the promotion tooling " \
+           "(hack/util.py), the only reader of internal-channels/, reads only files ending in .yaml, " \
+           "and so does site-gen: this file has no effect" in err
+    assert "Cincinnati" not in err
+    model = channels(json.loads((scenario.out / "data" / "promotion.json").read_text()))
+    assert model["fast-4.15"]["feeder"]["exists"] and model["fast-4.15"]["problems"] == []
+    assert [p["version"] for p in model["fast-4.15"]["pending"]] == ["4.15.1"]
+    assert model["bar"]["internal"] and "old" not in model

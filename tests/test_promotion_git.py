@@ -20,12 +20,20 @@ from site_gen.inputs.graph_data import load_channel
 UTC = timezone.utc
 
 
-def git(repo, *args, date=None):
+def git(repo, *args, date=None, author_date=None):
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     if date:
-        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+        env.update(GIT_AUTHOR_DATE=author_date or date, GIT_COMMITTER_DATE=date)
     subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True)
+
+
+def commit_all(repo, date, message="change", author_date=None):
+    if not (repo / ".git").exists():
+        git(repo, "init", "-q", "-b", "main")
+    (repo / "blocked-edges" / ".gitkeep").touch()  # git keeps no empty directory
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", message, date=date, author_date=author_date)
 
 
 def candidate(*versions):
@@ -143,3 +151,172 @@ def test_an_entry_times_file_overrides_git_for_the_versions_it_names(history, ca
     assert [(p["version"], p["entered"]) for p in channel(model, "fast")["pending"]] == [
         ("4.15.1", "2024-01-01T00:00:00Z"), ("4.15.2", "2024-01-03T00:00:00Z"),
         ("4.15.3", "2024-01-04T00:00:00Z")]
+
+
+# -- shallow clones --------------------------------------------------------------
+
+@pytest.fixture
+def three_commits(scenario):
+    """candidate gets 4.15.0 and 4.15.1 on Jan 1, 4.15.2 on Jan 5 and 4.15.3 on Jan 8."""
+    for version in ("4.15.0", "4.15.1", "4.15.2", "4.15.3"):
+        scenario.release(version)
+    sc = scenario
+    sc.channel("fast-4.15", ["4.15.0"], feeder={"name": "candidate-4.15", "delay": "PT24H"})
+    listed = ["4.15.0", "4.15.1"]
+    sc.channel("candidate-4.15", listed)
+    commit_all(sc.data, "2024-01-01T00:00:00Z")
+    for version, date in (("4.15.2", "2024-01-05T00:00:00Z"), ("4.15.3", "2024-01-08T00:00:00Z")):
+        listed.append(version)
+        sc.channel("candidate-4.15", listed)
+        commit_all(sc.data, date)
+    return sc
+
+
+def entered(model) -> dict:
+    return {p["version"]: p["entered"] for p in channel(model, "fast-4.15")["pending"]}
+
+
+def test_full_history_gives_every_entry_time(three_commits, capsys):
+    model = build(three_commits, capsys)
+    assert entered(model) == {"4.15.1": "2024-01-01T00:00:00Z", "4.15.2": "2024-01-05T00:00:00Z",
+                              "4.15.3": "2024-01-08T00:00:00Z"}
+    assert "shallow git clone" not in capsys.readouterr().err
+
+
+def test_a_shallow_clone_leaves_times_before_its_history_unknown(three_commits, capsys, tmp_path):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{three_commits.data}", str(clone)],
+                   check=True, capture_output=True)
+    # Blame credits every older line to the oldest fetched commit (Jan 5), marked "boundary".
+    assert subprocess.run(["git", "-C", str(clone), "rev-parse", "--is-shallow-repository"],
+                          capture_output=True, text=True, check=True).stdout.strip() == "true"
+    three_commits.data = clone
+    model = build(three_commits, capsys)
+    # 4.15.1 really entered on Jan 1 and 4.15.2 on Jan 5, in or before the boundary commit:
+    # unknown, not Jan 5. 4.15.3 was committed after the boundary: known.
+    assert entered(model) == {"4.15.1": None, "4.15.2": None, "4.15.3": "2024-01-08T00:00:00Z"}
+    err = capsys.readouterr().err
+    warnings = [line for line in err.splitlines() if "shallow git clone" in line]
+    assert warnings == [
+        f"{clone}: warning: graph-data is in a shallow git clone: the entry time of a version whose line "
+        "is as old as the clone's oldest commit is unknown (so it is never due by delay); fetch the full "
+        "history (git fetch --unshallow, or fetch-depth: 0 for actions/checkout)"]
+
+
+# -- how blame reads lines ---------------------------------------------------------
+
+def test_reformatting_a_line_resets_its_entry_time(scenario):
+    """The line is found from the YAML parse (quotes, comments), and a rewritten line is
+    credited to the commit that rewrote it, as upstream's blame does."""
+    path = scenario.write("internal-channels/candidate.yaml", candidate("4.15.0", "4.15.1", "4.15.2"))
+    commit_all(scenario.data, "2024-01-01T00:00:00Z")
+    path.write_text('name: candidate\nversions:\n- 4.15.0\n- "4.15.1"   # quoted now\n'
+                    "- '4.15.2'\n- 4.15.3 # new\n")
+    commit_all(scenario.data, "2024-01-03T00:00:00Z")
+    times = EntryTimes()
+    channel = load_channel(path, internal=True)
+    assert {v: times.entered(channel, v) for v in channel.versions} == {
+        "4.15.0": datetime(2024, 1, 1, tzinfo=UTC), "4.15.1": datetime(2024, 1, 3, tzinfo=UTC),
+        "4.15.2": datetime(2024, 1, 3, tzinfo=UTC), "4.15.3": datetime(2024, 1, 3, tzinfo=UTC)}
+
+
+def test_blame_uses_the_committer_time_not_the_author_time(scenario):
+    """A pull request written on Jan 1 and merged (committed) on Jan 9 entered on Jan 9."""
+    path = scenario.write("internal-channels/candidate.yaml", candidate("4.15.0"))
+    commit_all(scenario.data, "2024-01-09T00:00:00Z", author_date="2024-01-01T00:00:00Z")
+    assert EntryTimes().entered(load_channel(path, internal=True), "4.15.0") == datetime(2024, 1, 9, tzinfo=UTC)
+
+
+# -- --promote-until: errata, tombstones and filters along chains -----------------
+
+def promoted(model, name) -> list[tuple]:
+    return [(p["version"], p["entered"], p["promoted"], p["round"]) for p in channel(model, name)["promoted"]]
+
+
+JAN = "2024-01-0{}T00:00:00Z".format
+CHAIN_VERSIONS = ("4.15.0", "4.15.1", "4.15.2", "4.15.3", "4.15.4")
+
+
+def internal_chain(sc, candidate_file: str, fast_file: str, stable_file: str) -> None:
+    """Releases 4.15.0-4.15.4; internal candidate -> fast -> stable as given, and stable-4.15
+    fed at once by stable; all committed on Jan 1."""
+    for version in CHAIN_VERSIONS:
+        sc.release(version)
+    for name, text in (("candidate", candidate_file), ("fast", fast_file), ("stable", stable_file)):
+        sc.write(f"internal-channels/{name}.yaml", text)
+    sc.channel("stable-4.15", ["4.15.0"], feeder={"name": "stable", "delay": "PT0H"})
+    commit_all(sc.data, JAN(1))
+
+
+def test_errata_driven_due_times_along_a_chain(scenario, capsys, tmp_path):
+    """candidate -> fast (errata: public, no delay) -> stable (P1W, or errata: public).
+
+    4.15.1 becomes public on Jan 4; 4.15.2 is public since an unknown time; 4.15.3 is public
+    but not committed (its time is unknown all along the chain); 4.15.4 was already in fast
+    on Jan 1 and is not public, so only stable's week counts for it."""
+    internal_chain(scenario, candidate("4.15.0", "4.15.1", "4.15.2", "4.15.4"),
+                   "name: fast\nfeeder: {name: candidate, errata: public}\nversions:\n- 4.15.0\n- 4.15.4\n",
+                   "name: stable\nfeeder: {name: fast, delay: P1W, errata: public}\nversions:\n- 4.15.0\n")
+    scenario.write("internal-channels/candidate.yaml",
+                   candidate("4.15.0", "4.15.1", "4.15.2", "4.15.3", "4.15.4"))
+    errata = tmp_path / "errata.yaml"
+    errata.write_text(f"4.15.1: {JAN(4)}\n4.15.2: public\n4.15.3: true\n4.15.4: false\n")
+
+    plain = build(scenario, capsys, "--errata", str(errata))
+    assert [(p["version"], p["due"], p["dueBecause"]) for p in channel(plain, "fast")["pending"]] == [
+        ("4.15.1", JAN(4), "errata"), ("4.15.2", JAN(1), "errata"), ("4.15.3", None, "errata")]
+    assert [(p["version"], p["due"], p["dueBecause"]) for p in channel(plain, "stable")["pending"]] == [
+        ("4.15.4", JAN(8), "delay")]
+
+    model = build(scenario, capsys, "--errata", str(errata), "--promote-until", JAN(3))
+    assert promoted(model, "fast") == [("4.15.2", JAN(1), JAN(1), 1), ("4.15.3", None, None, 1)]
+    # stable's errata term fires as soon as a public version reaches fast
+    assert promoted(model, "stable") == [("4.15.2", JAN(1), JAN(1), 2), ("4.15.3", None, None, 2)]
+    # stable-4.15 has a delay only: a version whose time in stable is unknown never gets due
+    assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.2"]
+    assert channel(model, "stable-4.15")["pending"] == [
+        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": []}]
+
+    model = build(scenario, capsys, "--errata", str(errata), "--promote-until", JAN(9))
+    assert promoted(model, "fast") == [("4.15.1", JAN(1), JAN(4), 1), ("4.15.2", JAN(1), JAN(1), 1),
+                                       ("4.15.3", None, None, 1)]
+    assert promoted(model, "stable") == [("4.15.1", JAN(4), JAN(4), 2), ("4.15.2", JAN(1), JAN(1), 2),
+                                         ("4.15.3", None, None, 2), ("4.15.4", JAN(1), JAN(8), 1)]
+    assert [(p[0], p[3]) for p in promoted(model, "stable-4.15")] == [("4.15.1", 3), ("4.15.2", 3),
+                                                                       ("4.15.4", 2)]
+    assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.1", "4.15.2", "4.15.4"]
+
+
+def test_tombstones_and_zombies_during_projection(scenario, capsys):
+    """candidate tombstones 4.15.2 (never promoted out of it) and 4.15.3, which reached fast
+    before that (a zombie there: it still moves on to stable). fast tombstones 4.15.4, so
+    that one stays in fast."""
+    internal_chain(scenario, candidate(*CHAIN_VERSIONS) + "tombstones:\n- 4.15.2\n- 4.15.3\n",
+                   "name: fast\nfeeder: {name: candidate, delay: PT0H}\ntombstones: [4.15.4]\n"
+                   "versions: [4.15.0, 4.15.3, 4.15.4]\n",
+                   "name: stable\nfeeder: {name: fast, delay: PT1H}\nversions: [4.15.0]\n")
+    model = build(scenario, capsys, "--promote-until", JAN(2))
+    assert [p[0] for p in promoted(model, "fast")] == ["4.15.1"]
+    assert promoted(model, "stable") == [("4.15.1", JAN(1), "2024-01-01T01:00:00Z", 2),
+                                         ("4.15.3", JAN(1), "2024-01-01T01:00:00Z", 1)]
+    assert channel(model, "fast")["zombies"] == ["4.15.3"]
+    assert channel(model, "stable")["zombies"] == [] and channel(model, "stable")["pending"] == []
+    assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.1", "4.15.3"]
+
+
+def test_top_level_alternation_in_a_filter_during_projection(scenario, capsys):
+    """The tool's '^A|B$' lets branch A match a prefix: 4.14.0-rc.1 is promoted into
+    candidate-4.15; the grouped filter of fast-4.15 does not admit it."""
+    listed = ("4.14.0-rc.1", "4.14.0", "4.15.0", "4.16.0")
+    for version in listed:
+        scenario.release(version)
+    scenario.write("internal-channels/candidate.yaml", candidate(*listed))
+    scenario.channel("candidate-4.15", [], feeder={"name": "candidate", "delay": "PT0H",
+                                                   "filter": "4[.]14[.][0-9]+|4[.]15[.].*"})
+    scenario.channel("fast-4.15", [], feeder={"name": "candidate", "delay": "PT0H",
+                                              "filter": "(4[.]14[.][0-9]+|4[.]15[.].*)"})
+    commit_all(scenario.data, JAN(1))
+    model = build(scenario, capsys, "--promote-until", JAN(2))
+    assert [p[0] for p in promoted(model, "candidate-4.15")] == ["4.14.0-rc.1", "4.14.0", "4.15.0"]
+    assert [p[0] for p in promoted(model, "fast-4.15")] == ["4.14.0", "4.15.0"]
+    assert scenario.graph("candidate-4.15").versions == ["4.14.0-rc.1", "4.14.0", "4.15.0"]

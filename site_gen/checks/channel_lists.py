@@ -3,9 +3,10 @@
 Order is SemVer precedence, but a list in the order the promotion tool writes
 (``4.16.0`` before ``4.16.0-ec.0``, ``rc.10`` before ``rc.2``) is fine too: the
 tool re-sorts every list it promotes into, so only a pair that both orders
-invert is a mistake, and one the next promotion would reshuffle. Channels at the
-root of a feeder chain (ART's ``candidate``) are release logs kept in release
-order on purpose and are not checked.
+invert is a mistake, and one the next promotion would reshuffle. Internal
+channels at the root of a feeder chain (ART's ``internal-channels/candidate``)
+are release logs kept in release order on purpose and are not checked; public
+roots such as the old ``candidate-4.3`` are served as written, so they are.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from ..promotion.ordering import precedence, tool_sort_key
 from .finding import WARNING, Finding, relative_path
 
 
-def _feeder_roots(channels: list[Channel]) -> set[str]:
+def _release_logs(channels: list[Channel]) -> set[str]:
     fed_from = {c.feeder.name for c in channels if c.feeder is not None}
-    return {c.name for c in channels if c.feeder is None and c.name in fed_from}
+    return {c.name for c in channels if c.internal and c.feeder is None and c.name in fed_from}
 
 
 def _order(channel: Channel, root: Path) -> list[Finding]:
@@ -51,10 +52,10 @@ def _repeats(channel: Channel, root: Path) -> list[Finding]:
 
 
 def check_channel_lists(channels: list[Channel], root: Path) -> list[Finding]:
-    roots = _feeder_roots(channels)
+    release_logs = _release_logs(channels)
     findings = []
     for channel in channels:
-        if channel.name not in roots:
+        if channel.name not in release_logs:
             findings += _order(channel, root)
         findings += _repeats(channel, root)
     return findings

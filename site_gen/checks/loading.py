@@ -14,8 +14,9 @@ from pathlib import Path
 
 from ..errors import InputError, Warnings
 from ..inputs.documents import Document, load_yaml
-from ..inputs.graph_data import (BlockedEdge, Channel, GraphData, load_blocked_edge, load_channel,
-                                 load_raw_metadata, load_schema_version, qualifying_files)
+from ..inputs.graph_data import (BlockedEdge, Channel, GraphData, internal_channel_files, load_blocked_edge,
+                                 load_channel, load_raw_metadata, load_schema_version, looks_like_data,
+                                 qualifying_files, skipped_blocked_edge)
 from .finding import ERROR, WARNING, Finding, from_input_error, relative_path
 from .schema import check_blocked_edge_document, check_channel_document
 
@@ -52,6 +53,8 @@ class CheckInput:
 
 
 def _files(directory: Path, found: CheckInput, warnings: Warnings) -> list[Path]:
+    """The files Cincinnati reads from channels/ or blocked-edges/; data files it
+    skips become warnings (from the loader) or findings (in subdirectories)."""
     try:
         files = qualifying_files(directory, warnings)
     except InputError as exc:
@@ -59,7 +62,7 @@ def _files(directory: Path, found: CheckInput, warnings: Warnings) -> list[Path]
         return []
     for entry in sorted(directory.iterdir()):
         if entry.is_dir():
-            for nested in sorted(entry.rglob("*.y*ml")):
+            for nested in sorted(p for p in entry.rglob("*") if p.is_file() and looks_like_data(p.name)):
                 found.findings.append(Finding(
                     relative_path(nested, found.root), None, "ignored-file", ERROR,
                     "ignored: Cincinnati does not read subdirectories of "
@@ -76,22 +79,22 @@ def _document(path: Path, found: CheckInput) -> Document | None:
 
 
 def _load_channels(found: CheckInput, warnings: Warnings) -> None:
-    for directory, internal in (("channels", False), ("internal-channels", True)):
-        folder = found.root / directory
-        if internal and not folder.is_dir():
+    internal_dir = found.root / "internal-channels"
+    listed = [(path, False) for path in _files(found.root / "channels", found, warnings)]
+    if internal_dir.is_dir():
+        listed += [(path, True) for path in internal_channel_files(internal_dir, warnings)]
+    for path, internal in listed:
+        doc = _document(path, found)
+        if doc is None:
             continue
-        for path in _files(folder, found, warnings):
-            doc = _document(path, found)
-            if doc is None:
-                continue
-            if isinstance(doc.data, dict) and isinstance(doc.data.get("name"), str):
-                found.declared_channels.add(doc.data["name"])
-            if found.skipped(check_channel_document(doc, found.root, internal)):
-                continue
-            try:
-                found.channels.append(load_channel(path, internal))
-            except InputError as exc:
-                found.error(exc)
+        if isinstance(doc.data, dict) and isinstance(doc.data.get("name"), str):
+            found.declared_channels.add(doc.data["name"])
+        if found.skipped(check_channel_document(doc, found.root, internal)):
+            continue
+        try:
+            found.channels.append(load_channel(path, internal))
+        except InputError as exc:
+            found.error(exc)
     seen: dict[str, Channel] = {}
     for channel in found.channels:
         first = seen.setdefault(channel.name, channel)
@@ -111,6 +114,9 @@ def _load_blocked_edges(found: CheckInput, warnings: Warnings) -> None:
         if doc is None:
             continue
         if found.skipped(check_blocked_edge_document(doc, found.root)):
+            # not loaded further, but whether Cincinnati reads it at all is the key finding
+            if isinstance(doc.data, dict):
+                skipped_blocked_edge(doc.data, path, warnings)
             continue
         found.blocked_documents.append(doc)
         try:

@@ -15,13 +15,13 @@ from pathlib import Path
 
 from .. import versions
 from ..inputs.documents import Document
+from ..inputs.graph_data import unread_blocked_edge_reason
 from ..inputs.patterns import compile_pattern
 from .finding import ERROR, Finding, relative_path
 
 CHANNEL_KEYS = ("name", "versions", "feeder", "tombstones")
 FEEDER_KEYS = ("name", "delay", "errata", "filter")
 BLOCKED_EDGE_KEYS = ("to", "from", "url", "name", "message", "matchingRules", "fixedIn", "autoExtend")
-RISK_KEYS = ("url", "name", "message", "matchingRules")
 RULE_KEYS = ("type", "promql")
 PROMQL_KEYS = ("promql",)
 
@@ -147,9 +147,8 @@ def _check_rules(check: _Checker, rules: list) -> None:
 def check_blocked_edge_document(doc: Document, root: Path) -> list[Finding]:
     check = _Checker(doc, root)
     data = doc.data
-    silent = isinstance(data, dict) and not any(key in data for key in RISK_KEYS)
-    consequence = ("a silent block has exactly the keys 'to' and 'from', so Cincinnati ignores "
-                   "this whole file" if silent else "Cincinnati ignores it")
+    unread = unread_blocked_edge_reason(data) if isinstance(data, dict) else None
+    consequence = f"{unread}, so Cincinnati ignores this whole file" if unread else "Cincinnati ignores it"
     if not check.mapping((), data, BLOCKED_EDGE_KEYS, consequence, ("to", "from")):
         return check.findings
     if "to" in data:

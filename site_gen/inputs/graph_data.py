@@ -26,6 +26,8 @@ MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.
 # The policy engine's rule for ?channel= (use fullmatch: "$" admits a final newline).
 CHANNEL_NAME = re.compile(r"^[0-9a-z\-\.]+$")
 _YAML_EXTENSION = re.compile(r"ya+ml")           # unanchored, as the reference matches it
+_DATA_EXTENSION = re.compile(r"ya*ml|json", re.IGNORECASE)  # what a data file is named like
+_NOT_DATA = re.compile(r"_?OWNERS$|README")      # well-known companions of the data files
 _UNCONDITIONAL_KEYS = {"to", "from"}
 _RISK_KEYS = ("url", "name", "message", "matchingRules")
 
@@ -102,6 +104,17 @@ class GraphData:
         return None
 
 
+def _extension(name: str) -> str:
+    # Rust's Path::extension: none for ".foo", "yaml" for "..yaml" and "a.yaml".
+    return name.rpartition(".")[2] if "." in name[1:] else ""
+
+
+def looks_like_data(name: str) -> bool:
+    """A file name meant for YAML or JSON data, in any case (``.YAML``, ``.yml~``),
+    other than OWNERS and README files."""
+    return bool(_DATA_EXTENSION.search(_extension(name))) and not _NOT_DATA.match(name)
+
+
 def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
     """Files the reference service reads from ``directory``: not recursive, only
     names whose extension matches ``ya+ml``, in byte-wise name order (the order
@@ -116,15 +129,30 @@ def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
     for entry in entries:
         if not entry.is_file():
             continue
-        name = entry.name
-        # Rust's Path::extension: none for ".foo", "yaml" for "..yaml" and "a.yaml".
-        extension = name.rpartition(".")[2] if "." in name[1:] else ""
+        extension = _extension(entry.name)
         if extension and _YAML_EXTENSION.search(extension):
             selected.append(entry)
-        elif extension in ("yml", "json"):
+        elif looks_like_data(entry.name):
             warnings.add(f"ignored: Cincinnati only reads files whose extension matches "
-                         f"'ya+ml', so this .{extension} file has no effect", entry)
+                         f"'ya+ml' (case-sensitive), so this .{extension} file has no effect", entry)
     return selected
+
+
+def internal_channel_files(directory: Path, warnings: Warnings) -> list[Path]:
+    """The files of ``internal-channels/`` as its only reader, the promotion tooling
+    (hack/util.py), selects them: names ending in ``.yaml``, subdirectories included
+    (unlike Cincinnati's rule for channels/). In byte-wise order of relative path."""
+    found = []
+    for entry in sorted(directory.rglob("*"), key=lambda p: p.relative_to(directory).as_posix().encode()):
+        if not entry.is_file():
+            continue
+        if entry.name.endswith(".yaml"):
+            found.append(entry)
+        elif looks_like_data(entry.name):
+            warnings.add("ignored: the promotion tooling (hack/util.py), the only reader of "
+                         "internal-channels/, reads only files ending in .yaml, and so does site-gen: "
+                         "this file has no effect", entry)
+    return found
 
 
 def load_schema_version(root: Path, warnings: Warnings) -> str:
@@ -246,7 +274,7 @@ def load_channels(root: Path, warnings: Warnings) -> tuple[list[Channel], list[C
     internal_dir = root / "internal-channels"
     internal = []
     if internal_dir.is_dir():
-        internal = [load_channel(p, internal=True) for p in qualifying_files(internal_dir, warnings)]
+        internal = [load_channel(p, internal=True) for p in internal_channel_files(internal_dir, warnings)]
     seen: dict[str, Path] = {}
     for channel in public + internal:
         if channel.name in seen:
@@ -278,6 +306,26 @@ def _load_rules(doc: Document) -> tuple:
     return tuple(frozen)
 
 
+def unread_blocked_edge_reason(data: dict) -> str | None:
+    """Why the reference service skips a blocked-edges file with these keys: it fits
+    neither schema (exactly to and from; or a risk with all of its keys). None if it fits."""
+    if set(data) == _UNCONDITIONAL_KEYS or all(key in data for key in _RISK_KEYS):
+        return None
+    if any(key in data for key in _RISK_KEYS):
+        missing = ", ".join(key for key in _RISK_KEYS if key not in data)
+        return f"a conditional risk needs all of url, name, message and matchingRules (missing: {missing})"
+    extra = ", ".join(sorted(str(key) for key in set(data) - _UNCONDITIONAL_KEYS))
+    return f"a silent block has exactly the keys 'to' and 'from' (extra: {extra})"
+
+
+def skipped_blocked_edge(data: dict, path: Path, warnings: Warnings) -> bool:
+    """True, with a warning saying why, when the reference service skips this file."""
+    reason = unread_blocked_edge_reason(data)
+    if reason is not None:
+        warnings.add(f"ignored, as the reference service ignores it: {reason}", path)
+    return reason is not None
+
+
 def load_blocked_edge(path: Path, warnings: Warnings) -> BlockedEdge | None:
     """Parse one blocked-edges file; None when the reference service would skip it."""
     doc = load_yaml(path)
@@ -298,14 +346,7 @@ def load_blocked_edge(path: Path, warnings: Warnings) -> BlockedEdge | None:
     fixed_in = data.get("fixedIn")
     if set(data) == _UNCONDITIONAL_KEYS:
         return BlockedEdge(path, to, data["from"], None, document=doc)
-    present = [key for key in _RISK_KEYS if key in data]
-    if len(present) != len(_RISK_KEYS):
-        missing = ", ".join(key for key in _RISK_KEYS if key not in data)
-        extra = ", ".join(sorted(set(data) - _UNCONDITIONAL_KEYS - set(_RISK_KEYS)))
-        reason = (f"a conditional risk needs all of url, name, message and matchingRules "
-                  f"(missing: {missing})" if present else
-                  f"a silent block has exactly the keys 'to' and 'from' (extra: {extra})")
-        warnings.add(f"ignored, as the reference service ignores it: {reason}", path)
+    if skipped_blocked_edge(data, path, warnings):
         return None
     for key in ("url", "name", "message"):
         if not isinstance(data[key], str):

@@ -3,8 +3,9 @@
 Three sources, first match wins: times projected by ``--promote-until`` (a
 version promoted at time e entered its channel at e), an explicit table
 (``--entry-times FILE``, for graph-data that is not a git checkout), and git
-blame of the channel file. A time none of them knows is ``None``: such a
-version never becomes promotable by delay (errata can still promote it).
+blame of the channel file (except what a shallow clone cannot know). A time
+none of them knows is ``None``: such a version never becomes promotable by
+delay (errata can still promote it).
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import InputError
-from ..inputs.documents import load_structured
 from ..inputs.graph_data import Channel
 from .git_blame import blame_line_times
+from .time_files import load_time_file
 from .times import parse_time
 
 
 def load_entry_times(path: Path) -> dict[str, dict[str, datetime]]:
     """Read ``channel: {version: time}`` (YAML or JSON)."""
-    doc = load_structured(path)
+    doc = load_time_file(path).document
     if not isinstance(doc.data, dict):
         raise InputError("entry times must map channel names to {version: time} mappings", path)
     table: dict[str, dict[str, datetime]] = {}
@@ -38,9 +39,11 @@ def load_entry_times(path: Path) -> dict[str, dict[str, datetime]]:
 
 
 class EntryTimes:
-    def __init__(self, table: dict[str, dict[str, datetime]] | None = None, use_git: bool = True):
+    def __init__(self, table: dict[str, dict[str, datetime]] | None = None, use_git: bool = True,
+                 shallow: bool = False):
         self._table = table or {}
         self._use_git = use_git
+        self._shallow = shallow  # a shallow clone: times of its boundary commit are unknown
         self._projected: dict[tuple[str, str], datetime | None] = {}
         self._blamed: dict[Path, dict[int, datetime | None] | None] = {}
 
@@ -66,7 +69,7 @@ class EntryTimes:
         if version not in written:
             return None
         if channel.path not in self._blamed:
-            self._blamed[channel.path] = blame_line_times(channel.path)
+            self._blamed[channel.path] = blame_line_times(channel.path, boundary_unknown=self._shallow)
         times = self._blamed[channel.path]
         line = channel.document.line("versions", written.index(version))
         return times.get(line) if times and line else None

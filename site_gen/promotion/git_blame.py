@@ -4,6 +4,10 @@ The tool asks ``git blame --first-parent --porcelain`` for the commit that
 introduced a channel's ``- VERSION`` line and uses that commit's committer time
 as the moment the version entered the channel. ``--first-parent`` credits a
 merged pull request's lines to the merge, i.e. to when they reached the branch.
+
+In a shallow clone the oldest fetched commit has no parents, so blame credits
+it with every line that is older still, and marks it ``boundary``. Those times
+are wrong, not merely old: callers treat them as unknown.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ _HEADER = re.compile(r"^(?P<sha>[0-9a-f]{40}|[0-9a-f]{64}) \d+ (?P<line>\d+)(?: 
 _UNCOMMITTED = re.compile(r"^0+$")
 
 
-def parse_porcelain(output: str) -> dict[int, datetime | None]:
-    """Line number (1-based) -> committer time; None for lines not committed yet."""
+def parse_porcelain(output: str, boundary_unknown: bool = False) -> dict[int, datetime | None]:
+    """Line number (1-based) -> committer time; None for lines not committed yet and,
+    with ``boundary_unknown``, for lines blamed on a boundary commit."""
     commit_times: dict[str, datetime] = {}
+    boundaries: set[str] = set()
     line_commits: dict[int, str] = {}
     sha = None
     for row in output.splitlines():
@@ -33,13 +39,25 @@ def parse_porcelain(output: str) -> dict[int, datetime | None]:
             line_commits[int(header["line"])] = sha
         elif row.startswith("committer-time ") and sha is not None:
             commit_times[sha] = datetime.fromtimestamp(int(row.split()[1]), UTC)
-    return {line: None if _UNCOMMITTED.match(sha) else commit_times.get(sha)
+        elif row == "boundary" and sha is not None:
+            boundaries.add(sha)
+    unknown = boundaries if boundary_unknown else set()
+    return {line: None if _UNCOMMITTED.match(sha) or sha in unknown else commit_times.get(sha)
             for line, sha in line_commits.items()}
 
 
-def blame_line_times(path: Path) -> dict[int, datetime | None] | None:
-    """Committer time of every line of ``path``; None when git cannot blame it
-    (not in a git work tree, file not tracked, git missing)."""
+def is_shallow_clone(directory: Path) -> bool:
+    try:
+        result = subprocess.run(["git", "-C", str(directory), "rev-parse", "--is-shallow-repository"],
+                                capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0 and result.stdout.strip() == "true"
+
+
+def blame_line_times(path: Path, boundary_unknown: bool = False) -> dict[int, datetime | None] | None:
+    """Committer time of every line of ``path`` (see :func:`parse_porcelain`); None when
+    git cannot blame it (not in a git work tree, file not tracked, git missing)."""
     try:
         result = subprocess.run(
             ["git", "-C", str(path.parent), "blame", "--first-parent", "--porcelain", "--", path.name],
@@ -48,4 +66,4 @@ def blame_line_times(path: Path) -> dict[int, datetime | None] | None:
         return None
     if result.returncode != 0:
         return None
-    return parse_porcelain(result.stdout)
+    return parse_porcelain(result.stdout, boundary_unknown)

@@ -1,10 +1,16 @@
 """The promotion tool's risk-extension guard (spec §9.2, 4a), evaluated offline.
 
 Before promoting V into T, the tool looks at Vp, the highest version below V of
-the same minor among T's versions and the other candidates. Every blocked edge
+the same minor among T's versions and the current candidates. Every blocked edge
 into Vp (a risk keyed by its name, a silent block by its file) must also exist
 for V, unless the risk has a ``fixedIn`` that V reaches. Otherwise V would
 escape a known risk, and the tool refuses to promote it.
+
+The candidates are every pending version (in the feeder, not in T, not
+tombstoned, admitted by the filter), due or not: a waiting version still carries
+its risks into the versions after it. This one definition serves both
+``data/promotion.json`` (whose ``blockedBy`` must not depend on the clock) and
+``--promote-until``, so the two never disagree.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Iterable
 
 from .. import versions
 from ..inputs.graph_data import BlockedEdge
+from .eligibility import Pending
 from .ordering import precedence
 
 
@@ -27,6 +34,13 @@ class RiskGuard:
         self._by_target: dict[str, list[BlockedEdge]] = defaultdict(list)
         for edge in blocked_edges:
             self._by_target[edge.to_text].append(edge)
+
+    def judge(self, pending: list[Pending], target_versions: Iterable[str]) -> None:
+        """Set ``blocked_by`` of every pending version of one channel, whose versions
+        are ``target_versions``; all of ``pending`` are the current candidates."""
+        present = [*target_versions, *(item.version for item in pending)]
+        for item in pending:
+            item.blocked_by = self.failures(item.version, present)
 
     def failures(self, version: str, present: Iterable[str]) -> list[str]:
         """Why promoting ``version`` next to ``present`` (the channel's versions and

@@ -66,13 +66,10 @@ def channel_model(channel: Channel, rule: FeederRule | None, pending: list[Pendi
 
 
 def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guard: RiskGuard) -> list[Pending]:
-    """Pending versions in SemVer order, with the guard evaluated against the
-    channel plus every other pending version, as one tool run would see them."""
+    """Pending versions in SemVer order, with the guard as the next tool run evaluates it."""
     pending = pending_versions(rule, rule.target.versions, rule.source.versions if rule.source else [],
                                times, errata)
-    present = rule.target.versions + [p.version for p in pending]
-    for item in pending:
-        item.blocked_by = guard.failures(item.version, present)
+    guard.judge(pending, rule.target.versions)
     return sorted(pending, key=lambda p: versions.sort_key(p.version))
 
 
@@ -82,7 +79,7 @@ def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
     rules = {rule.target.name: rule for rule in feeder_rules(channels)}
     guard = RiskGuard(data.blocked_edges, data.root)
     promoted_into: dict[str, list[Promotion]] = {}
-    for item in promoted:
+    for item in sorted(promoted, key=lambda p: versions.sort_key(p.version)):
         promoted_into.setdefault(item.channel, []).append(item)
     models = []
     for channel in channels:

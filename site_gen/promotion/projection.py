@@ -3,7 +3,8 @@
 The tool runs repeatedly; each run evaluates every channel against the data as
 it was at the start of the run, so a chain (candidate -> fast -> stable) moves
 one hop per run. We replay that in rounds: a round promotes everything due
-before TIME (guard included) into every channel at once, and a version promoted
+before TIME that passes the guard (judged as for ``data/promotion.json``, see
+guard.py) into every channel at once, and a version promoted
 into T at its due time e has entered T at e, which is what the next hop's delay
 counts from (spec §9.3). Rounds repeat until nothing changes. The result
 depends only on the inputs and TIME.
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..inputs.graph_data import Channel, GraphData
-from .eligibility import Pending, pending_versions
+from .eligibility import pending_versions
 from .entry_times import EntryTimes
 from .feeders import feeder_rules
 from .guard import RiskGuard
@@ -30,10 +31,6 @@ class Promotion:
     entered: datetime | None   # when it entered the feeder
     promoted: datetime | None  # when the tool would have promoted it (None: time unknown)
     round: int                 # 1 = the next tool run, 2 = the run after, ...
-
-
-def _due_candidates(pending: list[Pending], until: datetime) -> list[Pending]:
-    return [p for p in pending if p.due_before(until)]
 
 
 def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, datetime | None],
@@ -51,10 +48,9 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
         promoted_now = []
         for rule in rules:
             target = state[rule.target.name]
-            due = _due_candidates(pending_versions(rule, target, state[rule.source.name], times, errata),
-                                  until)
-            present = target + [p.version for p in due]
-            promoted_now += [(rule, p) for p in due if not guard.failures(p.version, present)]
+            pending = pending_versions(rule, target, state[rule.source.name], times, errata)
+            guard.judge(pending, target)
+            promoted_now += [(rule, p) for p in pending if p.due_before(until) and not p.blocked_by]
         if not promoted_now:
             break
         for rule, pending in promoted_now:

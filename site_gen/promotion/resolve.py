@@ -16,6 +16,7 @@ from ..publish.provenance import git_revision
 from .entry_times import EntryTimes, load_entry_times
 from .errata import load_errata
 from .feeders import feeder_rules
+from .git_blame import is_shallow_clone
 from .model import promotion_model
 from .projection import Promotion, project_promotions
 from .times import format_time, resolve_time
@@ -52,10 +53,21 @@ def _report_problems(data: GraphData, options: PromotionOptions, warnings: Warni
             warnings.add(problem.message, rule.target.path, problem.line)
 
 
-def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings) -> PromotionResult:
+def _entry_times(data: GraphData, options: PromotionOptions, warnings: Warnings) -> EntryTimes:
     table = load_entry_times(options.entry_times) if options.entry_times else None
+    use_git = git_revision(data.root) is not None
+    shallow = use_git and is_shallow_clone(data.root)
+    if shallow:
+        warnings.add("graph-data is in a shallow git clone: the entry time of a version whose line is "
+                     "as old as the clone's oldest commit is unknown (so it is never due by delay); "
+                     "fetch the full history (git fetch --unshallow, or fetch-depth: 0 for "
+                     "actions/checkout)", data.root)
+    return EntryTimes(table, use_git=use_git, shallow=shallow)
+
+
+def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings) -> PromotionResult:
+    times = _entry_times(data, options, warnings)
     errata = load_errata(options.errata) if options.errata else {}
-    times = EntryTimes(table, use_git=git_revision(data.root) is not None)
     _report_problems(data, options, warnings)
     promoted: list[Promotion] = []
     if options.until is not None:
