@@ -23,6 +23,10 @@ from site_gen.promotion.resolve import PromotionOptions
 
 GRAPH_DIR = "api/upgrades_info/v1/graph"
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
 
 
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
@@ -118,7 +122,18 @@ def parse_page(path: Path) -> LinkCollector:
 
 
 class _SubPathHandler(SimpleHTTPRequestHandler):
-    """Serves the site only under SUB_PATH; anything else is a 404, like a shared host."""
+    """Serves the site only under SUB_PATH; anything else is a 404, like a shared host.
+    A request for a site path in ``held`` is answered once that path's event is set."""
+
+    def __init__(self, *args, held: dict[str, threading.Event], **kwargs):
+        self.held = held  # before the base class handles the request
+        super().__init__(*args, **kwargs)
+
+    def do_GET(self):
+        event = self.held.get(unquote(urlsplit(self.path).path)[len(SUB_PATH):])
+        if event is not None:
+            event.wait(timeout=60)
+        super().do_GET()
 
     def translate_path(self, path):
         plain = urlsplit(path).path
@@ -131,9 +146,10 @@ class _SubPathHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve(site: Path):
-    """Serve ``site`` at http://127.0.0.1:<free port>SUB_PATH; yields that base URL."""
-    handler = functools.partial(_SubPathHandler, directory=str(site))
+def serve(site: Path, held: dict[str, threading.Event] | None = None):
+    """Serve ``site`` at http://127.0.0.1:<free port>SUB_PATH; yields that base URL.
+    ``held``: site paths whose answer waits until their event is set (a slow server)."""
+    handler = functools.partial(_SubPathHandler, directory=str(site), held=held or {})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -143,6 +159,20 @@ def serve(site: Path):
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@contextmanager
+def chromium():
+    """Debian's Chromium driven by Playwright (which never downloads a browser here)."""
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).is_file(), "Debian's chromium is missing: ./run.sh test installs it"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def site_path(base_url: str, url: str) -> str:

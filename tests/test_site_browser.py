@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
 import urllib.error
 import urllib.request
 from collections import deque
@@ -20,18 +21,13 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
-
 from conftest import EXAMPLE, REPO
 from site_gen.cli import main
-from site_helpers import (build_site, edit, example_repo, parse_page, serve, served_documents, served_graph,
-                          site_path)
+from scenario import Scenario
+from site_helpers import (PHONE, build_site, chromium, edit, example_repo, parse_page, serve, served_documents,
+                          served_graph, site_path)
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
 
 
 def _without_416_1(data: Path) -> None:
@@ -62,11 +58,8 @@ def base_url(site):
 
 @pytest.fixture(scope="module")
 def browser():
-    assert Path(CHROMIUM).is_file(), "Debian's chromium is missing: ./run.sh test installs it"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+    with chromium() as launched:
+        yield launched
 
 
 class Visit:
@@ -163,9 +156,8 @@ PAGE_KINDS = {  # page -> what shows that its scripts have finished
 }
 
 
-# Every element with text of its own, outside the pictures: WCAG contrast of its colour against
-# the first opaque background behind it.
-LOW_CONTRAST = """() => {
+# WCAG colour arithmetic for the checks below (run in the page).
+CONTRAST_HELPERS = """
   const rgba = (text) => {
     const parts = text.match(/rgba?\\(([^)]+)\\)/)[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
     return {r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1};
@@ -174,24 +166,80 @@ LOW_CONTRAST = """() => {
     const f = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
   };
+  const contrast = (one, other) => {
+    const [light, dark] = [luminance(one), luminance(other)].sort((x, y) => y - x);
+    return (light + 0.05) / (dark + 0.05);
+  };
+  const WHITE = {r: 255, g: 255, b: 255, a: 1};
   const background = (element) => {
     for (let e = element; e; e = e.parentElement) {
       const colour = rgba(getComputedStyle(e).backgroundColor);
       if (colour.a > 0) return colour;
     }
-    return {r: 255, g: 255, b: 255, a: 1};
+    return WHITE;
   };
+"""
+
+# Every element with text of its own, outside the pictures: WCAG contrast of its colour against
+# the first opaque background behind it.
+LOW_CONTRAST = """() => {""" + CONTRAST_HELPERS + """
   const low = [];
   for (const element of document.body.querySelectorAll("*")) {
     if (element.closest("svg") || !element.getClientRects().length) continue;
     if (!Array.from(element.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
-    const [light, dark] = [luminance(rgba(getComputedStyle(element).color)), luminance(background(element))]
-      .sort((x, y) => y - x);
-    const ratio = (light + 0.05) / (dark + 0.05);
+    const ratio = contrast(rgba(getComputedStyle(element).color), background(element));
     if (ratio < 4.5) low.push(`${element.tagName} "${element.textContent.trim().slice(0, 40)}": ${ratio.toFixed(2)}`);
   }
   return low;
 }"""
+
+# Focus every focusable element in turn (after a Tab press, so focus is shown as for a keyboard
+# user) and check its indicator (WCAG 1.4.11, 3:1): an outline of at least 2 px against the
+# background around the element (the outline is offset outside it), or, for a node of the picture,
+# its outline stroke against the node's fill and the picture's white background.
+WEAK_FOCUS = """() => {""" + CONTRAST_HELPERS + """
+  const weak = [];
+  const name = (element) => `${element.tagName} "${(element.textContent || element.id).trim().slice(0, 30)}"`;
+  const focusable = "a[href], button, input, select, summary, [tabindex]:not([tabindex='-1']), svg a";
+  for (const element of document.querySelectorAll(focusable)) {
+    element.focus();
+    if (document.activeElement !== element) continue;  // hidden (a closed <details>, say)
+    if (!element.matches(":focus-visible")) {
+      weak.push(`${name(element)}: focus not shown`);
+      continue;
+    }
+    if (element.closest("svg")) {
+      for (const shape of element.querySelectorAll("path, polygon")) {
+        const style = getComputedStyle(shape);
+        const stroke = rgba(style.stroke);
+        const sides = [WHITE, ...(style.fill === "none" ? [] : [rgba(style.fill)])];
+        const ratio = Math.min(...sides.map((side) => contrast(stroke, side)));
+        if (ratio < 3 || parseFloat(style.strokeWidth) < 2) {
+          weak.push(`${name(element)}: stroke ${style.stroke} ${style.strokeWidth}, ${ratio.toFixed(2)}:1`);
+        }
+      }
+      continue;
+    }
+    const style = getComputedStyle(element);
+    const around = parseFloat(style.outlineOffset) > 0 ? background(element.parentElement) : background(element);
+    const ratio = contrast(rgba(style.outlineColor), around);
+    if (style.outlineStyle === "none" || parseFloat(style.outlineWidth) < 2 || ratio < 3) {
+      weak.push(`${name(element)}: outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}, ` +
+                `${ratio.toFixed(2)}:1`);
+    }
+  }
+  return weak;
+}"""
+
+
+def test_focus_is_visible_with_enough_contrast_on_every_page_kind(browser, base_url):
+    with Visit(browser, base_url + "index.html", wait_until="load") as visit:
+        page = visit.page
+        for kind, (path, ready) in PAGE_KINDS.items():
+            page.goto(base_url + path, wait_until="load")
+            page.wait_for_selector(ready, state="attached")
+            page.keyboard.press("Tab")
+            assert page.evaluate(WEAK_FOCUS) == [], kind
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
@@ -209,6 +257,50 @@ def test_every_page_kind_loads_cleanly(browser, base_url, viewport):
             else:
                 assert page.evaluate(LOW_CONTRAST) == [], kind
             screenshot(visit, kind if not size else f"{kind}-phone")
+
+
+# The widest the document got while each version of the picker was chosen in turn.
+WIDEST_WHILE_CHOOSING = """() => {
+  const select = document.getElementById("version-select");
+  let widest = document.documentElement.scrollWidth;
+  for (const option of Array.from(select.options).filter((o) => o.value)) {
+    select.value = option.value;
+    select.dispatchEvent(new Event("change", {bubbles: true}));
+    widest = Math.max(widest, document.documentElement.scrollWidth);
+  }
+  return widest;
+}"""
+
+PHONE_PLANS = [  # planner results with the longest lines: alternatives, risks, switches, flags, reasons
+    "arch=amd64&from=4.14.10&to=4.16.0&channel=",
+    "arch=amd64&from=4.14.0&to=4.16.0&channel=",
+    "arch=amd64&from=4.15.5&to=4.16.0-rc.3&channel=",
+    "arch=amd64&from=4.14.6&to=4.14.7&channel=stable-4.14",
+    "arch=amd64&from=4.14.10&to=4.15.7&channel=stable-4.15",
+]
+
+
+def test_no_page_is_wider_than_a_phone(site, base_url, browser):
+    """Every page of the site at 390 px: wide tables and the picture scroll in their own boxes, and
+    long risk names and links wrap. Channel pages are measured with each of their versions chosen,
+    the planner with results of every kind."""
+    widths = {}
+    with Visit(browser, base_url + "index.html", viewport=PHONE, wait_until="load") as visit:
+        page = visit.page
+        for path in sorted(str(p.relative_to(site)) for p in site.rglob("*.html")):
+            page.goto(base_url + path, wait_until="load")
+            if path.startswith("channels/"):
+                page.wait_for_selector("body[data-graph-loaded]", state="attached")
+                widths[path] = page.evaluate(WIDEST_WHILE_CHOOSING)
+            else:
+                widths[path] = page.evaluate("document.documentElement.scrollWidth")
+        for query in PHONE_PLANS:
+            page.goto(base_url + "planner.html?" + query, wait_until="load")
+            page.wait_for_function("!['loading', undefined].includes("
+                                   "document.getElementById('planner-result').dataset.outcome)")
+            widths["planner.html?" + query] = page.evaluate("document.documentElement.scrollWidth")
+    assert len(widths) == len(list(site.rglob("*.html"))) + len(PHONE_PLANS)
+    assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
 
 
 def test_skip_link_is_the_first_stop_for_keyboard_users(browser, base_url):
@@ -326,30 +418,152 @@ def test_a_version_outside_the_channel_is_explained(base_url, browser):
         assert "4.15.7 is not in this channel" in visit.page.locator("#offer").inner_text()  # F8.3
 
 
+def test_a_node_clicked_while_the_graph_loads_is_shown_when_it_arrives(site, browser):
+    """The server holds the channel's JSON back: the click is remembered (fragment, picker) and
+    shown once the JSON arrives, without a script error."""
+    graph = "api/upgrades_info/v1/graph/stable-4.16/amd64.json"
+    arrive = threading.Event()
+    with serve(site, held={graph: arrive}) as url:
+        visit = Visit(browser, url + "channels/stable-4.16/amd64.html", wait_until="load")
+        try:
+            page = visit.page
+            _node(page, "4.15.5").locator("a").click()
+            assert page.evaluate("location.hash") == "#4.15.5"
+            assert page.input_value("#version-select") == "4.15.5"
+            assert page.locator("#offer").inner_text() == "Loading the channel's graph, then showing 4.15.5…"
+        finally:
+            arrive.set()
+        page.wait_for_selector("body[data-graph-loaded]", state="attached")
+        assert page.input_value("#version-select") == "4.15.5"
+        shown = page.evaluate(READ_PANEL)
+        assert shown["heading"] == "A cluster at 4.15.5"
+        assert shown["recommended"] == ["4.16.0"]  # F3
+        assert [to for to, _ in shown["conditional"]] == ["4.15.6"]
+        visit.close()
+
+
+def test_pages_opened_from_files_explain_why_and_node_links_still_work(site, browser):
+    """An unpacked bundle opened from disk: the scripts cannot read the JSON, so one message says
+    so and what to do, nothing is logged as an error, and node links open the release pages."""
+    with Visit(browser, (site / "channels/stable-4.16/amd64.html").as_uri(), wait_until="load") as visit:
+        page = visit.page
+        page.wait_for_selector("body[data-graph-failed]", state="attached")
+        assert page.locator("#offer").inner_text() == (
+            "Could not load api/upgrades_info/v1/graph/stable-4.16/amd64.json: a page opened from a file cannot "
+            "read the site's data. Open the site through a web server, such as “site-gen serve”. The versions in "
+            "the graph link to their release pages instead, which list the same updates.")
+        assert page.is_disabled("#version-select")
+        screenshot(visit, "channel-from-file")
+        with page.expect_navigation():
+            _node(page, "4.15.5").locator("a").click()
+        assert page.url == (site / "releases/4.15.5.html").as_uri()
+        page.goto((site / "planner.html").as_uri() + "?arch=amd64&from=4.14.10&to=4.16.0", wait_until="load")
+        page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'error'")
+        assert page.locator("#planner-result").inner_text() == (
+            "Could not load data/planner-amd64.json: a page opened from a file cannot read the site's data. "
+            "Open the site through a web server, such as “site-gen serve”.")
+
+
+def test_choosing_a_version_scrolls_the_picture_to_it_and_keeps_focus(base_url, browser):
+    """candidate-4.15 is taller than its scroll box in a short window: the chosen node is scrolled
+    into view, and focus stays in the picker for the next arrow key."""
+    with Visit(browser, base_url + "channels/candidate-4.15/amd64.html", viewport={"width": 1280, "height": 500}) \
+            as visit:
+        page = visit.page
+        page.wait_for_selector("body[data-graph-loaded]", state="attached")
+        visible = """(version) => {
+          const node = Array.from(document.querySelectorAll("g.node"))
+            .find((g) => g.querySelector("title").textContent === version).getBoundingClientRect();
+          const box = document.querySelector(".graph-scroll").getBoundingClientRect();
+          return node.top >= Math.max(box.top, 0) && node.bottom <= Math.min(box.bottom, innerHeight)
+            && node.left >= box.left && node.right <= box.right;
+        }"""
+        for version in ("4.15.9", "4.14.5", "4.15.8"):
+            page.focus("#version-select")
+            page.select_option("#version-select", version)
+            assert page.evaluate(visible, version), version
+            assert page.evaluate("document.activeElement.id") == "version-select"
+        assert page.evaluate(visible, "4.14.5") is False  # the picture did move
+        screenshot(visit, "channel-scrolled")
+
+
 # ----------------------------------------------------------------------------- planner
 def _plan(browser, base_url, query: str):
     visit = Visit(browser, base_url + "planner.html?" + query)
     visit.page.wait_for_function(
         "!['loading', undefined].includes(document.getElementById('planner-result').dataset.outcome)")
-    result = visit.page.evaluate("""() => ({
-      outcome: document.getElementById('planner-result').dataset.outcome,
-      text: document.getElementById('planner-result').innerText,
-      routes: Array.from(document.querySelectorAll('ol.route'), (ol) => [ol.dataset.kind, ol.dataset.route]),
-    })""")
-    return visit, result
+    return visit, visit.page.evaluate(READ_PLAN)
+
+
+# The planner's answer: per section of routes, the route shown, the number of routes, the channel
+# to set (or the channels of each stretch), and per update its alternatives, flags and switch.
+READ_PLAN = """() => ({
+  outcome: document.getElementById('planner-result').dataset.outcome,
+  text: document.getElementById('planner-result').innerText,
+  routes: Array.from(document.querySelectorAll('ol.route'), (ol) => [ol.dataset.kind, ol.dataset.route]),
+  sections: Object.fromEntries(Array.from(document.querySelectorAll('section.routes'), (section) => [
+    section.dataset.kind, {
+      route: section.querySelector('ol.route').dataset.route,
+      total: section.dataset.total,
+      channels: section.querySelector('.route-channels').dataset.channels,
+      hops: Array.from(section.querySelectorAll('li.hop'), (li) => [
+        li.dataset.alternatives, li.dataset.flags, li.dataset.switch ?? null]),
+    }])),
+})"""
 
 
 def test_planner_finds_the_eus_to_eus_routes(base_url, browser):
-    """F8.1: no direct 4.14 -> 4.16 edge; two recommended routes of 3 updates, and routes of
-    2 updates when conditional updates are allowed."""
+    """F8.1: no direct 4.14 -> 4.16 edge; two recommended routes of 3 updates, and three routes of
+    2 updates when conditional updates are allowed. Each kind is shown as one route through the
+    newest versions, with the versions that can replace a step listed under it."""
     visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=eus-4.16")
     assert result["outcome"] == "routes"
-    assert sorted(r for kind, r in result["routes"] if kind == "recommended") == [
-        "4.14.10 4.15.3 4.15.5 4.16.0", "4.14.10 4.15.4 4.15.5 4.16.0"]
-    assert sorted(r for kind, r in result["routes"] if kind == "shorter-conditional") == [
-        "4.14.10 4.15.3 4.16.0", "4.14.10 4.15.4 4.16.0", "4.14.10 4.15.5 4.16.0"]
-    assert "ConsolePluginCapabilityLoss" in result["text"] and "KubeletShutdownDrainHang" in result["text"]
+    assert result["sections"] == {
+        "recommended": {"route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
+                        "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]},
+        "shorter-conditional": {"route": "4.14.10 4.15.5 4.16.0", "total": "3", "channels": "eus-4.16",
+                                "hops": [["4.15.4 4.15.3", "", None], ["", "", None]]}}
+    # 4.14.10 -> 4.15.5 carries KubeletShutdownDrainHang; through 4.15.4 or 4.15.3 the other update does
+    assert "Instead of 4.15.5: 4.15.4 (recommended; then conditional: ConsolePluginCapabilityLoss), " \
+        "4.15.3 (recommended; then conditional: ConsolePluginCapabilityLoss)" in result["text"]
+    assert "KubeletShutdownDrainHang" in result["text"]  # the risk of 4.14.10 -> 4.15.5
     screenshot(visit, "planner-routes")
+    visit.close()
+
+
+def test_any_channel_prefers_supported_releases_and_says_which_channel_to_set(base_url, browser):
+    """U2 on the example. 4.14.10 -> 4.15.4 -> 4.16.0-rc.0 -> 4.16.0 is as short as the routes
+    through 4.15.5, but only candidate-4.16 offers its updates and it lands on a prerelease: it is
+    no longer among the recommended routes, and eus-4.16 serves the whole route shown."""
+    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=")
+    assert result["sections"]["recommended"] == {
+        "route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
+        "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]}
+    assert "One channel serves every update of this route: eus-4.16." in result["text"]
+    visit.close()
+    # No channel holds both 4.14.0 and 4.16.0 (F7): fast-4.15 up to 4.15.5, then stable-4.16.
+    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.0&to=4.16.0&channel=")
+    recommended = result["sections"]["recommended"]
+    assert recommended["route"] == "4.14.0 4.14.11 4.15.4 4.15.5 4.16.0"
+    assert recommended["channels"] == "fast-4.15 stable-4.16"
+    assert [switch for _, _, switch in recommended["hops"]] == [None, None, None, "stable-4.16"]
+    assert "Switch the cluster's channel to stable-4.16 before this update." in result["text"]
+    screenshot(visit, "planner-channel-switch")
+    visit.close()
+    # Release candidates are only in candidate-4.16 (F7): both updates are flagged.
+    visit, result = _plan(browser, base_url, "arch=amd64&from=4.15.5&to=4.16.0-rc.3&channel=")
+    recommended = result["sections"]["recommended"]
+    assert recommended["route"] == "4.15.5 4.16.0-rc.2 4.16.0-rc.3"
+    assert [flags for _, flags, _ in recommended["hops"]] == ["prerelease, candidate channels only"] * 2
+    assert "no route of this kind avoids them" in result["text"]
+    screenshot(visit, "planner-flags")
+    visit.close()
+
+
+def test_planner_accepts_versions_typed_with_a_v_and_spaces(base_url, browser):
+    visit, result = _plan(browser, base_url, "arch=amd64&from=%20v4.14.10%20&to=V4.16.0&channel=eus-4.16")
+    assert result["sections"]["recommended"]["route"] == "4.14.10 4.15.4 4.15.5 4.16.0"
+    assert visit.page.input_value("#from") == "4.14.10" and visit.page.input_value("#to") == "4.16.0"
     visit.close()
 
 
@@ -360,27 +574,28 @@ def test_planner_form_plans_across_minors_on_s390x(base_url, browser):
         page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
         page.select_option("#arch", "s390x")
         page.wait_for_selector("#channel option[value='eus-4.16']", state="attached")
-        page.fill("#from", "4.14.8")
+        page.fill("#from", "v4.14.8 ")
         page.fill("#to", "4.16.0")
         page.select_option("#channel", "eus-4.16")
         page.click("button[type=submit]")
         page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'routes'")
         assert "arch=s390x" in page.url and "channel=eus-4.16" in page.url
-        routes = page.eval_on_selector_all("ol.route[data-kind=recommended]", "els => els.map(e => e.dataset.route)")
-        assert "4.14.8 4.14.10 4.15.4 4.15.5 4.16.0" in routes
-        assert {len(route.split()) for route in routes} == {5}
+        recommended = page.evaluate(READ_PLAN)["sections"]["recommended"]
+        # the newest version at each step; 4.14.10 (F8.2's example) can replace 4.15.2
+        assert recommended["route"] == "4.14.8 4.15.2 4.15.4 4.15.5 4.16.0"
+        assert "4.14.10" in recommended["hops"][0][0].split()
 
 
 @pytest.mark.parametrize("query, outcome, explanation", [
     # F8.3: every update into 4.15.1 is blocked
     ("arch=amd64&from=4.15.0&to=4.15.1&channel=", "unreachable",
-     "Nothing in any channel (amd64) updates to 4.15.1"),
+     "Nothing in any channel updates to 4.15.1 on amd64: no served graph has an update into it"),
     # F8.3: 4.15.7 is not a node of stable-4.15
     ("arch=amd64&from=4.14.10&to=4.15.7&channel=stable-4.15", "not-in-channel",
      "4.15.7 is not in stable-4.15 on amd64"),
     # F8.3: 4.15.9 has no outgoing update in candidate-4.16
     ("arch=amd64&from=4.15.9&to=4.16.4&channel=candidate-4.16", "unreachable",
-     "4.15.9 has no updates in candidate-4.16 (amd64): it is a dead end"),
+     "4.15.9 has no updates in candidate-4.16 on amd64: it is a dead end"),
     # F8.3: on s390x the only update in eus-4.14 is 4.14.8 -> 4.14.9; updates never go back
     ("arch=s390x&from=4.14.9&to=4.14.8&channel=eus-4.14", "unreachable",
      "Updates only go to newer versions, and 4.14.8 is older than 4.14.9"),
@@ -401,7 +616,86 @@ def test_planner_reports_routes_that_need_a_risk(base_url, browser):
     visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.6&to=4.14.7&channel=stable-4.14")
     assert result["outcome"] == "conditional-only"
     assert result["routes"] == [["conditional-only", "4.14.6 4.14.7"]]
+    assert result["sections"]["conditional-only"]["total"] == "1"
     assert "ReleaseSupersededByRebuild" in result["text"] and "Rules: Always" in result["text"]
+    visit.close()
+
+
+# ----------------------------------------------------------------------------- a crafted site
+MANY = 11  # releases per step of the many-routes chain: 10 can replace each step, 8 are shown
+
+
+@pytest.fixture(scope="module")
+def crafted(tmp_path_factory):
+    """Cases the example does not have, served like the example:
+    - stable-4.1 holds 4.1.0 and 4.1.2 but not 4.1.1, the only release updating to 4.1.2
+      (fast-4.1 holds all three): nothing in stable-4.1 updates to 4.1.2;
+    - stable-4.4 chains 4.1.2 -> any 4.2.z -> any 4.3.z -> 4.4.0, MANY releases per step, every
+      4.2.z updating to every 4.3.z: MANY² routes of 3 updates;
+    - 4.4.0 -> 4.4.1 carries a risk whose link is not http(s)."""
+    root = tmp_path_factory.mktemp("crafted")
+    scenario = Scenario(root)
+    scenario.release("4.1.0").release("4.1.1", previous=["4.1.0"]).release("4.1.2", previous=["4.1.1"])
+    seconds = [f"4.2.{z}" for z in range(MANY)]
+    thirds = [f"4.3.{z}" for z in range(MANY)]
+    for version in seconds:
+        scenario.release(version, previous=["4.1.2"])
+    for version in thirds:
+        scenario.release(version, previous=seconds)
+    scenario.release("4.4.0", previous=thirds).release("4.4.1", previous=["4.4.0"])
+    scenario.channel("fast-4.1", ["4.1.0", "4.1.1", "4.1.2"])
+    scenario.channel("stable-4.1", ["4.1.0", "4.1.2"])
+    scenario.channel("stable-4.4", ["4.1.2", *seconds, *thirds, "4.4.0", "4.4.1"])
+    scenario.block("4.4.1-LocalDocs.yaml", "4.4.1", ".*", url="docs/known-issues.md#local-docs", name="LocalDocs",
+                   message="Only documented inside the company.", matchingRules=[{"type": "Always"}])
+    site = build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
+    with serve(site) as url:
+        yield url
+
+
+def test_planner_says_when_nothing_in_the_channel_updates_to_the_target(crafted, browser):
+    """4.1.1 -> 4.1.2 is served, but only in fast-4.1: within stable-4.1 nothing updates to 4.1.2.
+    (The reason must not come from updates whose source is outside the channel.)"""
+    visit, result = _plan(browser, crafted, "arch=amd64&from=4.1.0&to=4.1.2&channel=stable-4.1")
+    assert result["outcome"] == "unreachable"
+    assert result["text"] == ("Nothing in stable-4.1 updates to 4.1.2 on amd64. Updates into it are offered in "
+                              "fast-4.1: choose “Any channel” to plan across channels.")
+    visit.close()
+    visit, result = _plan(browser, crafted, "arch=amd64&from=4.1.0&to=4.1.2&channel=")
+    assert result["sections"]["recommended"]["route"] == "4.1.0 4.1.1 4.1.2"
+    visit.close()
+
+
+def test_many_routes_are_one_route_with_the_alternatives_of_each_step(crafted, browser):
+    visit, result = _plan(browser, crafted, "arch=amd64&from=4.1.2&to=4.4.0&channel=stable-4.4")
+    newest_first = lambda versions: " ".join(reversed(versions))
+    assert result["sections"] == {"recommended": {
+        "route": f"4.1.2 4.2.{MANY - 1} 4.3.{MANY - 1} 4.4.0", "total": str(MANY * MANY), "channels": "stable-4.4",
+        "hops": [[newest_first(seconds), "", None] for seconds in ([f"4.2.{z}" for z in range(MANY - 1)],
+                                                                   [f"4.3.{z}" for z in range(MANY - 1)])]
+        + [["", "", None]]}}
+    assert result["text"].startswith(f"Recommended routes in stable-4.4 (amd64)\n\n{MANY * MANY} routes of 3 updates.")
+    page = visit.page
+    first = page.locator("li.hop").first.locator(".hop-alternatives")
+    assert first.locator("a:visible").all_inner_texts() == [f"4.2.{z}" for z in range(MANY - 2, MANY - 10, -1)]
+    first.locator("summary").click()  # the older ones are folded away
+    assert first.locator("summary").inner_text() == "2 older versions"
+    assert first.locator("a:visible").all_inner_texts() == [f"4.2.{z}" for z in range(MANY - 2, -1, -1)]
+    screenshot(visit, "planner-alternatives")
+    visit.close()
+
+
+def test_a_risk_link_that_is_not_http_is_shown_as_text(crafted, browser):
+    shown = "More information: docs/known-issues.md#local-docs"
+    with Visit(browser, crafted + "channels/stable-4.4/amd64.html#4.4.0") as visit:
+        page = visit.page
+        page.wait_for_selector("body[data-graph-loaded]", state="attached")
+        risk = page.locator("#offer li.risk")
+        assert shown in risk.inner_text()
+        assert risk.locator("a").all_inner_texts() == ["LocalDocs"]  # the risk page, nothing else
+    visit, result = _plan(browser, crafted, "arch=amd64&from=4.4.0&to=4.4.1&channel=")
+    assert result["outcome"] == "conditional-only" and shown in result["text"]
+    assert visit.page.locator("li.risk a").all_inner_texts() == ["LocalDocs"]
     visit.close()
 
 
@@ -413,7 +707,7 @@ def test_search_box_jumps_to_a_release_and_suggests_close_versions(base_url, bro
         page.keyboard.press("Enter")
         message = page.locator(".search-message").inner_text()
         assert "No served release is called “4.16”" in message and "4.16.4" in message
-        page.fill("#version-query", "4.16.0")
+        page.fill("#version-query", " v4.16.0 ")
         with page.expect_navigation():
             page.keyboard.press("Enter")
         assert page.url == base_url + "releases/4.16.0.html"

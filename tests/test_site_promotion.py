@@ -26,7 +26,6 @@ from test_promotion import ERRATA, TIMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
-TOMBSTONE_BORDER = "#7f1d1d"
 RELEASES = EXAMPLE / "releases"
 
 # graph-data/README.md F9: pending versions (conditions 1-2) and zombies per channel.
@@ -246,7 +245,7 @@ def _double_outlined(page) -> dict[str, str]:
     for group in svg.iter(f"{SVG}g"):
         if group.get("class") != "node":
             continue
-        outlines = [p for p in group.iter(f"{SVG}path") if p.get("stroke") == TOMBSTONE_BORDER]
+        outlines = list(group.iter(f"{SVG}path"))
         if len(outlines) == 2:  # peripheries=2: the node's shape and a second outline around it
             found[group.findtext(f"{SVG}title")] = group.find(f".//{SVG}a").get(f"{XLINK}title")
     return found

@@ -3,6 +3,8 @@
 The biggest served graph (candidate-4.14: 270 releases, ~10,000 updates and ~4,500
 conditional updates) took `dot` minutes when drawn whole; drawn as its reduction it
 must take seconds at most and still produce well-formed SVG with every release in it.
+Real risk names and links are much longer than the example's: the pages must still fit
+a phone.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from site_gen.render.reduction import drawn_edges
 from site_gen.render.served_index import RiskCatalog
 from site_gen.render.svg_cache import GraphDrawer
 from site_gen.render.svg_inline import inline_svg
-from site_helpers import build_site, served_documents
+from site_helpers import PHONE, build_site, chromium, serve, served_documents
 from synthetic_releases import write_synthetic_releases
 
 pytestmark = needs_shared
@@ -73,9 +75,16 @@ def test_biggest_graph_draws_within_budget_as_well_formed_svg(biggest):
     ET.fromstring(inline_svg(svg, f"Update graph of {channel}"))  # the embedded form too
 
 
-def test_full_scale_site_renders_every_page(releases, tmp_path):
-    """Every real channel on amd64: a page per channel and release, every picture well-formed."""
-    result = build_site(tmp_path / "site", tmp_path / "cache", graph_data=REAL_GRAPH_DATA, releases=releases)
+@pytest.fixture(scope="module")
+def full_site(releases, tmp_path_factory):
+    """Every real channel on amd64, with pages."""
+    root = tmp_path_factory.mktemp("real-site")
+    return build_site(root / "site", root / "cache", graph_data=REAL_GRAPH_DATA, releases=releases)
+
+
+def test_full_scale_site_renders_every_page(full_site):
+    """A page per channel and release, every picture well-formed."""
+    result = full_site
     site = result.out
     docs = {key: doc for key, doc in served_documents(site).items() if doc["nodes"]}
     assert len(docs) >= 70
@@ -87,3 +96,47 @@ def test_full_scale_site_renders_every_page(releases, tmp_path):
     versions = {node["version"] for doc in docs.values() for node in doc["nodes"]}
     assert {p.name[:-len(".html")] for p in (site / "releases").glob("*.html")} == versions | {"index"}
     assert result.pages.drawing.graphs == len(docs)
+
+
+def _most_conditional_source(document: dict) -> str:
+    """The version with the most conditional updates out of it: the longest panel."""
+    sources = [edge["from"] for group in document["conditionalEdges"] for edge in group["edges"]]
+    return max(sources, key=sources.count) if sources else document["nodes"][0]["version"]
+
+
+def _widest_channel_pages(docs: dict) -> list[str]:
+    """Channel pages, each with a version chosen, holding the longest texts of the real data: the
+    longest version name (the picker), risk name and risk link (risk list and panel), the longest
+    panel, and candidate-4.14 (the biggest graph). Every channel page has the same layout, so
+    these are the ones that can be too wide."""
+    def risks(doc):
+        return [risk for group in doc["conditionalEdges"] for risk in group["risks"]] or [{"name": "", "url": ""}]
+
+    longest = {
+        "version": lambda doc: max(len(node["version"]) for node in doc["nodes"]),
+        "risk name": lambda doc: max(len(risk["name"]) for risk in risks(doc)),
+        "risk link": lambda doc: max(len(risk["url"]) for risk in risks(doc)),
+        "panel": lambda doc: max(len(group["edges"]) for group in doc["conditionalEdges"]) if doc["conditionalEdges"] else 0,
+    }
+    chosen = {max(docs, key=lambda key: measure(docs[key])) for measure in longest.values()} | {("candidate-4.14", "amd64")}
+    return [f"channels/{channel}/{arch}.html#{_most_conditional_source(docs[channel, arch])}"
+            for channel, arch in sorted(chosen)]
+
+
+def test_channel_and_risk_pages_fit_a_phone(full_site):
+    """At 390 px no risk page and no channel page is wider than the screen (candidate-4.14 was 559 px):
+    real risk names are long CamelCase words, real links long URLs."""
+    site = full_site.out
+    docs = {key: doc for key, doc in served_documents(site).items() if doc["nodes"]}
+    channel_pages = _widest_channel_pages(docs)
+    risk_pages = [f"risks/{risk.name}" for risk in sorted((site / "risks").glob("*.html"))]
+    widths = {}
+    with serve(site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=PHONE).new_page()
+        for path in channel_pages + risk_pages:
+            page.goto(base_url + path, wait_until="load")
+            if path.startswith("channels/"):
+                page.wait_for_selector("body[data-graph-loaded]", state="attached")
+            widths[path] = page.evaluate("document.documentElement.scrollWidth")
+    assert len(channel_pages) >= 3 and len(risk_pages) > 100
+    assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}

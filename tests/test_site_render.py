@@ -167,6 +167,70 @@ def test_channel_page_marks(example, channel, expected):
         assert marks[term] == versions, term
 
 
+# The legend swatch of each mark: (fill, border colour, bold, dashed, double), from its style attribute.
+def _legend(page: Path) -> dict[str, tuple]:
+    html = page.read_text("utf-8")
+    legend = re.search(r'<ul class="legend">(.*?)</ul>', html, re.DOTALL).group(1)
+    swatches = {}
+    for style, label in re.findall(r'<li><span class="swatch" style="([^"]*)"></span>(.*?)</li>', legend):
+        rules = dict(rule.split(":", 1) for rule in style.strip(";").split(";"))
+        swatches[label[0].lower() + label[1:]] = (
+            rules["background"], rules["border-color"], rules.get("border-width") == "2px",
+            rules.get("border-style") == "dashed", rules.get("border-style") == "double")
+    return swatches
+
+
+def _node_looks(svg: ET.Element) -> dict[str, tuple[list[str], tuple]]:
+    """version -> (its marks in words, from the tooltip; how it is drawn, as a legend swatch would say)."""
+    found = {}
+    for group in svg.iter(f"{SVG}g"):
+        if group.get("class") != "node":
+            continue
+        paths = list(group.iter(f"{SVG}path"))
+        notes = group.find(f".//{SVG}a").get(f"{XLINK}title").split("; ")[1:]
+        found[group.findtext(f"{SVG}title")] = (notes, (
+            paths[0].get("fill"), paths[0].get("stroke"), paths[0].get("stroke-width") == "2",
+            paths[0].get("stroke-dasharray") is not None, len(paths) == 2))
+    return found
+
+
+def test_every_node_is_drawn_as_the_legend_says(example):
+    """A node with one mark looks exactly like that mark's legend swatch; with several, like the
+    first of them in the legend, plus the dashed or double outline of the others (U4: the head
+    that is also the newest version reached by a recommended update is drawn as the head)."""
+    site, _ = example
+    plain = ("#ffffff", "#374151", False, False, False)
+    checked = set()
+    for page in sorted(site.glob("channels/*/*.html")):
+        legend = _legend(page)
+        order = list(legend)
+        for version, (notes, drawn) in _node_looks(_svg_of(page)).items():
+            marks = sorted({"tombstoned in its feeder or further up the feeder chain"
+                            if " tombstoned in " in f" {note}" else note for note in notes}, key=order.index)
+            if not marks:
+                assert drawn == plain, (page, version)
+                continue
+            fill, border, bold, _, _ = legend[marks[0]]
+            dashed = any(legend[mark][3] for mark in marks)
+            double = any(legend[mark][4] for mark in marks)
+            assert drawn == (fill, border, bold, dashed, double), (page, version, marks)
+            checked.add(tuple(marks))
+    assert ("head of the channel", "newest version a recommended update leads to") in checked  # F3
+    assert ("no update leads here", "tombstoned in its feeder or further up the feeder chain") in checked  # F9
+
+
+def test_counts_agree_with_their_nouns(example):
+    """No "1 channels" in any page (D6)."""
+    site, _ = example
+    one_plural = re.compile(r"(?<![\d.,])\b1 (?:conditional update|update|channel|version|distinct risk|release|graph)s\b")
+    for page in site.rglob("*.html"):
+        text = " ".join(re.sub(r"<[^>]+>", " ", page.read_text("utf-8")).split())
+        assert not one_plural.search(text), (page, one_plural.search(text))
+    risk = " ".join(re.sub(r"<[^>]+>", " ", (site / "risks/EngineeringCandidate.html").read_text("utf-8")).split())
+    # F5.4: candidate-4.16 only (5 updates on amd64, 2 on arm64, which has no 4.16.0-ec.0)
+    assert "7 conditional updates over 1 channel (counting" in risk
+
+
 # ----------------------------------------------------------------------------- contents vs JSON
 def _expected_updates(docs) -> dict:
     """version -> direction -> (other, kind) -> arch -> channels, straight from the JSON files."""
@@ -351,7 +415,7 @@ def test_untrusted_text_is_escaped_and_unsafe_links_are_not_followed(scenario, t
     risk_index = (result.out / "risks/index.html").read_text("utf-8")
     assert "Evil&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in risk_index
     planner = orjson.loads((result.out / "data/planner-amd64.json").read_bytes())
-    assert planner["risks"][0]["url"] is None
+    assert planner["risks"][0]["url"] == "javascript:alert(1)"  # as written: the page shows it as text
 
 
 # ----------------------------------------------------------------------------- SVG cache

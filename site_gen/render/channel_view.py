@@ -10,25 +10,30 @@ from .served_index import RiskCatalog, RiskInfo
 
 @dataclass(frozen=True)
 class Mark:
-    """A property of a version in one channel, drawn as node colours and listed in words."""
+    """A property of a version in one channel, drawn as node colours and listed in words.
+
+    The legend shows each mark as a node with only that mark looks. A version with
+    several marks is drawn like the first of them in MARKS (fill, border colour and
+    width), and the dashed or double outline of any other is added: those two are the
+    only features no other mark uses, so the picture never contradicts the legend."""
 
     label: str
-    fill: str | None     # node fill in the picture (None: keep another mark's fill)
+    fill: str | None     # node fill in the picture (None: the plain fill)
     border: str
     bold: bool = False
     dashed: bool = False
-    double: bool = False  # a second outline, whatever the fill and border of other marks
+    double: bool = False  # a second outline
 
 
 HEAD = Mark("head of the channel", "#dbeafe", "#1e40af", bold=True)
+DEAD_END = Mark("no update leaves it", None, "#b91c1c", bold=True)
 NEWEST_REACHABLE = Mark("newest version a recommended update leads to", "#dcfce7", "#166534", bold=True)
 CONDITIONAL_ONLY = Mark("reachable only through conditional updates", "#ffedd5", "#9a3412")
 NO_INCOMING = Mark("no update leads here", "#f3f4f6", "#4b5563", dashed=True)
-DEAD_END = Mark("no update leaves it", None, "#b91c1c", bold=True)
-# Last, so its border wins: the double outline shows it next to any other mark.
 TOMBSTONED = Mark("tombstoned in its feeder or further up the feeder chain", "#fee2e2", "#7f1d1d",
                   double=True)
-MARKS = (HEAD, NEWEST_REACHABLE, CONDITIONAL_ONLY, NO_INCOMING, DEAD_END, TOMBSTONED)  # by priority
+# By priority: a dead end (a cluster there is stuck) outranks how the version is reached.
+MARKS = (HEAD, DEAD_END, NEWEST_REACHABLE, CONDITIONAL_ONLY, NO_INCOMING, TOMBSTONED)
 
 
 @dataclass
@@ -53,15 +58,16 @@ class ChannelView:
         return self.versions[-1]
 
     def marks(self) -> dict[str, list[Mark]]:
-        """The marks of every marked version, in priority order."""
+        """The marks of every marked version, in priority order (the order of MARKS)."""
+        marked = {HEAD: [self.head],
+                  DEAD_END: self.dead_ends,
+                  NEWEST_REACHABLE: [self.newest_reachable] if self.newest_reachable else [],
+                  CONDITIONAL_ONLY: self.conditional_only,
+                  NO_INCOMING: self.no_incoming,
+                  TOMBSTONED: self.tombstoned}
         found: dict[str, list[Mark]] = {}
-        for mark, marked in ((HEAD, [self.head]),
-                             (NEWEST_REACHABLE, [self.newest_reachable] if self.newest_reachable else []),
-                             (CONDITIONAL_ONLY, self.conditional_only),
-                             (NO_INCOMING, self.no_incoming),
-                             (DEAD_END, self.dead_ends),
-                             (TOMBSTONED, self.tombstoned)):
-            for version in marked:
+        for mark in MARKS:
+            for version in marked[mark]:
                 found.setdefault(version, []).append(mark)
         return found
 

@@ -37,14 +37,14 @@ def _quote(text: str) -> str:
 
 
 def _node(version: str, href: str, marks: list[Mark], notes: list[str]) -> str:
+    """Drawn like its first mark, plus the dashed or double outline of any other (see Mark)."""
     tooltip = "; ".join([version, *notes])
     attributes = [f"URL={_quote(href)}", f"tooltip={_quote(tooltip)}"]
-    fill = next((mark.fill for mark in marks if mark.fill), _PLAIN_FILL)
-    border = next((mark.border for mark in reversed(marks)), _PLAIN_BORDER)  # tombstone, else dead end
     if marks:
-        attributes += [f"fillcolor={_quote(fill)}", f"color={_quote(border)}"]
-    if any(mark.bold for mark in marks):
-        attributes.append("penwidth=2")
+        first = marks[0]
+        attributes += [f"fillcolor={_quote(first.fill or _PLAIN_FILL)}", f"color={_quote(first.border)}"]
+        if first.bold:
+            attributes.append("penwidth=2")
     if any(mark.dashed for mark in marks):
         attributes.append('style="rounded,filled,dashed"')
     if any(mark.double for mark in marks):

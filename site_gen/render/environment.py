@@ -18,9 +18,15 @@ TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
 ASSET_DIR = TEMPLATE_DIR / "assets"
 
 
+def count(number: int, noun: str) -> str:
+    """``3|count("channel")`` -> "3 channels", ``1|count("channel")`` -> "1 channel", with thousands separators."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
+
+
 def make_environment(templates: Path = TEMPLATE_DIR) -> Environment:
     env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, auto_reload=False,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["count"] = count
     env.globals.update(
         channel_page=links.channel_page, release_page=links.release_page,
         risk_page=links.risk_page, graph_json=links.graph_json,

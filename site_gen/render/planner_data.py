@@ -12,6 +12,9 @@ in exactly the channels that hold both ends (the policy engine's rule). Shape::
      "conditional": [[target, riskList, target, riskList, ...] per version],
      "riskLists": [[risk, ...], ...],
      "risks": [{"name", "message", "url", "types": [...], "page": "risks/<slug>.html"}]}
+
+A risk's ``url`` is passed on as written: the page links it only when it is http(s)
+and shows anything else as text, as the risk pages do.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def planner_document(index: ArchIndex) -> dict:
         "recommended": [sorted(targets) for targets in recommended],
         "conditional": [[value for pair in sorted(pairs) for value in pair] for pairs in conditional_pairs],
         "riskLists": [list(key) for key in list_numbers],
-        "risks": [{"name": risk.name, "message": risk.message, "url": links.external_url(risk.url),
+        "risks": [{"name": risk.name, "message": risk.message, "url": risk.url,
                    "types": risk.rule_types, "page": links.risk_page(risk.slug)}
                   for risk in risk_numbers],
     }

@@ -6,15 +6,20 @@
   const {el, fetchJSON, releaseHref, riskItem} = SiteGen;
   const panel = document.getElementById("offer");
   const select = document.getElementById("version-select");
+  const scroller = document.querySelector(".graph-scroll");
   const releases = panel.dataset.releases;
   const riskPages = JSON.parse(document.getElementById("risk-pages").textContent);
   // version -> where it is tombstoned up the feeder chain (the picker's options carry it)
   const tombstoned = new Map(Array.from(select.options).filter((o) => o.dataset.tombstoned)
     .map((o) => [o.value, o.dataset.tombstoned]));
+  const listed = new Set(Array.from(select.options, (o) => o.value).filter(Boolean));
   const nodes = new Map();  // version -> <g class="node"> in the picture
   for (const node of document.querySelectorAll(".graph-scroll g.node")) {
     nodes.set(node.querySelector("title").textContent, node);
   }
+  // "loading" until the JSON arrives; choices made meanwhile wait in the URL fragment.
+  // "failed": node links open release pages, as they do without JavaScript.
+  let state = "loading";
   let graph = null;
 
   function riskPage(risk) {
@@ -40,10 +45,29 @@
 
   function highlight(version) {
     for (const node of nodes.values()) node.classList.remove("is-selected", "is-recommended", "is-conditional");
-    if (!graph || !graph.recommended.has(version)) return;
+    if (!graph.recommended.has(version)) return;
     nodes.get(version)?.classList.add("is-selected");
     for (const to of graph.recommended.get(version)) nodes.get(to)?.classList.add("is-recommended");
     for (const update of graph.conditional.get(version)) nodes.get(update.to)?.classList.add("is-conditional");
+  }
+
+  /* Bring the node into view without moving focus: centred in the picture's scroll box, and,
+     when the picker stays on screen beside the picture (wide screens), the page scrolled just
+     enough to show it. On a phone the picture is below the panel, which stays where it is. */
+  function reveal(version) {
+    const node = nodes.get(version);
+    if (!node) return;
+    const box = scroller.getBoundingClientRect();
+    const shape = node.getBoundingClientRect();
+    const inside = shape.left >= box.left && shape.right <= box.right && shape.top >= box.top &&
+      shape.bottom <= box.bottom;
+    if (!inside) {
+      scroller.scrollBy((shape.left + shape.right - box.left - box.right) / 2,
+                        (shape.top + shape.bottom - box.top - box.bottom) / 2);
+    }
+    if (getComputedStyle(panel.closest("section")).position === "sticky") {
+      node.scrollIntoView({block: "nearest", inline: "nearest"});
+    }
   }
 
   function versionLink(version) {
@@ -88,10 +112,20 @@
     }
   }
 
+  function loadingNote(version) {
+    return el("p", {}, "Loading the channel's graph", version ? `, then showing ${version}…` : "…");
+  }
+
   function choose(version, remember) {
-    select.value = graph && graph.recommended.has(version) ? version : "";
     if (remember) history.replaceState(null, "", version ? "#" + encodeURIComponent(version) : "#");
+    if (state !== "ready") {  // the fragment now holds the choice until the graph arrives
+      select.value = listed.has(version) ? version : "";
+      if (state === "loading") panel.replaceChildren(loadingNote(version));
+      return;
+    }
+    select.value = graph.recommended.has(version) ? version : "";
     show(version);
+    reveal(version);
   }
 
   function fromHash() {
@@ -101,7 +135,8 @@
   select.addEventListener("change", () => choose(select.value, true));
   for (const [version, node] of nodes) {
     node.querySelector("a")?.addEventListener("click", (event) => {
-      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;  // open the release page
+      if (state === "failed") return;  // the link opens the release page
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;  // so does a new tab
       event.preventDefault();
       choose(version, true);
       panel.closest("section").scrollIntoView({block: "nearest"});
@@ -109,12 +144,17 @@
   }
   window.addEventListener("hashchange", () => choose(fromHash(), false));
 
-  panel.replaceChildren(el("p", {}, "Loading the channel's graph…"));
+  choose(fromHash(), false);
   fetchJSON(panel.dataset.graph).then((doc) => {
     graph = index(doc);
+    state = "ready";
     document.body.dataset.graphLoaded = "true";
     choose(fromHash(), false);
-  }).catch((error) => {
-    panel.replaceChildren(el("p", {class: "notice"}, `Could not load the graph (${error.message}).`));
+  }, (error) => {
+    state = "failed";
+    select.disabled = true;
+    document.body.dataset.graphFailed = "true";
+    panel.replaceChildren(el("p", {class: "notice"}, error.message,
+      " The versions in the graph link to their release pages instead, which list the same updates."));
   });
 })();

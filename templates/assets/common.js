@@ -15,10 +15,36 @@ const SiteGen = (() => {
     return node;
   }
 
+  /* The site path of a relative URL, for messages ("../../api/x.json" -> "api/x.json"). */
+  function sitePath(url) {
+    return url.replace(/^(\.\.\/)+/, "");
+  }
+
+  /* Fails with a message meant for the reader. A page opened from a file (an unpacked bundle,
+     say) is not even tried: browsers refuse to read files from such a page and log errors. */
   async function fetchJSON(url) {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    if (window.location.protocol === "file:") {
+      throw new Error(`Could not load ${sitePath(url)}: a page opened from a file cannot read the site's data. ` +
+        "Open the site through a web server, such as “site-gen serve”.");
+    }
+    let response;
+    try {
+      response = await fetch(url);
+    } catch {
+      throw new Error(`Could not load ${sitePath(url)}: the server did not answer.`);
+    }
+    if (!response.ok) throw new Error(`Could not load ${sitePath(url)}: HTTP ${response.status}.`);
     return response.json();
+  }
+
+  /* A version as people type it: " v4.14.10 " means 4.14.10. */
+  function typedVersion(text) {
+    return (text || "").trim().replace(/^v(?=\d)/i, "");
+  }
+
+  /* "1 route", "2 routes", "8,505,000 routes" (numbers or BigInts). */
+  function count(number, noun) {
+    return `${number.toLocaleString("en")} ${number == 1 ? noun : noun + "s"}`;
   }
 
   /* Links from input files are followed only when they are http(s). */
@@ -30,13 +56,16 @@ const SiteGen = (() => {
     return base + encodeURIComponent(version) + ".html";
   }
 
-  /* One risk as a list item: name (linking to its page when known), message, link, rule types. */
+  /* One risk as a list item: name (linking to its page when known), message, link, rule types.
+     A link that is not http(s) is shown as text, as the risk pages do. */
   function riskItem(risk, page) {
     const url = safeUrl(risk.url);
+    let more = null;
+    if (url) more = el("a", {href: url, class: "risk-url"}, "More information");
+    else if (risk.url) more = el("span", {class: "risk-url-text"}, "More information: ", el("code", {}, risk.url));
     return el("li", {class: "risk", "data-risk": risk.name},
       page ? el("a", {href: page, class: "risk-name"}, risk.name) : el("strong", {class: "risk-name"}, risk.name),
-      ": ", el("span", {class: "risk-message"}, risk.message), " ",
-      url ? el("a", {href: url, class: "risk-url"}, "More information") : null,
+      ": ", el("span", {class: "risk-message"}, risk.message), " ", more,
       el("span", {class: "rule-types"}, " Rules: " + (risk.types.length ? risk.types.join(", ") : "none")));
   }
 
@@ -44,5 +73,5 @@ const SiteGen = (() => {
     return nodes.flatMap((node, i) => (i ? [separator, node] : [node]));
   }
 
-  return {el, fetchJSON, safeUrl, releaseHref, riskItem, joinNodes};
+  return {el, fetchJSON, typedVersion, count, safeUrl, releaseHref, riskItem, joinNodes};
 })();

@@ -2,6 +2,7 @@
 "use strict";
 
 (() => {
+  const {el, typedVersion, releaseHref, joinNodes} = SiteGen;
   for (const form of document.querySelectorAll("form.version-search")) {
     const input = form.querySelector("input");
     const message = form.querySelector(".search-message");
@@ -10,23 +11,16 @@
     const base = form.dataset.releases;
 
     const jump = (query) => {
-      const version = query.trim().replace(/^v/i, "");
+      const version = typedVersion(query);
       if (knownSet.has(version)) {
-        window.location.href = base + encodeURIComponent(version) + ".html";
+        window.location.href = releaseHref(base, version);
         return;
       }
       const close = known.filter((v) => v.startsWith(version)).slice(-5).reverse();
       message.replaceChildren(`No served release is called “${version}”.`);
       if (close.length) {
-        message.append(" Did you mean ");
-        close.forEach((v, i) => {
-          if (i) message.append(", ");
-          const link = document.createElement("a");
-          link.href = base + encodeURIComponent(v) + ".html";
-          link.textContent = v;
-          message.append(link);
-        });
-        message.append("?");
+        message.append(" Did you mean ", ...joinNodes(close.map((v) => el("a", {href: releaseHref(base, v)}, v)), ", "),
+          "?");
       }
     };
 
