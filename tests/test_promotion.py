@@ -65,22 +65,27 @@ def served(root, channel, arch="amd64") -> list[str]:
     return [node["version"] for node in doc["nodes"]]
 
 
+# graph-data/README.md F9: pending versions (conditions 1-2) and zombies per channel.
+F9_PENDING = {
+    "fast": ["4.14.12", "4.15.9", "4.16.4", "4.16.5"],
+    "stable": ["4.14.11", "4.15.7", "4.15.8", "4.16.3"],
+    "candidate-4.15": ["4.14.0-rc.5", "4.14.0-rc.6", "4.14.0-rc.7"],
+    "candidate-4.16": ["4.16.5"],
+    "fast-4.16": ["4.16.3"],
+    "eus-4.14": ["4.14.10"],
+    "eus-4.16": ["4.16.1"],
+}
+F9_ZOMBIES = {"fast": ["4.15.4"], "fast-4.15": ["4.15.1"], "fast-4.16": ["4.15.1"],
+              "candidate-4.14": ["4.14.4"], "candidate-4.15": ["4.14.4", "4.15.4"],
+              "candidate-4.16": ["4.15.4", "4.16.2"]}
+
+
 def test_example_pending_zombies_and_guard(example, capsys):
     by_name = channels(build(example, capsys))
     pending = {name: [p["version"] for p in c["pending"]] for name, c in by_name.items() if c["pending"]}
-    assert pending == {  # graph-data/README.md F9
-        "fast": ["4.14.12", "4.15.9", "4.16.4", "4.16.5"],
-        "stable": ["4.14.11", "4.15.7", "4.15.8", "4.16.3"],
-        "candidate-4.15": ["4.14.0-rc.5", "4.14.0-rc.6", "4.14.0-rc.7"],
-        "candidate-4.16": ["4.16.5"],
-        "fast-4.16": ["4.16.3"],
-        "eus-4.14": ["4.14.10"],
-        "eus-4.16": ["4.16.1"],
-    }
+    assert pending == F9_PENDING
     zombies = {name: c["zombies"] for name, c in by_name.items() if c["zombies"]}
-    assert zombies == {"fast": ["4.15.4"], "fast-4.15": ["4.15.1"], "fast-4.16": ["4.15.1"],
-                       "candidate-4.14": ["4.14.4"], "candidate-4.15": ["4.14.4", "4.15.4"],
-                       "candidate-4.16": ["4.15.4", "4.16.2"]}
+    assert zombies == F9_ZOMBIES
     blocked = {(name, p["version"]): p["blockedBy"] for name, c in by_name.items()
                for p in c["pending"] if p["blockedBy"]}
     assert blocked == {

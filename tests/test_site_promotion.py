@@ -22,25 +22,12 @@ from site_gen.promotion.resolve import PromotionOptions
 from site_gen.promotion.times import parse_time
 from site_gen.render.promotion_pages import chain_tombstones, duration_words, promotion_page
 from site_helpers import build_site, parse_html, served_documents
-from test_promotion import ERRATA, TIMES
+from test_promotion import ERRATA, F9_PENDING, F9_ZOMBIES, TIMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
 RELEASES = EXAMPLE / "releases"
 
-# graph-data/README.md F9: pending versions (conditions 1-2) and zombies per channel.
-F9_PENDING = {
-    "fast": ["4.14.12", "4.15.9", "4.16.4", "4.16.5"],
-    "stable": ["4.14.11", "4.15.7", "4.15.8", "4.16.3"],
-    "candidate-4.15": ["4.14.0-rc.5", "4.14.0-rc.6", "4.14.0-rc.7"],
-    "candidate-4.16": ["4.16.5"],
-    "fast-4.16": ["4.16.3"],
-    "eus-4.14": ["4.14.10"],
-    "eus-4.16": ["4.16.1"],
-}
-F9_ZOMBIES = {"fast": ["4.15.4"], "fast-4.15": ["4.15.1"], "fast-4.16": ["4.15.1"],
-              "candidate-4.14": ["4.14.4"], "candidate-4.15": ["4.14.4", "4.15.4"],
-              "candidate-4.16": ["4.15.4", "4.16.2"]}
 F9_GUARD_FAILS = {("eus-4.16", "4.16.1"), ("fast-4.16", "4.16.3"), ("stable", "4.16.3")}
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import multiprocessing
+import signal
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +22,8 @@ from ..promotion.resolve import summary as promotion_summary
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
-from ..publish.mirror import write_mirror_files
+from ..publish.mirror import tarball_files, write_mirror_files
+from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.provenance import git_revision
 from ..publish.staging import StagedSite, check_destination, published_marker
 from ..render.site import SiteOptions, SiteTotals, render_site
@@ -76,23 +80,31 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
         if not options.html:
             raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
         since = resolve_changes_since(options.graph_data, options.changes_since, releases)
-    current = build_fingerprint(options, releases, since)
-    if not options.force and published_marker(out).get("fingerprint") == current:
-        return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
-    site = StagedSite(out, inputs, marker={"fingerprint": current})
-    with site:
-        data = load_graph_data(options.graph_data, warnings)
-        promotion = resolve_promotions(data, options.promotion, warnings)
-        built = build_graphs(promotion.data, releases, warnings)
-        write_promotion_data(site, promotion)
-        with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
-            totals = write_graph_api(site, built, bar)
-        write_mirror_files(site, built)
-        write_deploy_files(site)
-        pages = None
-        if options.html:
-            drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs, since)
-            pages = render_site(site, built, promotion.model, drawing, warnings, progress)
+    # Hashing every input and compressing the graph-data tarball need nothing from the
+    # build in between, so a second process does them on the spare core. Ctrl-C is left
+    # to this process, which stops the build and discards the staging directory.
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
+                             initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as background:
+        current = background.submit(build_fingerprint, options, releases, since)
+        published = published_marker(out).get("fingerprint")
+        if published and not options.force and published == current.result():
+            return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
+        site = StagedSite(out, inputs)
+        with site:
+            data = load_graph_data(options.graph_data, warnings)
+            promotion = resolve_promotions(data, options.promotion, warnings)
+            tarball = background.submit(tar_gz_bytes, tarball_files(promotion.data), source_date_epoch())
+            built = build_graphs(promotion.data, releases, warnings)
+            write_promotion_data(site, promotion)
+            with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
+                totals = write_graph_api(site, built, bar)
+            write_mirror_files(site, built, tarball.result())
+            write_deploy_files(site)
+            pages = None
+            if options.html:
+                drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs, since)
+                pages = render_site(site, built, promotion.model, drawing, warnings, progress)
+            site.marker["fingerprint"] = current.result()
     return BuildResult(totals, len(built.channels), len(built.arches),
                        time.perf_counter() - started, site.out, warnings, promotion_summary(promotion),
                        pages)

@@ -43,48 +43,64 @@ def served_version(version: str, arch: str) -> str:
 
 
 def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> dict[tuple[str, str], ServedGraph]:
-    """Every channel × arch graph; pairs with no release get an empty graph."""
+    """Every channel × arch graph; pairs with no release get an empty graph.
+
+    Nodes are ranked once, in served-version order, and visited in that order, so every
+    graph's node list, and each node's list of children, comes out sorted without a sort
+    per graph; edges are then produced already in (source, target) order.
+    """
     wanted_channels, wanted_arches = set(channels), set(arches)
-    members: dict[tuple[str, str], list[int]] = defaultdict(list)
+    placements = []  # (sort key, node, arch, channels) for every served (node, arch)
     for node, metadata in enumerate(graph.metadata):
         if not metadata:
             continue
-        node_arches = _split(metadata.get(ARCH_KEY)) & wanted_arches
         node_channels = _split(metadata.get(CHANNELS_KEY)) & wanted_channels
+        for arch in _split(metadata.get(ARCH_KEY)) & wanted_arches:
+            placements.append((versions.sort_key(served_version(graph.versions[node], arch)),
+                               node, arch, node_channels))
+    placements.sort(key=lambda placement: placement[0])
+    rank = {node: index for index, (_, node, _, _) in enumerate(placements)}
+    members: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for _, node, arch, node_channels in placements:
         for channel in node_channels:
-            for arch in node_arches:
-                members[channel, arch].append(node)
+            members[channel, arch].append(node)
 
-    risky_children: dict[int, dict[int, int]] = defaultdict(dict)  # node -> {child: group}
+    def in_rank_order(children) -> list[int]:
+        return sorted((child for child in children if child in rank), key=rank.__getitem__)
+
+    children = {node: in_rank_order(graph.children[node]) for node in rank}
+    risky: dict[int, dict[int, int]] = defaultdict(dict)  # node -> {child: group}
     for group_index, group in enumerate(graph.conditional):
         for source, target in group.edges:
-            risky_children[source][target] = group_index
+            risky[source][target] = group_index
+    risky_children = {node: (in_rank_order(targets), targets) for node, targets in risky.items()}
 
     served = {}
     for channel in channels:
         for arch in arches:
-            nodes = sorted(members.get((channel, arch), ()),
-                           key=lambda n: versions.sort_key(served_version(graph.versions[n], arch)))
+            nodes = members.get((channel, arch), [])
             position = {node: i for i, node in enumerate(nodes)}
-            member_set = set(nodes)
             edges = []
-            for node in nodes:
-                source = position[node]
-                edges += [(source, position[child]) for child in graph.children[node] & member_set]
-            edges.sort()
+            for source, node in enumerate(nodes):
+                edges += [(source, target) for child in children[node]
+                          if (target := position.get(child)) is not None]
             served[channel, arch] = ServedGraph(channel, arch, nodes, edges,
-                                                _conditional(graph, member_set, position, risky_children))
+                                                _conditional(graph, nodes, position, risky_children))
     return served
 
 
-def _conditional(graph: Graph, members: set[int], position: dict[int, int],
-                 risky_children: dict[int, dict[int, int]]) -> list:
+def _conditional(graph: Graph, nodes: list[int], position: dict[int, int],
+                 risky_children: dict[int, tuple[list[int], dict[int, int]]]) -> list:
     by_group: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for node in members & risky_children.keys():
-        children = risky_children[node]
-        source = position[node]
-        for child in children.keys() & members:
-            by_group[children[child]].append((source, position[child]))
-    kept = [(graph.conditional[group].risks, sorted(edges)) for group, edges in by_group.items()]
+    for source, node in enumerate(nodes):
+        entry = risky_children.get(node)
+        if entry is None:
+            continue
+        ordered, group_of = entry
+        for child in ordered:
+            target = position.get(child)
+            if target is not None:
+                by_group[group_of[child]].append((source, target))
+    kept = [(graph.conditional[group].risks, edges) for group, edges in by_group.items()]
     kept.sort(key=lambda item: ([risk.name for risk in item[0]], item[1]))
     return kept

@@ -20,7 +20,6 @@ import yaml
 from ..engine.pipeline import BuiltGraphs
 from ..errors import Warnings
 from ..inputs.graph_data import Channel, GraphData, SignatureFile, qualifying_files, refuse_link_out
-from .reproducible_tar import source_date_epoch, tar_gz_bytes
 from .staging import StagedSite
 
 SIGNATURES_DIR = "signatures"
@@ -62,7 +61,8 @@ def tarball_files(data: GraphData) -> dict[str, Path | bytes]:
     return files
 
 
-def write_mirror_files(site: StagedSite, built: BuiltGraphs) -> None:
+def write_mirror_files(site: StagedSite, built: BuiltGraphs, tarball: bytes) -> None:
+    """Signatures, and the graph-data tarball made by ``tar_gz_bytes(tarball_files(...))``."""
     for signature in built.data.signatures:
         site.copy(signature_path(signature), signature.path)
-    site.write(GRAPH_DATA_TARBALL, tar_gz_bytes(tarball_files(built.data), source_date_epoch()))
+    site.write(GRAPH_DATA_TARBALL, tarball)
