@@ -42,8 +42,8 @@ def _apply_adds(graph: Graph, warnings: Warnings) -> bool:
             for token in _tokens(graph, node, key):
                 other = graph.index.get(token)
                 if other is None:
-                    warnings.add(f"{key} on {graph.versions[node]} names {token}, "
-                                 "which is not a release; ignored")
+                    warnings.add(f"{key} of {graph.versions[node]} names {token}, which is "
+                                 "not a release: that update is skipped, as Cincinnati skips it")
                     continue
                 graph.add_edge(*((other, node) if incoming else (node, other)))
                 added = True
