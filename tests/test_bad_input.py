@@ -52,69 +52,59 @@ def assert_failed_cleanly(scenario, capsys, path: Path, line: int | None, *fragm
     assert leftovers == []
 
 
-def test_unparsable_yaml_names_file_and_line(published, capsys):
-    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15.0\n- {oops\nfeeder: x\n")
-    assert_failed_cleanly(published, capsys, path, 5, "invalid YAML")
+DIGEST = "q/r@sha256:" + "b" * 64
+
+# One file written (under graph-data/ or, with "releases/", the release documents), the
+# line the message must name, and what the message must say.
+ONE_BAD_FILE = [
+    pytest.param("graph-data/channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15.0\n- {oops\nfeeder: x\n",
+                 5, ["invalid YAML"], id="unparsable-yaml"),
+    pytest.param("graph-data/raw/metadata.json", '{\n  "4.15.0": {\n    "a": "b",\n  }\n}\n',
+                 3, ["invalid JSON", "trailing comma"], id="unparsable-json"),
+    pytest.param("releases/amd64/4.15.1.json", '{"version": "4.15.1",\n "previous": [}\n',
+                 2, ["invalid JSON"], id="unparsable-release"),
+    pytest.param("graph-data/channels/fast-4.15.yaml", "name: fast-4.15\n",
+                 1, ["missing required key 'versions'"], id="channel-without-versions"),
+    pytest.param("graph-data/channels/fast-4.15.yaml", "name: fast-4.15\nversions: 4.15.0\n",
+                 2, ["'versions' must be a list"], id="versions-not-a-list"),
+    pytest.param("graph-data/channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15\n",
+                 3, ["must be a string", "quote it"], id="version-read-as-a-number"),
+    pytest.param("releases/amd64/4.15.2.yaml", "kind: cincinnati-metadata-v0\nversion: 4.15.2\narchitecture: amd64\n",
+                 1, ["missing required key 'payload'"], id="release-without-payload"),
+    pytest.param("releases/amd64/4.15.2.yaml",
+                 f"version: 4.15.2\narchitecture: amd64\npayload: {DIGEST}\nmetadata:\n  url: 5\n",
+                 5, ["'metadata' must map strings to strings"], id="metadata-not-strings"),
+    pytest.param("releases/amd64/4.15.2.yaml", "version: 4.15.2\narchitecture: amd64\npayload: quay.io/x/y:4.15.2\n",
+                 3, ["pull spec by digest"], id="payload-by-tag"),
+    pytest.param("graph-data/blocked-edges/4.15.1.yaml", "from: 4\\.15\\.0\n",
+                 1, ["missing required key 'to'"], id="blocked-edge-without-to"),
+    pytest.param("graph-data/version", "2.0.0\n",
+                 1, ["unsupported graph-data schema version 2.0.0"], id="schema-major-2"),
+    pytest.param("graph-data/version", "1.1\n", 1, ["not a SemVer 2.0 version"], id="schema-not-semver"),
+    pytest.param("graph-data/channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15.0\n- 4.15.01\n",
+                 4, ["'4.15.01' is not a SemVer 2.0 version"], id="channel-version-not-semver"),
+    pytest.param("releases/amd64/4.15.x.yaml", f"version: 4.15.x\narchitecture: amd64\npayload: {DIGEST}\n",
+                 1, ["'4.15.x' is not a SemVer 2.0 version"], id="release-version-not-semver"),
+    pytest.param("releases/amd64/4.15.2.yaml",
+                 f"version: 4.15.2\narchitecture: amd64\npayload: {DIGEST}\nprevious:\n- 4.15.1\n- latest\n",
+                 6, ["'latest' is not a SemVer 2.0 version"], id="previous-not-semver"),
+    pytest.param("graph-data/channels/stable.yaml", "name: stable\nversions: [4.15.0]\n",
+                 1, ["needs a '-'"], id="channel-name-without-dash"),
+    pytest.param("releases/amd64/zz-duplicate.yaml",
+                 "version: 4.15.1\narchitecture: amd64\npayload: q/r@sha256:" + "d" * 64 + "\n",
+                 1, ["also defined in", "different digest"], id="two-digests-for-one-release"),
+    pytest.param("graph-data/raw/metadata.json",
+                 '{"4.15.1": {"io.openshift.upgrades.graph.previous.add": "4.15.0,"}}',
+                 None, ["previous.add entry", "'' is not a SemVer"], id="bad-add-token"),
+]
 
 
-def test_unparsable_json_names_file_and_line(published, capsys):
-    path = published.write("raw/metadata.json", '{\n  "4.15.0": {\n    "a": "b",\n  }\n}\n')
-    assert_failed_cleanly(published, capsys, path, 3, "invalid JSON", "trailing comma")
-
-
-def test_unparsable_release_document(published, capsys):
-    path = published.releases / "amd64" / "4.15.1.json"
-    path.write_text('{"version": "4.15.1",\n "previous": [}\n')
-    assert_failed_cleanly(published, capsys, path, 2, "invalid JSON")
-
-
-def test_channel_missing_versions(published, capsys):
-    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\n")
-    assert_failed_cleanly(published, capsys, path, 1, "missing required key 'versions'")
-
-
-def test_channel_versions_of_wrong_type(published, capsys):
-    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions: 4.15.0\n")
-    assert_failed_cleanly(published, capsys, path, 2, "'versions' must be a list")
-
-
-def test_channel_version_that_yaml_reads_as_a_number(published, capsys):
-    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15\n")
-    assert_failed_cleanly(published, capsys, path, 3, "must be a string", "quote it")
-
-
-def test_release_missing_payload(published, capsys):
-    path = published.releases / "amd64" / "4.15.2.yaml"
-    path.write_text("kind: cincinnati-metadata-v0\nversion: 4.15.2\narchitecture: amd64\n")
-    assert_failed_cleanly(published, capsys, path, 1, "missing required key 'payload'")
-
-
-def test_release_metadata_of_wrong_type(published, capsys):
-    path = published.releases / "amd64" / "4.15.2.yaml"
-    path.write_text("version: 4.15.2\narchitecture: amd64\n"
-                    "payload: quay.io/x/y@sha256:" + "a" * 64 + "\nmetadata:\n  url: 5\n")
-    assert_failed_cleanly(published, capsys, path, 5, "'metadata' must map strings to strings")
-
-
-def test_release_payload_not_by_digest(published, capsys):
-    path = published.releases / "amd64" / "4.15.2.yaml"
-    path.write_text("version: 4.15.2\narchitecture: amd64\npayload: quay.io/x/y:4.15.2\n")
-    assert_failed_cleanly(published, capsys, path, 3, "pull spec by digest")
-
-
-def test_blocked_edge_missing_to(published, capsys):
-    path = published.write("blocked-edges/4.15.1.yaml", "from: 4\\.15\\.0\n")
-    assert_failed_cleanly(published, capsys, path, 1, "missing required key 'to'")
-
-
-def test_unsupported_schema_major(published, capsys):
-    path = published.write("version", "2.0.0\n")
-    assert_failed_cleanly(published, capsys, path, 1, "unsupported graph-data schema version 2.0.0")
-
-
-def test_schema_version_not_semver(published, capsys):
-    path = published.write("version", "1.1\n")
-    assert_failed_cleanly(published, capsys, path, 1, "not a SemVer 2.0 version")
+@pytest.mark.parametrize("relative, content, line, fragments", ONE_BAD_FILE)
+def test_one_bad_file(published, capsys, relative, content, line, fragments):
+    path = published.root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content)
+    assert_failed_cleanly(published, capsys, path, line, *fragments)
 
 
 def test_newer_schema_minor_is_accepted_with_a_warning(published, capsys):
@@ -138,24 +128,6 @@ def test_invalid_regular_expression_in_from(published, capsys, pattern, reason):
     assert_failed_cleanly(published, capsys, path, 2, "'from'", reason)
 
 
-def test_non_semver_channel_version(published, capsys):
-    path = published.write("channels/fast-4.15.yaml", "name: fast-4.15\nversions:\n- 4.15.0\n- 4.15.01\n")
-    assert_failed_cleanly(published, capsys, path, 4, "'4.15.01' is not a SemVer 2.0 version")
-
-
-def test_non_semver_release_version(published, capsys):
-    path = published.releases / "amd64" / "4.15.x.yaml"
-    path.write_text("version: 4.15.x\narchitecture: amd64\npayload: q/r@sha256:" + "b" * 64 + "\n")
-    assert_failed_cleanly(published, capsys, path, 1, "'4.15.x' is not a SemVer 2.0 version")
-
-
-def test_non_semver_previous_entry(published, capsys):
-    path = published.releases / "amd64" / "4.15.2.yaml"
-    path.write_text("version: 4.15.2\narchitecture: amd64\npayload: q/r@sha256:" + "b" * 64 +
-                    "\nprevious:\n- 4.15.1\n- latest\n")
-    assert_failed_cleanly(published, capsys, path, 6, "'latest' is not a SemVer 2.0 version")
-
-
 @pytest.mark.parametrize("name", ["Stable-4.15", "stable_4.15", "../../etc", "..", "stable 4.15", ""])
 def test_unsafe_channel_name(published, capsys, name):
     path = published.write("channels/evil.yaml", f"name: '{name}'\nversions: [4.15.0]\n")
@@ -170,11 +142,6 @@ def test_names_ending_in_a_newline(published, capsys):
     path = published.releases / "amd64" / "4.15.2.yaml"
     path.write_text('version: 4.15.2\narchitecture: "amd64\\n"\npayload: q/r@sha256:' + "c" * 64 + "\n")
     assert_failed_cleanly(published, capsys, path, 2, "must match ^[0-9a-z]+$")
-
-
-def test_channel_name_without_dash(published, capsys):
-    path = published.write("channels/stable.yaml", "name: stable\nversions: [4.15.0]\n")
-    assert_failed_cleanly(published, capsys, path, 1, "needs a '-'")
 
 
 @pytest.mark.parametrize("arch", ["x86_64", "AMD64", "../up", "amd 64"])
@@ -212,18 +179,6 @@ def test_two_channel_files_with_one_name(published, capsys):
     copy = published.write("channels/stable-4.15-copy.yaml", "name: stable-4.15\nversions: [4.15.1]\n")
     path = published.data / "channels" / "stable-4.15.yaml"
     assert_failed_cleanly(published, capsys, path, 1, f"'stable-4.15' is also defined in {copy}")
-
-
-def test_same_release_with_two_digests(published, capsys):
-    path = published.releases / "amd64" / "zz-duplicate.yaml"
-    path.write_text("version: 4.15.1\narchitecture: amd64\npayload: q/r@sha256:" + "d" * 64 + "\n")
-    assert_failed_cleanly(published, capsys, path, 1, "also defined in", "different digest")
-
-
-def test_raw_metadata_with_a_bad_add_token(published, capsys):
-    path = published.write("raw/metadata.json",
-                           '{"4.15.1": {"io.openshift.upgrades.graph.previous.add": "4.15.0,"}}')
-    assert_failed_cleanly(published, capsys, path, None, "previous.add entry", "'' is not a SemVer")
 
 
 def test_missing_graph_data_directory(published, capsys):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 import multiprocessing
 import signal
+import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +23,12 @@ from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
 from ..publish.mirror import tarball_files, write_mirror_files
-from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.provenance import git_revision
+from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.staging import StagedSite, check_destination, published_marker
 from ..render.site import SiteOptions, SiteTotals, render_site
 from ..render.svg_cache import default_cache_dir
+from .arguments import add_graph_data_argument
 
 
 @dataclass
@@ -128,8 +129,7 @@ def add_parser(sub) -> None:
     build = sub.add_parser("build", help="build the site (the default command)", epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Build the JSON graphs (and, unless --no-html, the pages).")
-    build.add_argument("--graph-data", type=Path, default=Path("graph-data"), metavar="DIR",
-                       help="cincinnati-graph-data checkout (default: graph-data)")
+    add_graph_data_argument(build)
     build.add_argument("--releases", type=Path, default=None, metavar="PATH",
                        help="directory of release documents (YAML or JSON, searched recursively), "
                             "or a raw graph-builder JSON file (default: GRAPH_DATA/releases)")

@@ -22,9 +22,9 @@ from .. import versions
 from ..errors import InputError, Warnings
 from ..inputs.documents import load_json
 from ..inputs.releases import ARCH_NAME, DIGEST_PULLSPEC, KIND
+from ..metadata_keys import PREFIX
 from ..publish.staging import StagedSite
 
-PREFIX = "io.openshift.upgrades.graph."
 KNOWN_ARCHES = ("amd64", "arm64", "ppc64le", "s390x", "multi", "riscv64", "386", "arm", "mips64le")
 _ARCH_IN_NAME = re.compile(r"(?:^|[-_=])(" + "|".join(KNOWN_ARCHES) + r")$")
 
@@ -93,7 +93,7 @@ def _read_graph(path: Path, arch: str, releases: dict, warnings: Warnings) -> No
             raise InputError(f"nodes[{index}] ({version}): payload {node['payload']!r} is not "
                              "a pull spec by digest", path)
         metadata = {k: v for k, v in node.get("metadata", {}).items()
-                    if isinstance(v, str) and not k.startswith(PREFIX)}
+                    if isinstance(v, str) and not k.startswith(f"{PREFIX}.")}
         known = releases.get((version, arch))
         if known is None:
             releases[version, arch] = ImportedRelease(version, arch, node["payload"], metadata, path)

@@ -11,13 +11,9 @@ from __future__ import annotations
 from .. import versions
 from ..errors import InputError, Warnings
 from ..inputs.patterns import compile_pattern
-from .graph import PREFIX, ConditionalGroup, Graph
-from .secondary import REMOVE_REGEX_KEY, PendingRisk
-
-PREVIOUS_ADD = f"{PREFIX}.previous.add"
-NEXT_ADD = f"{PREFIX}.next.add"
-PREVIOUS_REMOVE = f"{PREFIX}.previous.remove"
-NEXT_REMOVE = f"{PREFIX}.next.remove"
+from ..metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
+from .graph import ConditionalGroup, Graph
+from .secondary import PendingRisk
 
 
 def _tokens(graph: Graph, node: int, key: str) -> list[str]:

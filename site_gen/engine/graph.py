@@ -12,11 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import versions
 from ..inputs.graph_data import Risk
-
-PREFIX = "io.openshift.upgrades.graph"
-ARCH_KEY = f"{PREFIX}.release.arch"
-CHANNELS_KEY = f"{PREFIX}.release.channels"
-MANIFESTREF_KEY = f"{PREFIX}.release.manifestref"
+from ..metadata_keys import ARCH_KEY, CHANNELS_KEY, MANIFESTREF_KEY  # noqa: F401 (re-exported)
 
 
 @dataclass
@@ -71,12 +67,6 @@ class Graph:
     def remove_edge(self, source: int, target: int) -> None:
         self.children[source].discard(target)
         self.parents[target].discard(source)
-
-    def has_edge(self, source: int, target: int) -> bool:
-        return target in self.children[source]
-
-    def edge_count(self) -> int:
-        return sum(len(c) for c in self.children)
 
     def arch_of(self, node: int) -> str | None:
         metadata = self.metadata[node]

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from .. import versions
 from ..inputs.graph_data import BlockedEdge, Channel, Risk
-from .graph import CHANNELS_KEY, PREFIX, Graph
-
-REMOVE_REGEX_KEY = f"{PREFIX}.previous.remove_regex"
+from ..metadata_keys import CHANNELS_KEY, REMOVE_REGEX_KEY
+from .graph import Graph
 
 
 @dataclass

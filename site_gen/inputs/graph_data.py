@@ -17,10 +17,10 @@ import orjson
 
 from .. import versions
 from ..errors import InputError, Warnings
+from ..metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
 from .documents import Document, load_json, load_yaml
 from .patterns import compile_pattern
 
-PREFIX = "io.openshift.upgrades.graph"
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
 
 # The policy engine's rule for ?channel= (use fullmatch: "$" admits a final newline).
@@ -179,7 +179,7 @@ def _check_list_tokens(value: str, key: str, path: Path, line: int | None, where
     """``previous.add`` & co. are comma-separated versions; the reference service
     aborts the whole build on a token that is not SemVer (an empty one included)."""
     tokens = [token.strip() for token in value.split(",")]
-    if key == f"{PREFIX}.previous.remove" and tokens == ["*"]:
+    if key == PREVIOUS_REMOVE and tokens == ["*"]:
         return
     for token in tokens:
         versions.parse(token, f"{where}: {key} entry", path, line)
@@ -188,10 +188,9 @@ def _check_list_tokens(value: str, key: str, path: Path, line: int | None, where
 def check_graph_metadata(metadata: dict[str, str], path: Path, line: int | None, where: str) -> None:
     """Validate the metadata keys edge-add-remove consumes, where we still know the file."""
     for key, value in metadata.items():
-        if key in (f"{PREFIX}.previous.add", f"{PREFIX}.next.add",
-                   f"{PREFIX}.previous.remove", f"{PREFIX}.next.remove"):
+        if key in (PREVIOUS_ADD, NEXT_ADD, PREVIOUS_REMOVE, NEXT_REMOVE):
             _check_list_tokens(value, key, path, line, where)
-        elif key == f"{PREFIX}.previous.remove_regex":
+        elif key == REMOVE_REGEX_KEY:
             try:
                 compile_pattern(value)
             except ValueError as exc:

@@ -83,10 +83,3 @@ def compile_pattern(pattern: str) -> regex.Pattern:
     except (regex.error, ValueError) as exc:
         raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from None
 
-
-def is_valid(pattern: str) -> bool:
-    try:
-        compile_pattern(pattern)
-    except ValueError:
-        return False
-    return True

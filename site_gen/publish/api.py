@@ -29,7 +29,6 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiT
             served = built.served[channel, arch]
             site.write(graph_path(channel, arch), serializer.dumps(served))
             risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
-            newest = built.graph.versions[served.nodes[-1]] if served.nodes else None
             entries.append({
                 "channel": channel,
                 "arch": arch,
@@ -38,7 +37,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiT
                 "edges": len(served.edges),
                 "conditionalEdges": served.conditional_edge_count,
                 "risks": len(risks),
-                "newest": serializer.node(served.nodes[-1], arch)["version"] if newest else None,
+                "newest": serializer.node(served.nodes[-1], arch)["version"] if served.nodes else None,
             })
             totals.graphs += 1
             totals.nodes += len(served.nodes)
