@@ -18,7 +18,6 @@ tokens {graph_data}, {releases} and {out} in it are replaced by the paths.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import resource
@@ -27,10 +26,10 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from bench_common import parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -45,11 +44,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA, help="graph-data checkout (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=5, help="number of timed builds (default: %(default)s)")
     parser.add_argument("--command", help="build command to time instead of build.py; may use {graph_data}, {releases}, {out}")
-    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
-    args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    return args
+    return parse_benchmark_args(parser, argv)
 
 
 def build_command(template: str | None, graph_data: Path, releases: Path, out: Path) -> list[str]:
@@ -156,12 +151,12 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
         walls.append(wall)
         peaks.append(peak)
 
-    median_wall, median_peak = statistics.median(walls), statistics.median(peaks)
+    wall, median_peak = spread(walls), statistics.median(peaks)
     return {
         "machine": machine(),
         "command": argv,
         "releases": {key: generated[key] for key in ("documents", "versions", "edges", "arches")},
-        "wall_seconds": {"median": median_wall, "min": min(walls), "max": max(walls), "runs": walls},
+        "wall_seconds": wall,
         "peak_mib": {
             "median": median_peak,
             "max": max(peaks),
@@ -171,19 +166,12 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
             "harness_floor": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         },
         "output": output_size(out),
-        "pass": {"wall": median_wall <= TARGET_WALL_SECONDS, "memory": median_peak <= TARGET_PEAK_MIB},
+        "pass": {"wall": wall["median"] <= TARGET_WALL_SECONDS, "memory": median_peak <= TARGET_PEAK_MIB},
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    # The system temp dir keeps the ~30 MB of releases and the output out of the repo.
-    with tempfile.TemporaryDirectory(prefix="site-gen-bench-") as scratch:
-        results = benchmark(args, Path(scratch))
-    print_report(results)
-    if args.json:
-        print(json.dumps(results, indent=2))
-    return 0
+    return run_in_scratch(parse_args(argv), "site-gen-bench-", benchmark, print_report)
 
 
 if __name__ == "__main__":

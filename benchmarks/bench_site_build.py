@@ -20,17 +20,16 @@ The exit status is 1 only if a build fails.
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import yaml
 
+from bench_common import parse_benchmark_args, run_in_scratch, spread
 from bench_json_build import DEFAULT_GRAPH_DATA, machine, output_size, timed_run, verdict
 from synthetic_releases import write_synthetic_releases
 
@@ -48,11 +47,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=3, help="timed builds per case (default: %(default)s)")
     parser.add_argument("--channel", default="stable-4.16",
                         help="channel whose file the last step changes (default: %(default)s)")
-    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
-    args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    return args
+    return parse_benchmark_args(parser, argv)
 
 
 def build_argv(graph_data: Path, releases: Path, out: Path, cache: Path, force: bool) -> list[str]:
@@ -67,13 +62,6 @@ def run_timed(argv: list[str], logs: Path) -> tuple[float, float]:
         sys.stderr.write(stderr)
         sys.exit(f"error: `{shlex.join(argv)}` exited with status {code}")
     return wall, peak
-
-
-def summarise(walls: list[float], peaks: list[float] | None = None) -> dict:
-    summary = {"median": statistics.median(walls), "min": min(walls), "max": max(walls), "runs": walls}
-    if peaks:
-        summary["peak_mib_median"] = statistics.median(peaks)
-    return summary
 
 
 def drop_newest_version(channel_file: Path) -> str:
@@ -112,15 +100,15 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
     only_that_channel = bool(drawing.drawn_labels) and all(
         label.startswith(f"{args.channel} (") for label in drawing.drawn_labels)
 
-    cold = summarise(cold_walls, cold_peaks)
-    unchanged_summary = summarise(unchanged)
+    cold = {**spread(cold_walls), "peak_mib_median": statistics.median(cold_peaks)}
+    unchanged_summary = spread(unchanged)
     return {
         "machine": machine(),
         "releases": {key: generated[key] for key in ("documents", "versions", "edges", "arches")},
         "output": output_size(out),
         "cold": cold,
         "unchanged_up_to_date_check": unchanged_summary,
-        "unchanged_forced_warm_cache": summarise(forced),
+        "unchanged_forced_warm_cache": spread(forced),
         "one_channel_changed": {
             "channel": args.channel, "dropped": dropped, "wall_seconds_in_process": changed_wall,
             "drawn": drawing.drawn, "drawn_labels": drawing.drawn_labels,
@@ -154,13 +142,7 @@ def print_report(r: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="site-gen-bench-site-") as scratch:
-        results = benchmark(args, Path(scratch))
-    print_report(results)
-    if args.json:
-        print(json.dumps(results, indent=2))
-    return 0
+    return run_in_scratch(parse_args(argv), "site-gen-bench-site-", benchmark, print_report)
 
 
 if __name__ == "__main__":

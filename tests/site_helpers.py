@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 import threading
+import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -20,13 +22,15 @@ from conftest import EXAMPLE
 from site_gen.commands.build import BuildOptions, run_build
 from site_gen.errors import Warnings
 from site_gen.promotion.resolve import PromotionOptions
+from site_gen.publish.graph_json import GRAPH_API_DIR, graph_path
 
-GRAPH_DIR = "api/upgrades_info/v1/graph"
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+SVG = "{http://www.w3.org/2000/svg}"      # ElementTree's names for dot's SVG elements
+XLINK = "{http://www.w3.org/1999/xlink}"
 
 
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
@@ -71,13 +75,25 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+def files_of(root: Path) -> dict[str, bytes]:
+    """Every file below ``root`` by relative path: to compare a published site before and after."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 def served_graph(site: Path, channel: str, arch: str) -> dict:
-    return orjson.loads((site / GRAPH_DIR / channel / f"{arch}.json").read_bytes())
+    return orjson.loads((site / graph_path(channel, arch)).read_bytes())
 
 
 def served_documents(site: Path) -> dict[tuple[str, str], dict]:
     return {(path.parent.name, path.stem): orjson.loads(path.read_bytes())
-            for path in sorted((site / GRAPH_DIR).glob("*/*.json"))}
+            for path in sorted((site / GRAPH_API_DIR).glob("*/*.json"))}
+
+
+def page_svg(page: Path) -> ET.Element:
+    """The picture inlined in a channel page (raises unless it is well-formed XML)."""
+    match = re.search(r"<svg\b.*?</svg>", page.read_text("utf-8"), re.DOTALL)
+    assert match, f"no inline SVG in {page}"
+    return ET.fromstring(match.group(0))
 
 
 class LinkCollector(HTMLParser):

@@ -17,6 +17,7 @@ import threading
 import urllib.error
 import urllib.request
 from collections import deque
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
@@ -271,6 +272,8 @@ WIDEST_WHILE_CHOOSING = """() => {
   return widest;
 }"""
 
+PLANNER_ANSWERED = "!['loading', undefined].includes(document.getElementById('planner-result').dataset.outcome)"
+
 PHONE_PLANS = [  # planner results with the longest lines: alternatives, risks, switches, flags, reasons
     "arch=amd64&from=4.14.10&to=4.16.0&channel=",
     "arch=amd64&from=4.14.0&to=4.16.0&channel=",
@@ -296,8 +299,7 @@ def test_no_page_is_wider_than_a_phone(site, base_url, browser):
                 widths[path] = page.evaluate("document.documentElement.scrollWidth")
         for query in PHONE_PLANS:
             page.goto(base_url + "planner.html?" + query, wait_until="load")
-            page.wait_for_function("!['loading', undefined].includes("
-                                   "document.getElementById('planner-result').dataset.outcome)")
+            page.wait_for_function(PLANNER_ANSWERED)
             widths["planner.html?" + query] = page.evaluate("document.documentElement.scrollWidth")
     assert len(widths) == len(list(site.rglob("*.html"))) + len(PHONE_PLANS)
     assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
@@ -488,11 +490,12 @@ def test_choosing_a_version_scrolls_the_picture_to_it_and_keeps_focus(base_url, 
 
 
 # ----------------------------------------------------------------------------- planner
+@contextmanager
 def _plan(browser, base_url, query: str):
-    visit = Visit(browser, base_url + "planner.html?" + query)
-    visit.page.wait_for_function(
-        "!['loading', undefined].includes(document.getElementById('planner-result').dataset.outcome)")
-    return visit, visit.page.evaluate(READ_PLAN)
+    """The planner page for ``query`` once it has answered, and its answer (READ_PLAN)."""
+    with Visit(browser, base_url + "planner.html?" + query) as visit:
+        visit.page.wait_for_function(PLANNER_ANSWERED)
+        yield visit, visit.page.evaluate(READ_PLAN)
 
 
 # The planner's answer: per section of routes, the route shown, the number of routes, the channel
@@ -516,55 +519,50 @@ def test_planner_finds_the_eus_to_eus_routes(base_url, browser):
     """F8.1: no direct 4.14 -> 4.16 edge; two recommended routes of 3 updates, and three routes of
     2 updates when conditional updates are allowed. Each kind is shown as one route through the
     newest versions, with the versions that can replace a step listed under it."""
-    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=eus-4.16")
-    assert result["outcome"] == "routes"
-    assert result["sections"] == {
-        "recommended": {"route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
-                        "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]},
-        "shorter-conditional": {"route": "4.14.10 4.15.5 4.16.0", "total": "3", "channels": "eus-4.16",
-                                "hops": [["4.15.4 4.15.3", "", None], ["", "", None]]}}
-    # 4.14.10 -> 4.15.5 carries KubeletShutdownDrainHang; through 4.15.4 or 4.15.3 the other update does
-    assert "Instead of 4.15.5: 4.15.4 (recommended; then conditional: ConsolePluginCapabilityLoss), " \
-        "4.15.3 (recommended; then conditional: ConsolePluginCapabilityLoss)" in result["text"]
-    assert "KubeletShutdownDrainHang" in result["text"]  # the risk of 4.14.10 -> 4.15.5
-    screenshot(visit, "planner-routes")
-    visit.close()
+    with _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=eus-4.16") as (visit, result):
+        assert result["outcome"] == "routes"
+        assert result["sections"] == {
+            "recommended": {"route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
+                            "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]},
+            "shorter-conditional": {"route": "4.14.10 4.15.5 4.16.0", "total": "3", "channels": "eus-4.16",
+                                    "hops": [["4.15.4 4.15.3", "", None], ["", "", None]]}}
+        # 4.14.10 -> 4.15.5 carries KubeletShutdownDrainHang; through 4.15.4 or 4.15.3 the other update does
+        assert "Instead of 4.15.5: 4.15.4 (recommended; then conditional: ConsolePluginCapabilityLoss), " \
+            "4.15.3 (recommended; then conditional: ConsolePluginCapabilityLoss)" in result["text"]
+        assert "KubeletShutdownDrainHang" in result["text"]  # the risk of 4.14.10 -> 4.15.5
+        screenshot(visit, "planner-routes")
 
 
 def test_any_channel_prefers_supported_releases_and_says_which_channel_to_set(base_url, browser):
     """U2 on the example. 4.14.10 -> 4.15.4 -> 4.16.0-rc.0 -> 4.16.0 is as short as the routes
     through 4.15.5, but only candidate-4.16 offers its updates and it lands on a prerelease: it is
     no longer among the recommended routes, and eus-4.16 serves the whole route shown."""
-    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=")
-    assert result["sections"]["recommended"] == {
-        "route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
-        "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]}
-    assert "One channel serves every update of this route: eus-4.16." in result["text"]
-    visit.close()
+    with _plan(browser, base_url, "arch=amd64&from=4.14.10&to=4.16.0&channel=") as (_, result):
+        assert result["sections"]["recommended"] == {
+            "route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
+            "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]}
+        assert "One channel serves every update of this route: eus-4.16." in result["text"]
     # No channel holds both 4.14.0 and 4.16.0 (F7): fast-4.15 up to 4.15.5, then stable-4.16.
-    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.0&to=4.16.0&channel=")
-    recommended = result["sections"]["recommended"]
-    assert recommended["route"] == "4.14.0 4.14.11 4.15.4 4.15.5 4.16.0"
-    assert recommended["channels"] == "fast-4.15 stable-4.16"
-    assert [switch for _, _, switch in recommended["hops"]] == [None, None, None, "stable-4.16"]
-    assert "Switch the cluster's channel to stable-4.16 before this update." in result["text"]
-    screenshot(visit, "planner-channel-switch")
-    visit.close()
+    with _plan(browser, base_url, "arch=amd64&from=4.14.0&to=4.16.0&channel=") as (visit, result):
+        recommended = result["sections"]["recommended"]
+        assert recommended["route"] == "4.14.0 4.14.11 4.15.4 4.15.5 4.16.0"
+        assert recommended["channels"] == "fast-4.15 stable-4.16"
+        assert [switch for _, _, switch in recommended["hops"]] == [None, None, None, "stable-4.16"]
+        assert "Switch the cluster's channel to stable-4.16 before this update." in result["text"]
+        screenshot(visit, "planner-channel-switch")
     # Release candidates are only in candidate-4.16 (F7): both updates are flagged.
-    visit, result = _plan(browser, base_url, "arch=amd64&from=4.15.5&to=4.16.0-rc.3&channel=")
-    recommended = result["sections"]["recommended"]
-    assert recommended["route"] == "4.15.5 4.16.0-rc.2 4.16.0-rc.3"
-    assert [flags for _, flags, _ in recommended["hops"]] == ["prerelease, candidate channels only"] * 2
-    assert "no route of this kind avoids them" in result["text"]
-    screenshot(visit, "planner-flags")
-    visit.close()
+    with _plan(browser, base_url, "arch=amd64&from=4.15.5&to=4.16.0-rc.3&channel=") as (visit, result):
+        recommended = result["sections"]["recommended"]
+        assert recommended["route"] == "4.15.5 4.16.0-rc.2 4.16.0-rc.3"
+        assert [flags for _, flags, _ in recommended["hops"]] == ["prerelease, candidate channels only"] * 2
+        assert "no route of this kind avoids them" in result["text"]
+        screenshot(visit, "planner-flags")
 
 
 def test_planner_accepts_versions_typed_with_a_v_and_spaces(base_url, browser):
-    visit, result = _plan(browser, base_url, "arch=amd64&from=%20v4.14.10%20&to=V4.16.0&channel=eus-4.16")
-    assert result["sections"]["recommended"]["route"] == "4.14.10 4.15.4 4.15.5 4.16.0"
-    assert visit.page.input_value("#from") == "4.14.10" and visit.page.input_value("#to") == "4.16.0"
-    visit.close()
+    with _plan(browser, base_url, "arch=amd64&from=%20v4.14.10%20&to=V4.16.0&channel=eus-4.16") as (visit, result):
+        assert result["sections"]["recommended"]["route"] == "4.14.10 4.15.4 4.15.5 4.16.0"
+        assert visit.page.input_value("#from") == "4.14.10" and visit.page.input_value("#to") == "4.16.0"
 
 
 def test_planner_form_plans_across_minors_on_s390x(base_url, browser):
@@ -604,21 +602,19 @@ def test_planner_form_plans_across_minors_on_s390x(base_url, browser):
      "4.16.0-ec.0 is not a release served for arm64 in any channel"),
 ])
 def test_planner_explains_impossible_routes(base_url, browser, query, outcome, explanation):
-    visit, result = _plan(browser, base_url, query)
-    assert result["outcome"] == outcome
-    assert explanation in result["text"]
-    assert result["routes"] == []
-    visit.close()
+    with _plan(browser, base_url, query) as (_, result):
+        assert result["outcome"] == outcome
+        assert explanation in result["text"]
+        assert result["routes"] == []
 
 
 def test_planner_reports_routes_that_need_a_risk(base_url, browser):
     """F4: every update into 4.14.7 is conditional (ReleaseSupersededByRebuild, rule Always)."""
-    visit, result = _plan(browser, base_url, "arch=amd64&from=4.14.6&to=4.14.7&channel=stable-4.14")
-    assert result["outcome"] == "conditional-only"
-    assert result["routes"] == [["conditional-only", "4.14.6 4.14.7"]]
-    assert result["sections"]["conditional-only"]["total"] == "1"
-    assert "ReleaseSupersededByRebuild" in result["text"] and "Rules: Always" in result["text"]
-    visit.close()
+    with _plan(browser, base_url, "arch=amd64&from=4.14.6&to=4.14.7&channel=stable-4.14") as (_, result):
+        assert result["outcome"] == "conditional-only"
+        assert result["routes"] == [["conditional-only", "4.14.6 4.14.7"]]
+        assert result["sections"]["conditional-only"]["total"] == "1"
+        assert "ReleaseSupersededByRebuild" in result["text"] and "Rules: Always" in result["text"]
 
 
 # ----------------------------------------------------------------------------- a crafted site
@@ -656,33 +652,31 @@ def crafted(tmp_path_factory):
 def test_planner_says_when_nothing_in_the_channel_updates_to_the_target(crafted, browser):
     """4.1.1 -> 4.1.2 is served, but only in fast-4.1: within stable-4.1 nothing updates to 4.1.2.
     (The reason must not come from updates whose source is outside the channel.)"""
-    visit, result = _plan(browser, crafted, "arch=amd64&from=4.1.0&to=4.1.2&channel=stable-4.1")
-    assert result["outcome"] == "unreachable"
-    assert result["text"] == ("Nothing in stable-4.1 updates to 4.1.2 on amd64. Updates into it are offered in "
-                              "fast-4.1: choose “Any channel” to plan across channels.")
-    visit.close()
-    visit, result = _plan(browser, crafted, "arch=amd64&from=4.1.0&to=4.1.2&channel=")
-    assert result["sections"]["recommended"]["route"] == "4.1.0 4.1.1 4.1.2"
-    visit.close()
+    with _plan(browser, crafted, "arch=amd64&from=4.1.0&to=4.1.2&channel=stable-4.1") as (_, result):
+        assert result["outcome"] == "unreachable"
+        assert result["text"] == ("Nothing in stable-4.1 updates to 4.1.2 on amd64. Updates into it are offered in "
+                                  "fast-4.1: choose “Any channel” to plan across channels.")
+    with _plan(browser, crafted, "arch=amd64&from=4.1.0&to=4.1.2&channel=") as (_, result):
+        assert result["sections"]["recommended"]["route"] == "4.1.0 4.1.1 4.1.2"
 
 
 def test_many_routes_are_one_route_with_the_alternatives_of_each_step(crafted, browser):
-    visit, result = _plan(browser, crafted, "arch=amd64&from=4.1.2&to=4.4.0&channel=stable-4.4")
-    newest_first = lambda versions: " ".join(reversed(versions))
-    assert result["sections"] == {"recommended": {
-        "route": f"4.1.2 4.2.{MANY - 1} 4.3.{MANY - 1} 4.4.0", "total": str(MANY * MANY), "channels": "stable-4.4",
-        "hops": [[newest_first(seconds), "", None] for seconds in ([f"4.2.{z}" for z in range(MANY - 1)],
-                                                                   [f"4.3.{z}" for z in range(MANY - 1)])]
-        + [["", "", None]]}}
-    assert result["text"].startswith(f"Recommended routes in stable-4.4 (amd64)\n\n{MANY * MANY} routes of 3 updates.")
-    page = visit.page
-    first = page.locator("li.hop").first.locator(".hop-alternatives")
-    assert first.locator("a:visible").all_inner_texts() == [f"4.2.{z}" for z in range(MANY - 2, MANY - 10, -1)]
-    first.locator("summary").click()  # the older ones are folded away
-    assert first.locator("summary").inner_text() == "2 older versions"
-    assert first.locator("a:visible").all_inner_texts() == [f"4.2.{z}" for z in range(MANY - 2, -1, -1)]
-    screenshot(visit, "planner-alternatives")
-    visit.close()
+    with _plan(browser, crafted, "arch=amd64&from=4.1.2&to=4.4.0&channel=stable-4.4") as (visit, result):
+        newest_first = lambda versions: " ".join(reversed(versions))
+        assert result["sections"] == {"recommended": {
+            "route": f"4.1.2 4.2.{MANY - 1} 4.3.{MANY - 1} 4.4.0", "total": str(MANY * MANY), "channels": "stable-4.4",
+            "hops": [[newest_first(seconds), "", None] for seconds in ([f"4.2.{z}" for z in range(MANY - 1)],
+                                                                       [f"4.3.{z}" for z in range(MANY - 1)])]
+            + [["", "", None]]}}
+        assert result["text"].startswith(
+            f"Recommended routes in stable-4.4 (amd64)\n\n{MANY * MANY} routes of 3 updates.")
+        page = visit.page
+        first = page.locator("li.hop").first.locator(".hop-alternatives")
+        assert first.locator("a:visible").all_inner_texts() == [f"4.2.{z}" for z in range(MANY - 2, MANY - 10, -1)]
+        first.locator("summary").click()  # the older ones are folded away
+        assert first.locator("summary").inner_text() == "2 older versions"
+        assert first.locator("a:visible").all_inner_texts() == [f"4.2.{z}" for z in range(MANY - 2, -1, -1)]
+        screenshot(visit, "planner-alternatives")
 
 
 def test_a_risk_link_that_is_not_http_is_shown_as_text(crafted, browser):
@@ -693,10 +687,9 @@ def test_a_risk_link_that_is_not_http_is_shown_as_text(crafted, browser):
         risk = page.locator("#offer li.risk")
         assert shown in risk.inner_text()
         assert risk.locator("a").all_inner_texts() == ["LocalDocs"]  # the risk page, nothing else
-    visit, result = _plan(browser, crafted, "arch=amd64&from=4.4.0&to=4.4.1&channel=")
-    assert result["outcome"] == "conditional-only" and shown in result["text"]
-    assert visit.page.locator("li.risk a").all_inner_texts() == ["LocalDocs"]
-    visit.close()
+    with _plan(browser, crafted, "arch=amd64&from=4.4.0&to=4.4.1&channel=") as (visit, result):
+        assert result["outcome"] == "conditional-only" and shown in result["text"]
+        assert visit.page.locator("li.risk a").all_inner_texts() == ["LocalDocs"]
 
 
 # ----------------------------------------------------------------------------- search

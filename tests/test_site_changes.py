@@ -15,7 +15,7 @@ from conftest import EXAMPLE, REPO
 from site_gen.cli import main
 from site_gen.diffing.sources import resolve_revision
 from site_gen.errors import Warnings
-from site_helpers import build_site, edit, example_repo, git, parse_html
+from site_helpers import build_site, edit, example_repo, files_of, git, parse_html
 
 RELEASES = EXAMPLE / "releases"
 Z_RISK = ("to: 4.16.0\nfrom: 4[.]15[.][0-4][+]\nurl: https://issues.example.com/OCPBUGS-50002\n"
@@ -171,11 +171,11 @@ def test_an_old_revision_that_does_not_build_is_explained(tmp_path):
 def test_bad_changes_since_fails_and_keeps_the_published_site(repo, tmp_path, capsys, args, message):
     out = tmp_path / "site"
     build_site(out, tmp_path / "cache", graph_data=repo, releases=RELEASES)
-    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    before = files_of(out)
     code = main(["--graph-data", str(repo), "--releases", str(RELEASES), "--out", str(out), "-q", *args])
     err = capsys.readouterr().err
     assert code == 1 and message in err and "Traceback" not in err
-    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert files_of(out) == before
 
 
 def test_changes_since_needs_a_git_checkout(tmp_path, capsys):

@@ -9,9 +9,7 @@ computed here, independently, from the channel files.
 
 from __future__ import annotations
 
-import re
 import shutil
-import xml.etree.ElementTree as ET
 
 import orjson
 import pytest
@@ -21,11 +19,9 @@ from conftest import EXAMPLE
 from site_gen.promotion.resolve import PromotionOptions
 from site_gen.promotion.times import parse_time
 from site_gen.render.promotion_pages import chain_tombstones, duration_words, promotion_page
-from site_helpers import build_site, parse_html, served_documents
+from site_helpers import SVG, XLINK, build_site, page_svg, parse_html, served_documents
 from test_promotion import ERRATA, F9_PENDING, F9_ZOMBIES, TIMES
 
-SVG = "{http://www.w3.org/2000/svg}"
-XLINK = "{http://www.w3.org/1999/xlink}"
 RELEASES = EXAMPLE / "releases"
 
 F9_GUARD_FAILS = {("eus-4.16", "4.16.1"), ("fast-4.16", "4.16.3"), ("stable", "4.16.3")}
@@ -50,9 +46,11 @@ def _facts(dl) -> dict[str, object]:
     return {dt.text: dd for dt, dd in zip(terms[::2], terms[1::2])}
 
 
-def _pending_rows(table) -> list[dict]:
+def _pending_rows(container) -> list[dict]:
+    """The rows of the pending table in ``container`` (none without a table)."""
+    table = container.find("table", "pending")
     rows = []
-    for tr in table.find("tbody").iter("tr"):
+    for tr in (table.find("tbody").iter("tr") if table else []):
         version, entered, due, because, guard = [c for c in tr.children if not isinstance(c, str)]
         relative = due.find("span", "relative")
         rows.append({
@@ -104,24 +102,21 @@ def test_pending_promotions_match_promotion_json_and_f9(built):
     site, model = built
     shown = {}
     for name, article in _entries(site).items():
-        table = article.find("table", "pending")
-        rows = _pending_rows(table) if table else []
+        rows = _pending_rows(article)
         shown[name] = [row["version"] for row in rows]
         comparable = [{k: row[k] for k in ("version", "entered", "due", "because", "relative", "guard")}
                       for row in rows]
         assert comparable == _expected_rows(model[name]), name
     assert {name: versions for name, versions in shown.items() if versions} == F9_PENDING
     guard_fails = {(name, row["version"]) for name, article in _entries(site).items()
-                   if article.find("table", "pending") for row in _pending_rows(article.find("table", "pending"))
-                   if row["guard"] != "passes"}
+                   for row in _pending_rows(article) if row["guard"] != "passes"}
     assert guard_fails == F9_GUARD_FAILS
 
 
 def test_due_times_and_why_they_are_missing(built):
     site, _ = built
     entries = _entries(site)
-    rows = {(name, row["version"]): row for name, article in entries.items() if article.find("table", "pending")
-            for row in _pending_rows(article.find("table", "pending"))}
+    rows = {(name, row["version"]): row for name, article in entries.items() for row in _pending_rows(article)}
     # eus-4.14: 4.14.10 entered stable on April 1 (times file); delay P1W
     assert (rows["eus-4.14", "4.14.10"]["due"], rows["eus-4.14", "4.14.10"]["because"]) == \
         ("2024-04-08T00:00:00Z", "delay")
@@ -146,8 +141,7 @@ def test_filter_trap_is_flagged_with_the_anchored_filter_and_the_fix(built):
         codes = [code.text for code in facts["Filter"].iter("code")]
         assert codes[:2] == [feeder["filter"], feeder["anchoredFilter"]], name
         notice = facts["Filter"].find("p", "notice")
-        badges = [row["version"] for row in _pending_rows(article.find("table", "pending"))
-                  if row["prefix_only"]] if article.find("table", "pending") else []
+        badges = [row["version"] for row in _pending_rows(article) if row["prefix_only"]]
         if name == "candidate-4.15":
             assert codes[2:] == ["|", "4[.]14[.][0-9]+", "(4[.]14[.][0-9]+|4[.]15[.].*)"]
             assert "only has to match the start of a version" in notice.text
@@ -198,10 +192,8 @@ def test_each_channel_page_has_its_channels_promotion_block(built):
         block = next(s for s in parse_html(page).iter("section") if s.attrs.get("aria-labelledby") == "promotion-h")
         assert f"promotion.html#promotion-{channel}" in [a.attrs["href"].removeprefix("../../")
                                                          for a in block.iter("a")]
-        on_page = _pending_rows(block.find("table", "pending")) if block.find("table", "pending") else []
-        article = entries[channel]
-        on_promotion = _pending_rows(article.find("table", "pending")) if article.find("table", "pending") else []
-        assert on_page == on_promotion, page
+        on_page = _pending_rows(block)
+        assert on_page == _pending_rows(entries[channel]), page
         assert [r["version"] for r in on_page] == [p["version"] for p in model[channel]["pending"]]
 
 
@@ -226,10 +218,8 @@ def _chain_tombstones_from_files() -> dict[str, set[str]]:
 
 def _double_outlined(page) -> dict[str, str]:
     """version -> tooltip of every node drawn with the tombstone's double outline."""
-    html = page.read_text("utf-8")
-    svg = ET.fromstring(re.search(r"<svg\b.*?</svg>", html, re.DOTALL).group(0))
     found = {}
-    for group in svg.iter(f"{SVG}g"):
+    for group in page_svg(page).iter(f"{SVG}g"):
         if group.get("class") != "node":
             continue
         outlines = list(group.iter(f"{SVG}path"))

@@ -9,7 +9,6 @@ a phone.
 
 from __future__ import annotations
 
-import re
 import time
 import xml.etree.ElementTree as ET
 
@@ -26,11 +25,10 @@ from site_gen.render.reduction import drawn_edges
 from site_gen.render.served_index import RiskCatalog
 from site_gen.render.svg_cache import GraphDrawer
 from site_gen.render.svg_inline import inline_svg
-from site_helpers import PHONE, build_site, chromium, serve, served_documents
+from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve, served_documents
 from synthetic_releases import write_synthetic_releases
 
 pytestmark = needs_shared
-SVG = "{http://www.w3.org/2000/svg}"
 BUDGET_SECONDS = 5.0  # the whole full-scale build has 60 s; one picture must be a small part
 
 
@@ -89,8 +87,7 @@ def test_full_scale_site_renders_every_page(full_site):
     docs = {key: doc for key, doc in served_documents(site).items() if doc["nodes"]}
     assert len(docs) >= 70
     for (channel, arch), doc in docs.items():
-        html = (site / f"channels/{channel}/{arch}.html").read_text("utf-8")
-        svg = ET.fromstring(re.search(r"<svg\b.*?</svg>", html, re.DOTALL).group(0))
+        svg = page_svg(site / f"channels/{channel}/{arch}.html")
         titles = {g.findtext(f"{SVG}title") for g in svg.iter(f"{SVG}g") if g.get("class") == "node"}
         assert titles == {node["version"] for node in doc["nodes"]}, channel
     versions = {node["version"] for doc in docs.values() for node in doc["nodes"]}

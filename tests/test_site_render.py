@@ -7,7 +7,6 @@ a page that disagrees with what clusters read fails.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -25,10 +24,8 @@ from conftest import EXAMPLE
 from site_gen.cli import main
 from site_gen.render.reduction import drawn_edges, transitive_reduction
 from site_gen.versions import sort_key
-from site_helpers import (build_site, parse_page, served_documents, served_graph, table_rows)
-
-SVG = "{http://www.w3.org/2000/svg}"
-XLINK = "{http://www.w3.org/1999/xlink}"
+from site_helpers import (SVG, XLINK, build_site, files_of, page_svg, parse_page, served_documents, served_graph,
+                          table_rows)
 
 
 @pytest.fixture(scope="module")
@@ -85,13 +82,6 @@ def test_conditional_edges_are_drawn_only_where_no_longer_path_exists():
 
 
 # ----------------------------------------------------------------------------- pictures
-def _svg_of(page: Path) -> ET.Element:
-    html = page.read_text("utf-8")
-    match = re.search(r"<svg\b.*?</svg>", html, re.DOTALL)
-    assert match, f"no inline SVG in {page}"
-    return ET.fromstring(match.group(0))  # raises if the SVG is not well-formed XML
-
-
 def _drawn(svg: ET.Element) -> tuple[dict[str, str], set, set]:
     nodes, solid, dashed = {}, set(), set()
     for group in svg.iter(f"{SVG}g"):
@@ -110,7 +100,7 @@ def test_stable_416_picture_is_the_reduction_with_one_risky_arrow(example):
     """F3: 11 recommended edges reduce to 7; of the 8 conditional edges only 4.15.5 -> 4.15.6
     adds reach (every other one is implied by a longer path)."""
     site, _ = example
-    nodes, solid, dashed = _drawn(_svg_of(site / "channels/stable-4.16/amd64.html"))
+    nodes, solid, dashed = _drawn(page_svg(site / "channels/stable-4.16/amd64.html"))
     served = served_graph(site, "stable-4.16", "amd64")
     assert set(nodes) == {node["version"] for node in served["nodes"]}
     assert all(href == f"../../releases/{version}.html" for version, href in nodes.items())
@@ -126,7 +116,7 @@ def test_every_picture_keeps_every_recommended_path(example):
         if not doc["nodes"]:
             assert not (site / f"channels/{channel}/{arch}.html").exists()
             continue
-        nodes, solid, _ = _drawn(_svg_of(site / f"channels/{channel}/{arch}.html"))
+        nodes, solid, _ = _drawn(page_svg(site / f"channels/{channel}/{arch}.html"))
         names = [node["version"] for node in doc["nodes"]]
         number = {name: i for i, name in enumerate(names)}
         assert set(nodes) == set(names), (channel, arch)
@@ -204,7 +194,7 @@ def test_every_node_is_drawn_as_the_legend_says(example):
     for page in sorted(site.glob("channels/*/*.html")):
         legend = _legend(page)
         order = list(legend)
-        for version, (notes, drawn) in _node_looks(_svg_of(page)).items():
+        for version, (notes, drawn) in _node_looks(page_svg(page)).items():
             marks = sorted({"tombstoned in its feeder or further up the feeder chain"
                             if " tombstoned in " in f" {note}" else note for note in notes}, key=order.index)
             if not marks:
@@ -395,9 +385,7 @@ def test_pages_have_titles_headings_and_only_relative_internal_links(example):
 def test_builds_are_byte_identical(example, tmp_path):
     site, _ = example
     again = build_site(tmp_path / "site", tmp_path / "cache").out
-    digest = lambda root: {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-                           for p in sorted(root.rglob("*")) if p.is_file()}
-    assert digest(again) == digest(site)
+    assert files_of(again) == files_of(site)
 
 
 def test_untrusted_text_is_escaped_and_unsafe_links_are_not_followed(scenario, tmp_path):
@@ -464,7 +452,7 @@ def test_a_cache_hit_starts_no_dot_process(tmp_path, monkeypatch):
 def test_dot_failure_fails_the_build_and_keeps_the_published_site(tmp_path, monkeypatch, capsys):
     out = tmp_path / "site"
     build_site(out, tmp_path / "cache")
-    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    before = files_of(out)
     broken = _fake_dot(tmp_path / "bin", 'echo "Error: <stdin>: syntax error in line 1" >&2\nexit 1\n')
     monkeypatch.setenv("PATH", f"{broken.parent}{os.pathsep}{os.environ['PATH']}")
     code = main(["--graph-data", str(EXAMPLE), "--out", str(out), "--cache-dir", str(tmp_path / "empty-cache"),
@@ -473,7 +461,7 @@ def test_dot_failure_fails_the_build_and_keeps_the_published_site(tmp_path, monk
     assert code == 1
     assert "error: dot failed to draw" in err and "syntax error in line 1" in err
     assert "Traceback" not in err and "previous output is unchanged" in err
-    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert files_of(out) == before
 
 
 def test_jobs_must_be_positive(tmp_path, capsys):

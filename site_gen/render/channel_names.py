@@ -24,6 +24,15 @@ def minor_of(channel: str) -> str | None:
     return rest if _MINOR.match(rest) else None
 
 
+def minor_anchor(minor: str | None) -> str:
+    """The id of a minor version's section on the home and promotion pages."""
+    return f"minor-{minor or 'other'}"
+
+
+def minor_title(minor: str | None) -> str:
+    return f"OpenShift {minor}" if minor else "Other channels"
+
+
 def minor_key(minor: str | None) -> tuple:
     """Numeric order of minors; channels without one sort after all others."""
     if minor is None:

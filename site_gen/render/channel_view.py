@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from .served_index import RiskCatalog, RiskInfo
 
+PLAIN_FILL = "#ffffff"  # a version without a mark
+
 
 @dataclass(frozen=True)
 class Mark:
@@ -23,6 +25,10 @@ class Mark:
     bold: bool = False
     dashed: bool = False
     double: bool = False  # a second outline
+
+    @property
+    def drawn_fill(self) -> str:
+        return self.fill or PLAIN_FILL
 
 
 HEAD = Mark("head of the channel", "#dbeafe", "#1e40af", bold=True)

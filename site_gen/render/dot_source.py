@@ -16,17 +16,17 @@ from itertools import groupby
 from typing import Callable
 
 from .. import versions as semver
-from .channel_view import ChannelView, Mark
+from .channel_view import PLAIN_FILL, ChannelView, Mark
 from .reduction import drawn_edges
 
 RECOMMENDED_COLOUR = "#4b5563"
 CONDITIONAL_COLOUR = "#c2410c"
-_PLAIN_FILL, _PLAIN_BORDER = "#ffffff", "#374151"
+_PLAIN_BORDER = "#374151"
 
 _HEADER = f"""\
 digraph updates {{
 graph [rankdir=LR, nodesep=0.3, ranksep=0.7, bgcolor="transparent", fontname="sans-serif"];
-node [shape=box, style="rounded,filled", fillcolor="{_PLAIN_FILL}", color="{_PLAIN_BORDER}", \
+node [shape=box, style="rounded,filled", fillcolor="{PLAIN_FILL}", color="{_PLAIN_BORDER}", \
 fontname="sans-serif", fontsize=11, height=0.28, margin="0.1,0.03"];
 edge [color="{RECOMMENDED_COLOUR}", arrowsize=0.6];
 """
@@ -42,7 +42,7 @@ def _node(version: str, href: str, marks: list[Mark], notes: list[str]) -> str:
     attributes = [f"URL={_quote(href)}", f"tooltip={_quote(tooltip)}"]
     if marks:
         first = marks[0]
-        attributes += [f"fillcolor={_quote(first.fill or _PLAIN_FILL)}", f"color={_quote(first.border)}"]
+        attributes += [f"fillcolor={_quote(first.drawn_fill)}", f"color={_quote(first.border)}"]
         if first.bold:
             attributes.append("penwidth=2")
     if any(mark.dashed for mark in marks):

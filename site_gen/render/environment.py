@@ -11,7 +11,10 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from ..promotion.resolve import PROMOTION_DATA
+from ..publish.graph_json import GRAPH_API_DIR, graph_path
 from . import links
+from .channel_names import minor_anchor
 from .channel_view import MARKS
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -23,17 +26,18 @@ def count(number: int, noun: str) -> str:
     return f"{number:,} {noun if number == 1 else noun + 's'}"
 
 
-def make_environment(templates: Path = TEMPLATE_DIR) -> Environment:
-    env = Environment(loader=FileSystemLoader(str(templates)), autoescape=True, auto_reload=False,
+def make_environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=True, auto_reload=False,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["count"] = count
     env.globals.update(
         channel_page=links.channel_page, release_page=links.release_page,
-        risk_page=links.risk_page, graph_json=links.graph_json,
-        external_url=links.external_url, promotion_anchor=links.promotion_anchor, marks=MARKS,
+        risk_page=links.risk_page, graph_json=graph_path,
+        external_url=links.external_url, promotion_anchor=links.promotion_anchor,
+        minor_anchor=minor_anchor, marks=MARKS,
         HOME=links.HOME, PLANNER=links.PLANNER, RELEASES_INDEX=links.RELEASES_INDEX,
         RISKS_INDEX=links.RISKS_INDEX, PROMOTION=links.PROMOTION, CHANGES=links.CHANGES,
-        ASSETS=links.ASSETS_DIR, DATA=links.DATA_DIR,
+        ASSETS=links.ASSETS_DIR, DATA=links.DATA_DIR, GRAPH_API=GRAPH_API_DIR, PROMOTION_DATA=PROMOTION_DATA,
         standalone=False,        # a page outside any site (site-gen diff --format html)
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
     )
@@ -43,9 +47,10 @@ def make_environment(templates: Path = TEMPLATE_DIR) -> Environment:
 class PageRenderer:
     """Renders templates into site pages, each with links relative to itself."""
 
-    def __init__(self, site, env: Environment | None = None):
+    def __init__(self, site, has_changes_page: bool):
         self.site = site
-        self.env = env or make_environment()
+        self.env = make_environment()
+        self.env.globals["has_changes_page"] = has_changes_page  # every page's menu links it
         self.pages = 0
 
     def write(self, page: str, template: str, **context) -> None:

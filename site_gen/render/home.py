@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from .channel_names import display_key, minor_of
+from .channel_names import display_key, minor_anchor, minor_of, minor_title
 from .channel_view import ChannelView
 
 
@@ -22,17 +22,20 @@ class MinorSection:
 
     @property
     def anchor(self) -> str:
-        return f"minor-{self.minor or 'other'}"
+        return minor_anchor(self.minor)
+
+    @property
+    def title(self) -> str:
+        return minor_title(self.minor)
 
 
-def home_sections(channels: list[str], arches: list[str],
+def home_sections(page_arches: dict[str, list[str]],
                   views: dict[tuple[str, str], ChannelView]) -> list[MinorSection]:
-    ordered = sorted(channels, key=display_key)
+    """``page_arches``: every channel -> the architectures with a page (a view) of it."""
     sections = []
-    for minor, members in groupby(ordered, key=minor_of):
+    for minor, members in groupby(sorted(page_arches, key=display_key), key=minor_of):
         section = MinorSection(minor)
         for channel in members:
-            present = [views[channel, arch] for arch in arches if (channel, arch) in views]
-            section.rows.append(ChannelRow(channel, present))
+            section.rows.append(ChannelRow(channel, [views[channel, arch] for arch in page_arches[channel]]))
         sections.append(section)
     return sections

@@ -12,8 +12,6 @@ import re
 from functools import lru_cache
 from urllib.parse import quote
 
-from ..publish.graph_json import graph_path
-
 HOME = "index.html"
 PLANNER = "planner.html"
 RELEASES_INDEX = "releases/index.html"
@@ -46,10 +44,6 @@ def promotion_anchor(channel: str) -> str:
 
 def planner_data(arch: str) -> str:
     return f"{DATA_DIR}/planner-{arch}.json"  # planner.js builds the same name
-
-
-def graph_json(channel: str, arch: str) -> str:
-    return graph_path(channel, arch)
 
 
 def root_of(page: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from ..promotion.filters import compile_filter, prefix_only_branches
-from .channel_names import display_key, minor_of
+from .channel_names import display_key, minor_anchor, minor_of, minor_title
 from .links import promotion_anchor
 
 _HOUR, _DAY, _WEEK = 3600, 86400, 604800
@@ -156,8 +156,7 @@ def promotion_page(model: dict, page_arches: dict[str, list[str]]) -> PromotionP
     public = sorted((e for e in fed if not e.internal), key=lambda e: display_key(e.channel))
     sections = []
     for minor, entries in groupby(public, key=lambda e: minor_of(e.channel)):
-        title = f"OpenShift {minor}" if minor else "Other channels"
-        sections.append(PromotionSection(title, f"minor-{minor or 'other'}", list(entries)))
+        sections.append(PromotionSection(minor_title(minor), minor_anchor(minor), list(entries)))
     internal = sorted((e for e in fed if e.internal), key=lambda e: display_key(e.channel))
     if internal:
         sections.append(PromotionSection("Internal channels (not served)", "internal", internal))

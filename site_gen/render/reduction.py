@@ -33,12 +33,12 @@ def _topological_order(count: int, children: list[list[int]]) -> list[int]:
     return order
 
 
-def _reduce(count: int, edges: list[Edge]) -> tuple[set[Edge], list[int]]:
-    """The edges no longer path implies, and each node's descendants as a bit set.
+def _reduce(count: int, edges: list[Edge]) -> set[Edge]:
+    """The edges no longer path implies.
 
     Children are visited nearest first (in topological order): a child already
     reachable through an earlier child is implied, and no child reachable through
-    a later one can come before it in that order.
+    a later one can come before it in that order. Descendants are bit sets.
     """
     children: list[list[int]] = [[] for _ in range(count)]
     for source, target in edges:
@@ -56,19 +56,18 @@ def _reduce(count: int, edges: list[Edge]) -> tuple[set[Edge], list[int]]:
                 kept.add((node, child))
             covered |= descendants[child] | (1 << child)
         descendants[node] = covered
-    return kept, descendants
+    return kept
 
 
 def transitive_reduction(count: int, edges: list[Edge]) -> list[Edge]:
     """The smallest subset of ``edges`` (on nodes 0..count-1) with the same reachability."""
-    kept, _ = _reduce(count, edges)
-    return sorted(kept)
+    return sorted(_reduce(count, edges))
 
 
 def drawn_edges(count: int, recommended: list[Edge],
                 conditional: list[Edge]) -> tuple[list[Edge], list[Edge]]:
     """(recommended, conditional) edges worth drawing; see the module docstring."""
     solid = transitive_reduction(count, recommended)
-    kept_any, _ = _reduce(count, list(recommended) + list(conditional))
+    kept_any = _reduce(count, recommended + conditional)
     risky = sorted(edge for edge in set(conditional) if edge in kept_any)
     return solid, risky

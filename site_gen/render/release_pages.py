@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..engine.graph import MANIFESTREF_KEY
 from ..inputs.graph_data import SignatureFile
+from ..publish.mirror import signature_path
 from ..versions import sort_key
 from .served_index import ArchIndex, ChannelSets, RiskInfo
 
@@ -20,7 +20,7 @@ from .served_index import ArchIndex, ChannelSets, RiskInfo
 @dataclass
 class Signature:
     name: str          # signature-N
-    path: str | None   # site path when the build published it
+    path: str          # site path: the build publishes every signature of the graph-data
 
 
 @dataclass
@@ -37,7 +37,7 @@ class ArchRelease:
 class UpdateRow:
     version: str                        # the other end of the update
     risks: tuple[RiskInfo, ...]         # empty: a recommended update
-    offered: list[tuple[list[str], list[str]]]   # (channels, arches offering them there)
+    offered: list[tuple[str, str]]      # (channels, arches offering them there), as text
 
 
 @dataclass
@@ -58,26 +58,21 @@ def _rows(offers: Offers, arch_order: list[str], sets: ChannelSets) -> list[Upda
         for arch in arch_order:
             if arch in by_arch:
                 grouped[by_arch[arch]].append(arch)
-        offered = [(list(sets.names(mask)), arches) for mask, arches in grouped.items()]
+        offered = [(sets.text(mask), ", ".join(arches)) for mask, arches in grouped.items()]
         rows.append(UpdateRow(other, risks, offered))
     rows.sort(key=lambda row: (sort_key(row.version), [r.name for r in row.risks]), reverse=True)
     return rows
 
 
-def _signatures(digest: str | None, by_digest: dict[str, list[SignatureFile]],
-                published: Callable[[str], bool]) -> list[Signature]:
+def _signatures(digest: str | None, by_digest: dict[str, list[SignatureFile]]) -> list[Signature]:
     algorithm, _, hex_digest = (digest or "").partition(":")
-    found = []
-    for signature in by_digest.get(hex_digest, []):
-        if signature.algorithm == algorithm:
-            path = f"signatures/{algorithm}={hex_digest}/{signature.name}"
-            found.append(Signature(signature.name, path if published(path) else None))
+    found = [Signature(signature.name, signature_path(signature))
+             for signature in by_digest.get(hex_digest, []) if signature.algorithm == algorithm]
     return sorted(found, key=lambda s: int(s.name.rpartition("-")[2]))
 
 
-def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile],
-                  published: Callable[[str], bool]) -> list[ReleasePage]:
-    """Pages in SemVer order; ``published(path)`` says whether a site file exists."""
+def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]) -> list[ReleasePage]:
+    """Pages in SemVer order."""
     by_digest: dict[str, list[SignatureFile]] = defaultdict(list)
     for signature in signatures:
         by_digest[signature.digest].append(signature)
@@ -91,7 +86,7 @@ def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]
             page = pages.setdefault(version, ReleasePage(version))
             page.arches.append(ArchRelease(arch, index.payloads[version], metadata.get("url"),
                                            list(index.channels_of(version)), metadata,
-                                           _signatures(digest, by_digest, published)))
+                                           _signatures(digest, by_digest)))
         updates = [(edge, ()) for edge in sorted(index.recommended)] + list(index.conditional.items())
         for (source, target), risks in updates:
             mask = index.serving_mask(source, target)

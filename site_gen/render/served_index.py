@@ -77,6 +77,7 @@ class ChannelSets:
         self.order = sorted(channels, key=display_key)
         self.bit = {channel: 1 << i for i, channel in enumerate(self.order)}
         self._names: dict[int, tuple[str, ...]] = {}
+        self._texts: dict[int, str] = {}
 
     def names(self, mask: int) -> tuple[str, ...]:
         """The channels in a mask, in display order."""
@@ -84,6 +85,13 @@ class ChannelSets:
         if names is None:
             names = self._names[mask] = tuple(c for c in self.order if mask & self.bit[c])
         return names
+
+    def text(self, mask: int) -> str:
+        """The channels in a mask as a comma-separated list (release pages show thousands)."""
+        text = self._texts.get(mask)
+        if text is None:
+            text = self._texts[mask] = ", ".join(self.names(mask))
+        return text
 
 
 @dataclass

@@ -96,8 +96,9 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
 
 
 def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
-                          indexes: dict[str, ArchIndex], all_versions: list[str], revision: dict) -> None:
-    pages.write(links.HOME, "index.html.j2", sections=home_sections(built.channels, built.arches, views),
+                          page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
+                          all_versions: list[str], revision: dict) -> None:
+    pages.write(links.HOME, "index.html.j2", sections=home_sections(page_arches, views),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
                             "dirty": revision.get("dirty")})
@@ -115,15 +116,13 @@ def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served:
                 errata_file=promotion.errata_file)
 
 
-def _compare_with(since: ChangesSince | None, documents: dict, pages: PageRenderer,
-                  warnings: Warnings) -> Changes | None:
-    """--changes-since: the diff (computed while dot draws); from then on every page's menu links it."""
+def _compare_with(since: ChangesSince | None, documents: dict, warnings: Warnings) -> Changes | None:
+    """--changes-since: the diff (computed while dot draws)."""
     if since is None:
         return None
     changes = changes_since(since, documents)
     if changes.problem:
         warnings.add(f"--changes-since {since.revision}: {changes.problem}")
-    pages.env.globals["has_changes_page"] = True
     return changes
 
 
@@ -140,7 +139,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict, options: 
     serializer = GraphSerializer(built.graph)
     documents = {(c, a): serializer.document(built.served[c, a]) for c in built.channels for a in built.arches}
     revision = git_revision(built.data.root)
-    pages = PageRenderer(site)
+    pages = PageRenderer(site, has_changes_page=options.changes_since is not None)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         views = {key: channel_view(*key, doc, catalog) for key, doc in documents.items() if doc["nodes"]}
@@ -149,11 +148,11 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict, options: 
         _mark_tombstones(views, promotion)
         pictures = _submit_pictures(drawer, views)
 
-        changes = _compare_with(options.changes_since, documents, pages, warnings)
+        changes = _compare_with(options.changes_since, documents, warnings)
         all_versions = sorted({v for index in indexes.values() for v in index.versions}, key=versions.sort_key)
         served = set(all_versions)
         page_arches = {channel: [a for a in built.arches if (channel, a) in views] for channel in built.channels}
-        _write_overview_pages(pages, built, views, indexes, all_versions, revision or {})
+        _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {})
         promotion_view = promotion_page(promotion, page_arches)
         _write_promotion_page(pages, promotion_view, served)
         if changes is not None:
@@ -164,7 +163,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict, options: 
         pages.write(links.RISKS_INDEX, "risks.html.j2", pages=risks)
         for entry in risks:
             pages.write(links.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
-        releases = release_pages(indexes, built.data.signatures, lambda path: site.path_for(path).is_file())
+        releases = release_pages(indexes, built.data.signatures)
         with progress.stage("writing release pages", len(releases), "page") as bar:
             for release in releases:
                 pages.write(links.release_page(release.version), "release.html.j2", release=release)

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {el, fetchJSON, releaseHref, riskItem} = SiteGen;
+  const {el, fetchJSON, releaseLink, riskItem} = SiteGen;
   const panel = document.getElementById("offer");
   const select = document.getElementById("version-select");
   const scroller = document.querySelector(".graph-scroll");
@@ -71,7 +71,7 @@
   }
 
   function versionLink(version) {
-    return el("a", {href: releaseHref(releases, version)}, version);
+    return releaseLink(releases, version);
   }
 
   function show(version) {

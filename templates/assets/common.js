@@ -52,8 +52,13 @@ const SiteGen = (() => {
     return /^https?:\/\//i.test(url || "") ? url : null;
   }
 
+  /* base: the releases/ folder, relative to this page. */
   function releaseHref(base, version) {
     return base + encodeURIComponent(version) + ".html";
+  }
+
+  function releaseLink(base, version) {
+    return el("a", {href: releaseHref(base, version)}, version);
   }
 
   /* One risk as a list item: name (linking to its page when known), message, link, rule types.
@@ -73,5 +78,5 @@ const SiteGen = (() => {
     return nodes.flatMap((node, i) => (i ? [separator, node] : [node]));
   }
 
-  return {el, fetchJSON, typedVersion, count, safeUrl, releaseHref, riskItem, joinNodes};
+  return {el, fetchJSON, typedVersion, count, safeUrl, releaseHref, releaseLink, riskItem, joinNodes};
 })();

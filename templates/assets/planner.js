@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const {el, fetchJSON, typedVersion, count, releaseHref, riskItem, joinNodes} = SiteGen;
+  const {el, fetchJSON, typedVersion, count, releaseLink, riskItem, joinNodes} = SiteGen;
   const form = document.getElementById("planner-form");
   const result = document.getElementById("planner-result");
   const fields = {arch: form.elements.arch, from: form.elements.from, to: form.elements.to,
@@ -182,8 +182,7 @@
   }
 
   function versionLink(data, v) {
-    const name = data.versions[v];
-    return el("a", {href: releaseHref(releases, name)}, name);
+    return releaseLink(releases, data.versions[v]);
   }
 
   function channelName(data, c) {

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const {el, typedVersion, releaseHref, joinNodes} = SiteGen;
+  const {typedVersion, releaseHref, releaseLink, joinNodes} = SiteGen;
   for (const form of document.querySelectorAll("form.version-search")) {
     const input = form.querySelector("input");
     const message = form.querySelector(".search-message");
@@ -19,8 +19,7 @@
       const close = known.filter((v) => v.startsWith(version)).slice(-5).reverse();
       message.replaceChildren(`No served release is called “${version}”.`);
       if (close.length) {
-        message.append(" Did you mean ", ...joinNodes(close.map((v) => el("a", {href: releaseHref(base, v)}, v)), ", "),
-          "?");
+        message.append(" Did you mean ", ...joinNodes(close.map((v) => releaseLink(base, v)), ", "), "?");
       }
     };
 

@@ -1,0 +1,36 @@
+"""What the build benchmarks (bench_json_build.py, bench_site_build.py) share: the --runs
+check and --json option, median/min/max figures, and running in a scratch directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+
+def parse_benchmark_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Add --json to a parser that has --runs, parse, and refuse fewer than one run."""
+    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    return args
+
+
+def spread(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "runs": values}
+
+
+def run_in_scratch(args: argparse.Namespace, prefix: str, benchmark: Callable[[argparse.Namespace, Path], dict],
+                   print_report: Callable[[dict], None]) -> int:
+    """Run ``benchmark`` in a temporary directory (the system's: generated releases and
+    outputs stay out of the repository), then report; the exit status of a finished run."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        results = benchmark(args, Path(scratch))
+    print_report(results)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
