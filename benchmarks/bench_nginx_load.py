@@ -27,17 +27,17 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-from bench_json_build import DEFAULT_GRAPH_DATA, REPO_ROOT, machine
+from bench_common import parse_benchmark_args, run_in_scratch
+from bench_json_build import DEFAULT_GRAPH_DATA, REPO_ROOT, machine, verdict
 from site_gen.publish.deploy import render_nginx_conf
+from site_gen.publish.graph_json import GRAPH_API_DIR, graph_path
 from synthetic_releases import write_synthetic_releases
 
 EXAMPLE = REPO_ROOT / "graph-data"
-GRAPHS = "api/upgrades_info/v1/graph"
 SLO_SECONDS = 0.5  # the reference service's objective: 90 % of requests under 0.5 s
 
 LUA = """\
@@ -71,8 +71,7 @@ def parse_args(argv):
     parser.add_argument("--duration", type=int, default=10, help="seconds per run (default: 10)")
     parser.add_argument("--connections", type=int, default=64, help="open connections (default: 64)")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads (default: 2)")
-    parser.add_argument("--json", action="store_true", help="also print the results as JSON")
-    return parser.parse_args(argv)
+    return parse_benchmark_args(parser, argv)
 
 
 def ensure_wrk() -> str:
@@ -98,7 +97,7 @@ def build_site(args, scratch: Path) -> tuple[Path, dict]:
         described = {"data": f"full-scale synthetic ({made['documents']} release documents)"}
     subprocess.run([sys.executable, "build.py", "--graph-data", str(graph_data), "--releases", str(releases),
                     "--out", str(site), "--no-html", "--quiet"], cwd=REPO_ROOT, check=True)
-    graphs = list((site / GRAPHS).glob("*/*.json"))
+    graphs = list((site / GRAPH_API_DIR).glob("*/*.json"))
     described.update(graphs=len(graphs), graph_bytes=sum(p.stat().st_size for p in graphs))
     return site, described
 
@@ -120,18 +119,22 @@ def start_server(kind: str, site: Path, port: int) -> subprocess.Popen:
     return subprocess.Popen(argv)
 
 
-def wait_until_serving(port: int, site: Path, process: subprocess.Popen) -> None:
+def channel_arch_pairs(site: Path) -> list[tuple[str, str]]:
+    """Every channel × architecture the site publishes, from its index.json."""
+    index = json.loads((site / GRAPH_API_DIR / "index.json").read_bytes())
+    return [(channel, arch) for channel in index["channels"] for arch in index["arches"]]
+
+
+def wait_until_serving(port: int, site: Path, channel: str, arch: str, process: subprocess.Popen) -> None:
     """Up, and answering a query with the published bytes."""
-    index = json.loads((site / GRAPHS / "index.json").read_bytes())
-    channel, arch = index["channels"][0], index["arches"][0]
-    url = f"http://127.0.0.1:{port}/{GRAPHS}?channel={channel}&arch={arch}"
+    url = f"http://127.0.0.1:{port}/{GRAPH_API_DIR}?channel={channel}&arch={arch}"
     deadline = time.monotonic() + 15
     while True:
         if process.poll() is not None:
             sys.exit(f"error: the server exited with status {process.returncode}")
         try:
             with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "*/*"}), timeout=5) as reply:
-                assert reply.read() == (site / GRAPHS / channel / f"{arch}.json").read_bytes()
+                assert reply.read() == (site / graph_path(channel, arch)).read_bytes()
                 return
         except OSError:
             if time.monotonic() > deadline:
@@ -139,12 +142,10 @@ def wait_until_serving(port: int, site: Path, process: subprocess.Popen) -> None
             time.sleep(0.1)
 
 
-def lua_script(site: Path, headers: dict, path: Path) -> int:
-    index = json.loads((site / GRAPHS / "index.json").read_bytes())
-    paths = [f"/{GRAPHS}?channel={c}&arch={a}" for c in index["channels"] for a in index["arches"]]
+def lua_script(pairs: list[tuple[str, str]], headers: dict, path: Path) -> None:
+    paths = [f"/{GRAPH_API_DIR}?channel={c}&arch={a}" for c, a in pairs]
     path.write_text(LUA % {"paths": ", ".join(json.dumps(p) for p in paths),
                            "headers": ", ".join(f'["{k}"] = "{v}"' for k, v in headers.items())})
-    return len(paths)
 
 
 def run_wrk(wrk: str, args, port: int, script: Path) -> dict:
@@ -165,30 +166,31 @@ def median_of(runs: list[dict]) -> dict:
     return summary
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+def benchmark(args, scratch: Path) -> dict:
     wrk = ensure_wrk()
     results = {"machine": machine(), "server": args.server, "scenarios": {},
                "load": {"connections": args.connections, "threads": args.threads,
                         "duration_s": args.duration, "runs": args.runs}}
-    with tempfile.TemporaryDirectory(prefix="site-gen-load-") as scratch:
-        site, results["site"] = build_site(args, Path(scratch))
-        port = free_port()
-        server = start_server(args.server, site, port)
-        try:
-            wait_until_serving(port, site, server)
-            for name, headers in SCENARIOS.items():
-                script = Path(scratch) / f"{name}.lua"
-                results["site"]["query_mix"] = lua_script(site, headers, script)
-                runs = [run_wrk(wrk, args, port, script) for _ in range(args.runs)]
-                results["scenarios"][name] = {"median": median_of(runs), "runs": runs}
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    print_report(results)
-    if args.json:
-        print(json.dumps(results, indent=2))
-    return 0
+    site, results["site"] = build_site(args, scratch)
+    pairs = channel_arch_pairs(site)
+    results["site"]["query_mix"] = len(pairs)
+    port = free_port()
+    server = start_server(args.server, site, port)
+    try:
+        wait_until_serving(port, site, *pairs[0], server)
+        for name, headers in SCENARIOS.items():
+            script = scratch / f"{name}.lua"
+            lua_script(pairs, headers, script)
+            runs = [run_wrk(wrk, args, port, script) for _ in range(args.runs)]
+            results["scenarios"][name] = {"median": median_of(runs), "runs": runs}
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    return results
+
+
+def main(argv=None) -> int:
+    return run_in_scratch(parse_args(argv), "site-gen-load-", benchmark, print_report)
 
 
 def print_report(results: dict) -> None:
@@ -203,8 +205,8 @@ def print_report(results: dict) -> None:
         s = scenario["median"]
         print(f"{name:10} {s['rps']:9.0f} {s['p50_ms']:8.2f} {s['p90_ms']:8.2f} {s['p99_ms']:8.2f} "
               f"{s['mb_per_s']:8.1f} {s['errors']:7d}")
-        verdict = "PASS" if s["p90_ms"] / 1000 < SLO_SECONDS and s["errors"] == 0 else "FAIL"
-        print(f"{'':10} reference objective (90 % under {SLO_SECONDS} s, no errors): {verdict}")
+        met = s["p90_ms"] / 1000 < SLO_SECONDS and s["errors"] == 0
+        print(f"{'':10} reference objective (90 % under {SLO_SECONDS} s, no errors): {verdict(met)}")
 
 
 if __name__ == "__main__":

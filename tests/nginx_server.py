@@ -74,6 +74,8 @@ def wrapper_config(run: Path, servers: str) -> str:
 
 
 class Nginx:
+    """nginx in the foreground with every file in ``prefix``; stopped when its ``with`` ends."""
+
     def __init__(self, prefix: Path, config: str, *extra: str):
         self.prefix = prefix
         self.log = prefix / "stderr.log"
@@ -93,6 +95,12 @@ class Nginx:
         self.process.terminate()
         self.process.wait(timeout=10)
 
+    def __enter__(self) -> "Nginx":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
@@ -107,19 +115,14 @@ def served(tmp_path_factory):
     ports = {"below": free_port(), "at-root": free_port(), "standalone": free_port()}
     (run / "nginx.conf").write_text(wrapper_config(run, INCLUDED.format(
         www=site.parent, site=site, below=ports["below"], at_root=ports["at-root"])))
-    included = Nginx(run, str(run / "nginx.conf"))
     # The standalone configuration as built, with a free port; nginx's prefix holds the site as site/.
     standalone_prefix = root / "standalone"
     standalone_prefix.mkdir()
     (standalone_prefix / "site").symlink_to(site)
-    test_conf = site / "deploy/nginx/test.conf"
-    test_conf.write_text(render_nginx_conf(f"127.0.0.1:{ports['standalone']}"))
-    standalone = Nginx(standalone_prefix, "site/deploy/nginx/test.conf")
-    try:
+    (site / "deploy/nginx/test.conf").write_text(render_nginx_conf(f"127.0.0.1:{ports['standalone']}"))
+    with (Nginx(run, str(run / "nginx.conf")) as included,
+          Nginx(standalone_prefix, "site/deploy/nginx/test.conf") as standalone):
         included.wait(ports["below"])
         standalone.wait(ports["standalone"])
         yield site, {"below": (ports["below"], "/updates"), "at-root": (ports["at-root"], ""),
                      "standalone": (ports["standalone"], "")}, [run / "error.log", standalone_prefix / "error.log"]
-    finally:
-        included.stop()
-        standalone.stop()

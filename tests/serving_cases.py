@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import http.client
 import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +21,7 @@ import orjson
 
 from conftest import EXAMPLE
 from site_gen.cli import main
+from site_gen.server.httpd import SiteServer
 
 JSON = "application/json"
 VND = "application/vnd.redhat.cincinnati.v1+json"
@@ -37,6 +41,18 @@ def build_example(root: Path) -> Path:
     assert main(["--graph-data", str(EXAMPLE), "--out", str(site), "--no-html", "-q"]) == 0
     (root / "secret.txt").write_bytes(SECRET)
     return site
+
+
+@contextmanager
+def builtin_server(site: Path, **options) -> Iterator[SiteServer]:
+    """``site-gen serve``'s server for ``site`` on a free loopback port, in a thread."""
+    server = SiteServer(("127.0.0.1", 0), site, quiet=True, **options)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def mismatch(name: str, value: str) -> str:

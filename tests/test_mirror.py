@@ -33,6 +33,11 @@ def build(out: Path, graph_data: Path = EXAMPLE, releases: Path = EXAMPLE / "rel
     return out
 
 
+def build_scenario(scenario, *options: str) -> int:
+    return main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
+                 "--out", str(scenario.out), "--no-html", "--force", *options])
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     return build(tmp_path_factory.mktemp("mirror") / "site")
@@ -119,8 +124,7 @@ def test_a_symlink_out_of_the_graph_data_is_refused(scenario, tmp_path, capsys):
     outside = tmp_path / "outside.yaml"
     outside.write_text("name: fast-4.15\nversions: [4.15.0]\n")
     (scenario.data / "channels" / "fast-4.15.yaml").symlink_to(outside)
-    code = main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
-                 "--out", str(scenario.out), "--no-html", "-q"])
+    code = build_scenario(scenario, "-q")
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
     assert err.startswith(f"{scenario.data / 'channels' / 'fast-4.15.yaml'}: error: refusing to put this in "
@@ -129,11 +133,6 @@ def test_a_symlink_out_of_the_graph_data_is_refused(scenario, tmp_path, capsys):
 
 
 DIGEST = "ab" * 32
-
-
-def build_scenario(scenario) -> int:
-    return main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
-                 "--out", str(scenario.out), "--no-html", "--force"])
 
 
 # link in the graph-data -> what it points to in a directory outside it
@@ -212,8 +211,7 @@ def test_tarball_leaves_out_what_the_reference_service_does_not_read(scenario):
 def test_a_bad_source_date_epoch_is_a_clear_error(scenario, monkeypatch, capsys):
     scenario.release("4.15.0").channel("stable-4.15", ["4.15.0"])
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
-    code = main(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
-                 "--out", str(scenario.out), "--no-html", "-q"])
+    code = build_scenario(scenario, "-q")
     err = capsys.readouterr().err
     assert code == 1 and "SOURCE_DATE_EPOCH must be a whole number" in err and "Traceback" not in err
 

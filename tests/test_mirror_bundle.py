@@ -8,15 +8,13 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO
-from serving_cases import JSON, V1, build_example, request
+from serving_cases import JSON, V1, build_example, builtin_server, request
 from site_gen.cli import main
-from site_gen.server.httpd import SiteServer
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -47,15 +45,10 @@ def test_round_trip_checksum_unpack_and_serve(site, bundled, tmp_path):
     subprocess.run(["tar", "-xzf", str(bundled), "-C", str(target)], check=True)
     assert [p.name for p in target.iterdir()] == ["site"]
     assert tree(target / "site") == tree(site)
-    server = SiteServer(("127.0.0.1", 0), target / "site", quiet=True)
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    try:
+    with builtin_server(target / "site") as server:
         status, _, body = request(server.server_address[1], "GET", f"/{V1}?channel=stable-4.15&arch=arm64",
                                   (("Accept", JSON),))
-        assert status == 200 and body == (site / V1 / "stable-4.15" / "arm64.json").read_bytes()
-    finally:
-        server.shutdown()
-        server.server_close()
+    assert status == 200 and body == (site / V1 / "stable-4.15" / "arm64.json").read_bytes()
 
 
 def test_corruption_is_detected(bundled):

@@ -56,12 +56,9 @@ def ports(tmp_path_factory):
     blocks = "".join(f"    server {{\n        listen 127.0.0.1:{ports[name]};\n        root {site.parent};\n"
                      f"        {body.format(site=site)}\n    }}\n" for name, body in SERVERS.items())
     (run / "nginx.conf").write_text(wrapper_config(run, blocks + FRONT.format(**ports)))
-    nginx = Nginx(run, str(run / "nginx.conf"))
-    try:
+    with Nginx(run, str(run / "nginx.conf")) as nginx:
         nginx.wait(ports["front"])
         yield ports
-    finally:
-        nginx.stop()
 
 
 def status_of(port: int, target: str) -> int:

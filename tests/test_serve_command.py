@@ -20,9 +20,16 @@ def site(tmp_path_factory):
     return build_example(tmp_path_factory.mktemp("command"))
 
 
+SERVE = [sys.executable, "-m", "site_gen", "serve"]
+
+
 def serve(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "site_gen", "serve", *args], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([*SERVE, *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def serve_and_exit(*args: str) -> subprocess.CompletedProcess:
+    """``site-gen serve`` for arguments that make it exit at once."""
+    return subprocess.run([*SERVE, *args], cwd=REPO, capture_output=True, text=True, timeout=30)
 
 
 def test_serves_until_interrupted(site):
@@ -48,8 +55,7 @@ def test_serves_until_interrupted(site):
 
 
 def test_a_missing_site_is_a_clear_error(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "site_gen", "serve", str(tmp_path / "nowhere")],
-                            cwd=REPO, capture_output=True, text=True, timeout=30)
+    result = serve_and_exit(str(tmp_path / "nowhere"))
     assert result.returncode == 1
     assert result.stderr.startswith(f"{tmp_path / 'nowhere'}: error: no site here")
     assert "Traceback" not in result.stderr
@@ -60,23 +66,20 @@ def test_a_busy_port_is_a_clear_error(site):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "site_gen", "serve", str(site), "--port", str(port)],
-                                cwd=REPO, capture_output=True, text=True, timeout=30)
+        result = serve_and_exit(str(site), "--port", str(port))
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1 port {port}" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_help_says_when_to_use_nginx():
-    result = subprocess.run([sys.executable, "-m", "site_gen", "serve", "--help"], cwd=REPO,
-                            capture_output=True, text=True, timeout=30)
+    result = serve_and_exit("--help")
     assert result.returncode == 0 and "deploy/nginx/" in result.stdout
 
 
 @pytest.mark.parametrize("port", ["70000", "65536", "-1", "http", "8080.5"])
 def test_a_port_out_of_range_is_a_usage_error(site, port):
     """Refused by the argument parser with the reason, before anything is opened."""
-    result = subprocess.run([sys.executable, "-m", "site_gen", "serve", str(site), "--port", port],
-                            cwd=REPO, capture_output=True, text=True, timeout=30)
+    result = serve_and_exit(str(site), "--port", port)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.splitlines()[-1] == (f"site-gen serve: error: argument --port: {port!r} is not a "
                                               "port: use 1 to 65535, or 0 for any free port")

@@ -10,7 +10,6 @@ show up in the matrix, so the list cannot outlive the behaviour it excuses.
 from __future__ import annotations
 
 import itertools
-import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -18,10 +17,8 @@ import orjson
 import pytest
 
 from nginx_server import served  # noqa: F401  (the fixture)
-from serving_cases import JSON, ORIGIN, SIGNATURE, V1, VND, request
-from site_gen.server.httpd import SiteServer
+from serving_cases import JSON, ORIGIN, SIGNATURE, V0, V1, VND, builtin_server, request
 
-V0 = "api/upgrades_info/graph"
 OWS = " \t"
 
 
@@ -172,12 +169,8 @@ def fields(probe: Probe, answer: tuple[int, dict[str, str], bytes]) -> dict[str,
 
 @pytest.fixture(scope="module")
 def builtin(served):  # noqa: F811  (the fixture)
-    site = served[0]
-    server = SiteServer(("127.0.0.1", 0), site, quiet=True)
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
+    with builtin_server(served[0]) as server:
+        yield server.server_address[1]
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,12 @@ decoding the policy engine does (which nginx cannot) on the pure planning functi
 from __future__ import annotations
 
 import os
-import threading
 
 import orjson
 import pytest
 
-from serving_cases import CASES, ESCAPES, EMPTY, JSON, V1, VND, build_example, check_case, check_escape, request
-from site_gen.server.httpd import SiteServer
+from serving_cases import (CASES, EMPTY, ESCAPES, JSON, V1, VND, build_example, builtin_server, check_case,
+                           check_escape, request)
 from site_gen.server.policy_http import GraphFile, Reply, SiteFile, plan
 from site_gen.server.static_files import content_type
 
@@ -18,12 +17,8 @@ from site_gen.server.static_files import content_type
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     site = build_example(tmp_path_factory.mktemp("serve"))
-    server = SiteServer(("127.0.0.1", 0), site, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield site, server.server_address[1]
-    server.shutdown()
-    server.server_close()
+    with builtin_server(site) as server:
+        yield site, server.server_address[1]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)

@@ -9,9 +9,8 @@ import time
 
 import pytest
 
-from serving_cases import JSON, V1, build_example, raw_request, request, split_response
+from serving_cases import JSON, V1, build_example, builtin_server, raw_request, request, split_response
 from site_gen.server import httpd
-from site_gen.server.httpd import SiteServer
 
 TIMEOUT = 0.6  # the servers below give a request head this long to arrive
 
@@ -23,12 +22,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture
 def server(site):
-    server = SiteServer(("127.0.0.1", 0), site, request_timeout=TIMEOUT, max_connections=4, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with builtin_server(site, request_timeout=TIMEOUT, max_connections=4) as server:
+        yield server
 
 
 def port_of(server) -> int:
@@ -155,9 +150,6 @@ def test_a_slow_reader_holds_its_slot_no_longer_than_the_answer_deadline(site):
     is dropped and the slot serves others again."""
     deadline = 1.0
     big = site / "big.json"
-    big.write_bytes(b"[" + b"0," * 5_000_000 + b"0]")  # 10 MB: more than the socket buffers hold
-    server = SiteServer(("127.0.0.1", 0), site, max_connections=1, send_timeout=deadline, quiet=True)
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     slow = socket.socket()
     slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     slow.settimeout(5)
@@ -169,24 +161,24 @@ def test_a_slow_reader_holds_its_slot_no_longer_than_the_answer_deadline(site):
             time.sleep(0.005)
 
     reader = threading.Thread(target=read_slowly, daemon=True)
-    try:
-        slow.connect(("127.0.0.1", port_of(server)))
-        slow.sendall(b"GET /big.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        started = time.monotonic()
-        reader.start()
-        time.sleep(deadline / 3)
-        assert split_response(raw_request(port_of(server), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[0] == 503
-        while request(port_of(server), "GET", f"/{V1}/index.json")[0] == 503:
-            assert time.monotonic() - started < 2.5 * deadline, "the slow reader still holds the only slot"
-            time.sleep(0.05)
-        freed_after = time.monotonic() - started
-        assert deadline * 0.9 < freed_after < 2.5 * deadline
-        assert 0 < sum(received) < big.stat().st_size  # it was reading, and never got the whole answer
-    finally:
-        done.set()
-        if reader.is_alive():
-            reader.join()
-        slow.close()
-        server.shutdown()
-        server.server_close()
-        big.unlink()
+    with builtin_server(site, max_connections=1, send_timeout=deadline) as server:
+        big.write_bytes(b"[" + b"0," * 5_000_000 + b"0]")  # 10 MB: more than the socket buffers hold
+        try:
+            slow.connect(("127.0.0.1", port_of(server)))
+            slow.sendall(b"GET /big.json HTTP/1.1\r\nHost: x\r\n\r\n")
+            started = time.monotonic()
+            reader.start()
+            time.sleep(deadline / 3)
+            assert split_response(raw_request(port_of(server), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[0] == 503
+            while request(port_of(server), "GET", f"/{V1}/index.json")[0] == 503:
+                assert time.monotonic() - started < 2.5 * deadline, "the slow reader still holds the only slot"
+                time.sleep(0.05)
+            freed_after = time.monotonic() - started
+            assert deadline * 0.9 < freed_after < 2.5 * deadline
+            assert 0 < sum(received) < big.stat().st_size  # it was reading, and never got the whole answer
+        finally:
+            done.set()
+            if reader.is_alive():
+                reader.join()
+            slow.close()
+            big.unlink()

@@ -66,10 +66,11 @@ def _replace_atomically(target: Path, write) -> None:
 
 
 def write_bundle(site: Path, archive: Path) -> Bundle:
-    site, archive = site.absolute().resolve(), archive.absolute()
+    site, archive = site.resolve(), archive.absolute()
     if not site.is_dir():
         raise InputError("no site here: build one first (site-gen build --out DIR)", site)
-    if archive.resolve() == site or site in archive.resolve().parents:
+    destination = archive.resolve()
+    if destination == site or site in destination.parents:
         raise InputError("the bundle cannot be written inside the site it carries; choose --out "
                          "outside it", archive)
     if not archive.parent.is_dir():

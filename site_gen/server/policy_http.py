@@ -30,15 +30,14 @@ from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlsplit
 import orjson
 
 from ..inputs.graph_data import CHANNEL_NAME
-from ..publish.graph_json import EMPTY_GRAPH, GRAPH_API_DIR
+from ..inputs.releases import ARCH_NAME
+from ..publish.graph_json import EMPTY_GRAPH, graph_path
 
 JSON = "application/json"
 VND_JSON = "application/vnd.redhat.cincinnati.v1+json"
 # Accept header value -> response media type; no Accept header at all -> VND_JSON.
 ACCEPTED = {"*": JSON, "*/*": JSON, "application/*": JSON, JSON: JSON, VND_JSON: VND_JSON}
 
-CHANNEL_REGEX = CHANNEL_NAME.pattern  # the same rule the build applies to channel names
-ARCH_REGEX = r"^[0-9a-z]+$"
 DEFAULT_ARCH = "amd64"
 MAX_VALUE_LENGTH = 255
 
@@ -50,7 +49,8 @@ CORS_METHODS = "GET, HEAD"
 PREFLIGHT_MAX_AGE = "86400"
 ENDPOINT_VARY = "Accept, Origin"  # the body's media type follows Accept
 
-PATTERNS = {"channel": re.compile(CHANNEL_REGEX), "arch": re.compile(ARCH_REGEX)}
+# The engine's rules, which the build also applies to the names it publishes.
+PATTERNS = {"channel": CHANNEL_NAME, "arch": ARCH_NAME}
 
 MISSING_CHANNEL = "mandatory client parameters missing: channel"
 INVALID_ACCEPT = "invalid Content-Type requested"
@@ -97,7 +97,7 @@ class GraphFile:
 
     @property
     def segments(self) -> tuple[str, ...]:
-        return (*GRAPH_API_DIR.split("/"), self.channel, f"{self.arch}.json")
+        return tuple(graph_path(self.channel, self.arch).split("/"))
 
 
 @dataclass(frozen=True)

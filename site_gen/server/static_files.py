@@ -41,30 +41,30 @@ class SiteFiles:
     def __init__(self, root: Path):
         self.root = Path(root).absolute()
 
-    def _inside(self, segments: tuple[str, ...]) -> str | None:
+    def locate(self, segments: tuple[str, ...]) -> str | None:
+        """The real path the segments name, or None when it leads out of the site (a symlink)."""
         root = os.path.realpath(self.root)
         real = os.path.realpath(os.path.join(root, *segments))
         if real == root or real.startswith(root + os.sep):
             return real
-        return None  # a symlink that leads out of the site
-
-    def is_directory(self, segments: tuple[str, ...]) -> bool:
-        real = self._inside(segments)
-        return real is not None and os.path.isdir(real)
+        return None
 
     def read(self, segments: tuple[str, ...]) -> bytes | None:
-        """A regular file's bytes, or None when there is no such file inside the site."""
-        real = self._inside(segments)
-        if real is None:
+        return read_regular(self.locate(segments))
+
+
+def read_regular(real: str | None) -> bytes | None:
+    """A regular file's bytes, or None when there is no such file (``real`` from ``locate``)."""
+    if real is None:
+        return None
+    try:
+        descriptor = os.open(real, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             return None
-        try:
-            descriptor = os.open(real, os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError:
-            return None
-        with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                return None
-            return handle.read()
+        return handle.read()
 
 
 def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
@@ -74,12 +74,14 @@ def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
     if isinstance(outcome, GraphFile):
         return graph_reply(outcome, site.read(outcome.segments))
     segments = outcome.segments
-    directory = site.is_directory(segments)
+    real = site.locate(segments)  # one lookup for both the directory test and the read
+    directory = real is not None and os.path.isdir(real)
     if directory and not outcome.directory:
         return outcome.redirect_to_directory()
     if directory:
         segments = (*segments, "index.html")
-    content = site.read(segments) if directory == outcome.directory else None  # 'file/' names no file
+        real = site.locate(segments)
+    content = read_regular(real) if directory == outcome.directory else None  # 'file/' names no file
     if content is None:
         if directory:  # no listings: 403 for a directory without index.html, as from nginx
             return Reply(403, (("Content-Type", TEXT), *outcome.headers), b"no directory listing\n")
