@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from conftest import EXAMPLE
 from site_gen.cli import main
 
 CLEAN_CHANNEL = "name: stable-4.15\nversions:\n- 4.15.0\n- 4.15.1\n"
@@ -415,7 +416,6 @@ def test_matching_rules(data, capsys):
 
 
 def test_example_graph_data_findings(capsys):
-    from conftest import EXAMPLE
     code = main(["check", "--graph-data", str(EXAMPLE), "--format", "json", "-q"])
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert code == 1

@@ -4,10 +4,8 @@ memory, compared channel × architecture, with exact text, Markdown and JSON out
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 from html import escape, unescape
 
 import pytest
@@ -17,6 +15,7 @@ from site_gen.cli import main
 from site_gen.diffing.compare import compare, compare_graph
 from site_gen.diffing.render import render_markdown
 from site_gen.render.changes_page import standalone_html
+from site_helpers import git
 
 RELEASES = EXAMPLE / "releases"
 NEW_RISK = ("to: 4.15.8\nfrom: 4[.]15[.]7[+]\nurl: https://issues.example.com/OCPBUGS-50001\n"
@@ -31,18 +30,27 @@ def run_diff(capsys, *args) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-@pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    """The example built as is, and built with one new risk and one risk's url changed."""
-    root = tmp_path_factory.mktemp("diff-sites")
+def build_old_and_new(root, change) -> None:
+    """``root/site-old``: the example built as is; ``root/site-new``: built after ``change``
+    edits a copy of its graph-data (given as the directory)."""
     for name in ("old", "new"):
         shutil.copytree(EXAMPLE, root / name, ignore=shutil.ignore_patterns("releases", "signatures"))
-    (root / "new/blocked-edges/4.15.8-NewRisk.yaml").write_text(NEW_RISK)
-    risk = root / "new/blocked-edges/4.16.4-CustomFeatureSetAPIRemoval.yaml"
-    risk.write_text(risk.read_text().replace("OCPBUGS-42015", "OCPBUGS-42016"))
+    change(root / "new")
     for name in ("old", "new"):
         assert main(["--graph-data", str(root / name), "--releases", str(RELEASES),
                      "--out", str(root / f"site-{name}"), "--no-html", "-q"]) == 0
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """The example built as is, and built with one new risk and one risk's url changed."""
+    def change(data):
+        (data / "blocked-edges/4.15.8-NewRisk.yaml").write_text(NEW_RISK)
+        risk = data / "blocked-edges/4.16.4-CustomFeatureSetAPIRemoval.yaml"
+        risk.write_text(risk.read_text().replace("OCPBUGS-42015", "OCPBUGS-42016"))
+
+    root = tmp_path_factory.mktemp("diff-sites")
+    build_old_and_new(root, change)
     return root
 
 
@@ -98,13 +106,6 @@ def test_two_sites_as_json(sites, capsys):
 def test_identical_sites(sites, capsys):
     code, out = run_diff(capsys, str(sites / "site-old"), str(sites / "site-old"))
     assert (code, out) == (0, f"{sites / 'site-old'} -> {sites / 'site-old'}: no change in any of 44 graphs\n")
-
-
-def git(repo, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.com", GIT_COMMITTER_DATE="2024-01-01T00:00:00Z",
-               GIT_AUTHOR_DATE="2024-01-01T00:00:00Z")
-    subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True)
 
 
 @pytest.fixture
@@ -198,12 +199,7 @@ def split_sites(tmp_path_factory):
     """The example, and the example with one silent block whose `from` removes
     4.15.7 -> 4.15.8 on amd64 and arm64 but 4.15.6 -> 4.15.8 on multi and s390x."""
     root = tmp_path_factory.mktemp("split-sites")
-    for name in ("old", "new"):
-        shutil.copytree(EXAMPLE, root / name, ignore=shutil.ignore_patterns("releases", "signatures"))
-    (root / "new/blocked-edges/4.15.8-arch.yaml").write_text(ARCH_SPLIT)
-    for name in ("old", "new"):
-        assert main(["--graph-data", str(root / name), "--releases", str(RELEASES),
-                     "--out", str(root / f"site-{name}"), "--no-html", "-q"]) == 0
+    build_old_and_new(root, lambda data: (data / "blocked-edges/4.15.8-arch.yaml").write_text(ARCH_SPLIT))
     return root / "site-old", root / "site-new"
 
 

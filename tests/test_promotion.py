@@ -19,6 +19,7 @@ from site_gen.promotion.filters import compile_filter, prefix_only_branches
 from site_gen.promotion.git_blame import parse_porcelain
 from site_gen.promotion.ordering import tool_sort_key
 from site_gen.promotion.times import format_time, parse_time, resolve_time
+from site_helpers import served_graph
 
 UTC = timezone.utc
 
@@ -61,8 +62,7 @@ def channels(model) -> dict:
 
 
 def served(root, channel, arch="amd64") -> list[str]:
-    doc = json.loads((root / "site" / "api/upgrades_info/v1/graph" / channel / f"{arch}.json").read_text())
-    return [node["version"] for node in doc["nodes"]]
+    return [node["version"] for node in served_graph(root / "site", channel, arch)["nodes"]]
 
 
 # graph-data/README.md F9: pending versions (conditions 1-2) and zombies per channel.

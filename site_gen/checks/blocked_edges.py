@@ -28,24 +28,24 @@ class KnownReleases:
         return core in self._cores
 
 
-def _unknown_target(doc: Document, path: str, releases: KnownReleases) -> list[Finding]:
+def _unknown_target(doc: Document, root: Path, releases: KnownReleases) -> list[Finding]:
     to = doc.data["to"]
     if releases.knows(versions.canonical(versions.parse(to))):
         return []
     where = ("the release documents" if releases.source == "release"
              else "channels/ and internal-channels/")
-    return [Finding(path, doc.line("to"), "unknown-release", WARNING,
+    return [Finding(relative_path(doc.path, root), doc.line("to"), "unknown-release", WARNING,
                     f"to: {to} matches no {releases.source} in {where}, so this file changes "
                     "no served graph")]
 
 
-def _fixed_in(doc: Document, path: str) -> list[Finding]:
+def _fixed_in(doc: Document, root: Path) -> list[Finding]:
     fixed, to = doc.data.get("fixedIn"), doc.data["to"]
     if fixed is None or precedence(fixed) > precedence(to):
         return []
     relation = "is the version this file blocks" if precedence(fixed) == precedence(to) else \
         f"is older than to: {to}"
-    return [Finding(path, doc.line("fixedIn"), "fixed-in-order", ERROR,
+    return [Finding(relative_path(doc.path, root), doc.line("fixedIn"), "fixed-in-order", ERROR,
                     f"fixedIn: {fixed} {relation}; the fix must come in a later release "
                     "(the promotion tool stops extending this risk at fixedIn)")]
 
@@ -53,6 +53,5 @@ def _fixed_in(doc: Document, path: str) -> list[Finding]:
 def check_blocked_edges(documents: list[Document], releases: KnownReleases, root: Path) -> list[Finding]:
     findings = []
     for doc in documents:
-        path = relative_path(doc.path, root)
-        findings += _unknown_target(doc, path, releases) + _fixed_in(doc, path)
+        findings += _unknown_target(doc, root, releases) + _fixed_in(doc, root)
     return findings

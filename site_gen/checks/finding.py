@@ -28,6 +28,8 @@ class Finding:
 
 
 def relative_path(path: Path | str | None, root: Path) -> str:
+    """``path`` as a finding shows it. Both paths are resolved, which costs system calls:
+    call this when making a finding, not for every file checked."""
     if path is None:
         return "."
     path = Path(path)
@@ -37,6 +39,6 @@ def relative_path(path: Path | str | None, root: Path) -> str:
         return str(path)
 
 
-def from_input_error(exc: InputError, root: Path, code: str = "build-error") -> Finding:
+def from_input_error(exc: InputError, root: Path) -> Finding:
     """What the build would stop on, as a finding at the same place."""
-    return Finding(relative_path(exc.path, root), exc.line, code, ERROR, exc.message)
+    return Finding(relative_path(exc.path, root), exc.line, "build-error", ERROR, exc.message)

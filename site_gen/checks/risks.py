@@ -23,19 +23,19 @@ RULE_TYPES = ("Always", "PromQL")
 _SHARED_FIELDS = ("url", "message", "matchingRules")
 
 
-def _name(doc: Document, path: str) -> list[Finding]:
+def _name(doc: Document, root: Path) -> list[Finding]:
     name = doc.data["name"]
     if RISK_NAME.match(name):
         return []
-    return [Finding(path, doc.line("name"), "risk-name", ERROR,
+    return [Finding(relative_path(doc.path, root), doc.line("name"), "risk-name", ERROR,
                     f"risk name {name!r} is not CamelCase (an upper-case letter, then letters, "
                     "digits or underscores, like ThingsBreakOnVSphere)")]
 
 
-def _rules(doc: Document, path: str) -> list[Finding]:
+def _rules(doc: Document, root: Path) -> list[Finding]:
     rules = doc.data["matchingRules"]
     if not rules:
-        return [Finding(path, doc.line("matchingRules"), "no-rules", ERROR,
+        return [Finding(relative_path(doc.path, root), doc.line("matchingRules"), "no-rules", ERROR,
                         "matchingRules is empty: clusters drop a risk without rules, and with it "
                         "the conditional update")]
     findings = []
@@ -43,11 +43,11 @@ def _rules(doc: Document, path: str) -> list[Finding]:
         kind = rule.get("type")
         line = doc.line("matchingRules", index)
         if kind not in RULE_TYPES:
-            findings.append(Finding(path, line, "unknown-rule-type", ERROR,
+            findings.append(Finding(relative_path(doc.path, root), line, "unknown-rule-type", ERROR,
                                     f"rule type {kind!r} is not one clusters evaluate "
                                     f"({', '.join(RULE_TYPES)}); they drop the rule"))
         elif kind == "PromQL" and not str((rule.get("promql") or {}).get("promql") or "").strip():
-            findings.append(Finding(path, line, "promql-without-query", ERROR,
+            findings.append(Finding(relative_path(doc.path, root), line, "promql-without-query", ERROR,
                                     "PromQL rule without a query (promql: {promql: ...}); "
                                     "clusters cannot evaluate it"))
     return findings
@@ -71,10 +71,9 @@ def check_risks(documents: list[Document], root: Path) -> list[Finding]:
     findings = []
     by_name: dict[str, list[Document]] = defaultdict(list)
     for doc in documents:
-        path = relative_path(doc.path, root)
         if isinstance(doc.data.get("name"), str):
-            findings += _name(doc, path)
+            findings += _name(doc, root)
             by_name[doc.data["name"]].append(doc)
         if isinstance(doc.data.get("matchingRules"), list):
-            findings += _rules(doc, path)
+            findings += _rules(doc, root)
     return findings + _disagreements(by_name, root)

@@ -35,8 +35,6 @@ def _with_releases(found: CheckInput, releases: Path) -> set[str] | None:
 
 
 def run_checks(root: Path, releases: Path | None = None) -> list[Finding]:
-    if not root.is_dir():
-        raise InputError("graph-data directory not found (pass --graph-data DIR)", root)
     found = load_for_checks(root)
     node_versions = _with_releases(found, releases) if releases is not None else None
     channel_versions = {v for channel in found.channels for v in channel.versions}

@@ -48,12 +48,12 @@ class _Checker:
 
     def __init__(self, doc: Document, root: Path):
         self.doc = doc
-        self.path = relative_path(doc.path, root)
+        self.root = root
         self.findings: list[Finding] = []
         self._text: list[str] | None = None
 
     def add(self, line: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(self.path, line, code, ERROR, message))
+        self.findings.append(Finding(relative_path(self.doc.path, self.root), line, code, ERROR, message))
 
     def key_line(self, keys: tuple, key: str) -> int | None:
         """The line where ``key`` is written: the last line between the mapping's

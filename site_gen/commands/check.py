@@ -10,6 +10,7 @@ from ..checks.finding import ERROR
 from ..checks.report import format_json, format_text, summary_line
 from ..checks.runner import run_checks
 from ..errors import Warnings
+from .arguments import add_graph_data_argument
 
 EPILOG = """\
 Reports every problem found, one per line as PATH:LINE: SEVERITY: MESSAGE [CODE],
@@ -29,8 +30,7 @@ def add_parser(sub) -> None:
     check = sub.add_parser("check", help="validate graph-data (for CI on pull requests)", epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Validate a graph-data directory and report every finding.")
-    check.add_argument("--graph-data", type=Path, default=Path("graph-data"), metavar="DIR",
-                       help="cincinnati-graph-data checkout (default: graph-data)")
+    add_graph_data_argument(check)
     check.add_argument("--releases", type=Path, default=None, metavar="PATH",
                        help="release documents or raw graph: blocked-edge targets are checked "
                             "against these releases (default: against the channels' versions) "

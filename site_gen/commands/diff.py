@@ -16,6 +16,7 @@ from ..diffing.render import render_markdown, render_text
 from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
 from ..errors import InputError, Warnings
 from ..render.changes_page import standalone_html
+from .arguments import add_graph_data_argument
 
 EPILOG = """\
 examples:
@@ -37,8 +38,7 @@ def add_parser(sub) -> None:
                           description="Show what a graph-data change does to the served graphs.")
     diff.add_argument("old", metavar="OLD", help="site directory or git revision")
     diff.add_argument("new", metavar="NEW", help="site directory or git revision")
-    diff.add_argument("--graph-data", type=Path, default=Path("graph-data"), metavar="DIR",
-                      help="git checkout whose revisions OLD and NEW name (default: graph-data)")
+    add_graph_data_argument(diff, help="git checkout whose revisions OLD and NEW name (default: graph-data)")
     diff.add_argument("--releases", type=Path, default=None, metavar="PATH",
                       help="releases both revisions are built with (default: GRAPH_DATA/releases)")
     diff.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",

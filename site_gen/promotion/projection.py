@@ -58,8 +58,8 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
             times.record(rule.target.name, pending.version, pending.due)
             applied.append(Promotion(rule.target.name, pending.version, pending.entered,
                                      pending.due, round_number))
-        for rule, _ in promoted_now:
-            state[rule.target.name].sort(key=tool_sort_key)
+        for name in {rule.target.name for rule, _ in promoted_now}:
+            state[name].sort(key=tool_sort_key)
 
     def projected(channel: Channel) -> Channel:
         if state[channel.name] == channel.versions:
