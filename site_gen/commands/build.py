@@ -14,6 +14,7 @@ from pathlib import Path
 from ..diffing.since import ChangesSince, resolve_changes_since
 from ..engine.pipeline import build_graphs
 from ..errors import InputError, Warnings
+from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
 from ..progress import Progress
 from ..promotion.resolve import (PromotionOptions, add_promotion_arguments, options_from_args,
@@ -23,7 +24,6 @@ from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
 from ..publish.mirror import tarball_files, write_mirror_files
-from ..publish.provenance import git_revision
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.staging import StagedSite, check_destination, published_marker
 from ..render.site import SiteOptions, SiteTotals, render_site

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..publish.provenance import git_revision
+from ..inputs.git import git_revision
 from .compare import compare
 from .sources import Graphs, graphs_from_commit, resolve_revision
 

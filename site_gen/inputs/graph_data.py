@@ -19,6 +19,7 @@ from .. import versions
 from ..errors import InputError, Warnings
 from ..metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
 from .documents import Document, load_json, load_yaml
+from .git import git_revision
 from .patterns import compile_pattern
 
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
@@ -96,6 +97,7 @@ class GraphData:
     internal_channels: list[Channel]
     blocked_edges: list[BlockedEdge]
     signatures: list[SignatureFile]
+    revision: dict | None = None  # git commit and dirtiness, when the data is in a git work tree
 
     def channel(self, name: str) -> Channel | None:
         for channel in self.channels + self.internal_channels:
@@ -412,4 +414,4 @@ def load_graph_data(root: Path, warnings: Warnings) -> GraphData:
     public, internal = load_channels(root, warnings)
     return GraphData(root=root, schema_version=schema, raw_metadata=raw_metadata,
                      channels=public, internal_channels=internal, blocked_edges=blocked,
-                     signatures=load_signatures(root, warnings))
+                     signatures=load_signatures(root, warnings), revision=git_revision(root))

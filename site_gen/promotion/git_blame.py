@@ -13,10 +13,10 @@ are wrong, not merely old: callers treat them as unknown.
 from __future__ import annotations
 
 import re
-import subprocess
 from datetime import datetime
 from pathlib import Path
 
+from ..inputs.git import git_output
 from .times import UTC
 
 _HEADER = re.compile(r"^(?P<sha>[0-9a-f]{40}|[0-9a-f]{64}) \d+ (?P<line>\d+)(?: \d+)?$")
@@ -47,23 +47,11 @@ def parse_porcelain(output: str, boundary_unknown: bool = False) -> dict[int, da
 
 
 def is_shallow_clone(directory: Path) -> bool:
-    try:
-        result = subprocess.run(["git", "-C", str(directory), "rev-parse", "--is-shallow-repository"],
-                                capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return result.returncode == 0 and result.stdout.strip() == "true"
+    return (git_output(directory, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
 
 
 def blame_line_times(path: Path, boundary_unknown: bool = False) -> dict[int, datetime | None] | None:
     """Committer time of every line of ``path`` (see :func:`parse_porcelain`); None when
     git cannot blame it (not in a git work tree, file not tracked, git missing)."""
-    try:
-        result = subprocess.run(
-            ["git", "-C", str(path.parent), "blame", "--first-parent", "--porcelain", "--", path.name],
-            capture_output=True, text=True, timeout=300, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if result.returncode != 0:
-        return None
-    return parse_porcelain(result.stdout, boundary_unknown)
+    output = git_output(path.parent, "blame", "--first-parent", "--porcelain", "--", path.name, timeout=300)
+    return None if output is None else parse_porcelain(output, boundary_unknown)

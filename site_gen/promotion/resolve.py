@@ -12,7 +12,6 @@ import orjson
 
 from ..errors import InputError, Warnings
 from ..inputs.graph_data import GraphData
-from ..publish.provenance import git_revision
 from .entry_times import EntryTimes, load_entry_times
 from .errata import load_errata
 from .feeders import feeder_rules
@@ -55,7 +54,7 @@ def _report_problems(data: GraphData, options: PromotionOptions, warnings: Warni
 
 def _entry_times(data: GraphData, options: PromotionOptions, warnings: Warnings) -> EntryTimes:
     table = load_entry_times(options.entry_times) if options.entry_times else None
-    use_git = git_revision(data.root) is not None
+    use_git = data.revision is not None
     shallow = use_git and is_shallow_clone(data.root)
     if shallow:
         warnings.add("graph-data is in a shallow git clone: the entry time of a version whose line is "

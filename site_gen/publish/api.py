@@ -8,7 +8,6 @@ import orjson
 
 from ..engine.pipeline import BuiltGraphs
 from .graph_json import GRAPH_API_DIR, GraphSerializer, graph_path
-from .provenance import git_revision
 from .staging import StagedSite
 
 
@@ -47,7 +46,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiT
                 progress.update(1)
     index = {
         "schemaVersion": built.data.schema_version,
-        "graphData": git_revision(built.data.root),
+        "graphData": built.data.revision,
         "channels": built.channels,
         "arches": built.arches,
         "graphs": entries,

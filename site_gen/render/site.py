@@ -20,7 +20,6 @@ from ..engine.pipeline import BuiltGraphs
 from ..errors import Warnings
 from ..progress import Progress
 from ..publish.graph_json import GraphSerializer
-from ..publish.provenance import git_revision
 from ..publish.staging import StagedSite
 from . import links
 from .changes_page import ChangesView, site_links
@@ -138,7 +137,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict, options: 
     """``promotion``: the build's promotion model (data/promotion.json)."""
     serializer = GraphSerializer(built.graph)
     documents = {(c, a): serializer.document(built.served[c, a]) for c in built.channels for a in built.arches}
-    revision = git_revision(built.data.root)
+    revision = built.data.revision
     pages = PageRenderer(site, has_changes_page=options.changes_since is not None)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
