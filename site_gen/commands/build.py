@@ -23,6 +23,7 @@ from ..promotion.resolve import summary as promotion_summary
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
+from ..publish.graph_json import graph_documents
 from ..publish.mirror import tarball_files, write_mirror_files
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.staging import StagedSite, check_destination, published_marker
@@ -98,13 +99,14 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             built = build_graphs(promotion.data, releases, warnings)
             write_promotion_data(site, promotion)
             with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
-                totals = write_graph_api(site, built, bar)
+                documents = graph_documents(built)
+                totals = write_graph_api(site, built, documents, bar)
             write_mirror_files(site, built, tarball.result())
             write_deploy_files(site)
             pages = None
             if options.html:
                 drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs, since)
-                pages = render_site(site, built, promotion.model, drawing, warnings, progress)
+                pages = render_site(site, built, documents, promotion.model, drawing, warnings, progress)
             site.marker["fingerprint"] = current.result()
     return BuildResult(totals, len(built.channels), len(built.arches),
                        time.perf_counter() - started, site.out, warnings, promotion_summary(promotion),

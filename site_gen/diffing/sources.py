@@ -14,7 +14,7 @@ import orjson
 from ..engine.pipeline import build_graphs
 from ..errors import InputError, Warnings
 from ..inputs.graph_data import load_graph_data
-from ..publish.graph_json import GRAPH_API_DIR, GraphSerializer
+from ..publish.graph_json import GRAPH_API_DIR, graph_documents
 
 Graphs = dict[tuple[str, str], dict]  # (channel, arch) -> served document
 # What the graphs depend on; a checkout's hack/, build-suggestions/ etc. need not be written out.
@@ -98,5 +98,4 @@ def graphs_from_commit(graph_data: Path, commit: str, label: str, releases: Path
                 exc.path = f"{label}:{Path(exc.path).relative_to(root).as_posix()}"
             exc.message = f"graph-data at {label}: {exc.message}"
             raise
-    serializer = GraphSerializer(built.graph)
-    return {key: serializer.document(served) for key, served in built.served.items()}
+    return graph_documents(built)

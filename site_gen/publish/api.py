@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import orjson
 
 from ..engine.pipeline import BuiltGraphs
-from .graph_json import GRAPH_API_DIR, GraphSerializer, graph_path
+from .graph_json import GRAPH_API_DIR, graph_path
 from .staging import StagedSite
 
 
@@ -19,14 +19,15 @@ class ApiTotals:
     conditional_edges: int = 0
 
 
-def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiTotals:
-    serializer = GraphSerializer(built.graph)
+def write_graph_api(site: StagedSite, built: BuiltGraphs, documents: dict, progress=None) -> ApiTotals:
+    """The graph files (``documents`` from :func:`graph_json.graph_documents`) and index.json."""
     totals = ApiTotals()
     entries = []
     for channel in built.channels:
         for arch in built.arches:
             served = built.served[channel, arch]
-            site.write(graph_path(channel, arch), serializer.dumps(served))
+            document = documents[channel, arch]
+            site.write(graph_path(channel, arch), orjson.dumps(document))
             risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
             entries.append({
                 "channel": channel,
@@ -36,7 +37,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiT
                 "edges": len(served.edges),
                 "conditionalEdges": served.conditional_edge_count,
                 "risks": len(risks),
-                "newest": serializer.node(served.nodes[-1], arch)["version"] if served.nodes else None,
+                "newest": document["nodes"][-1]["version"] if served.nodes else None,
             })
             totals.graphs += 1
             totals.nodes += len(served.nodes)

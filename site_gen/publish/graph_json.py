@@ -10,6 +10,7 @@ from __future__ import annotations
 import orjson
 
 from ..engine.graph import ARCH_KEY, Graph
+from ..engine.pipeline import BuiltGraphs
 from ..engine.policy import ServedGraph, served_version
 
 GRAPH_API_DIR = "api/upgrades_info/v1/graph"
@@ -52,8 +53,12 @@ class GraphSerializer:
         ]
         return {"version": 1, "nodes": nodes, "edges": served.edges, "conditionalEdges": conditional}
 
-    def dumps(self, served: ServedGraph) -> bytes:
-        return orjson.dumps(self.document(served))
+
+def graph_documents(built: BuiltGraphs) -> dict[tuple[str, str], dict]:
+    """Every channel × arch response document, keyed by (channel, arch), built once for
+    the JSON files and the pages alike."""
+    serializer = GraphSerializer(built.graph)
+    return {key: serializer.document(served) for key, served in built.served.items()}
 
 
 def graph_path(channel: str, arch: str) -> str:

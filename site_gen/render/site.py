@@ -19,7 +19,6 @@ from ..diffing.since import Changes, ChangesSince, changes_since
 from ..engine.pipeline import BuiltGraphs
 from ..errors import Warnings
 from ..progress import Progress
-from ..publish.graph_json import GraphSerializer
 from ..publish.staging import StagedSite
 from . import links
 from .changes_page import ChangesView, site_links
@@ -132,11 +131,10 @@ def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | 
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
-def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict, options: SiteOptions,
-                warnings: Warnings, progress: Progress) -> SiteTotals:
-    """``promotion``: the build's promotion model (data/promotion.json)."""
-    serializer = GraphSerializer(built.graph)
-    documents = {(c, a): serializer.document(built.served[c, a]) for c in built.channels for a in built.arches}
+def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion: dict,
+                options: SiteOptions, warnings: Warnings, progress: Progress) -> SiteTotals:
+    """``documents``: the served graphs (graph_json.graph_documents); ``promotion``: the
+    build's promotion model (data/promotion.json)."""
     revision = built.data.revision
     pages = PageRenderer(site, has_changes_page=options.changes_since is not None)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
