@@ -12,7 +12,7 @@ import importlib
 import sys
 
 from . import __version__
-from .errors import InputError, Warnings
+from .model.errors import InputError, Warnings
 
 # command name -> module in site_gen.commands, in the order --help lists them
 COMMANDS = {

@@ -14,7 +14,7 @@ import orjson
 import yaml
 
 from site_gen.commands.build import BuildOptions, run_build
-from site_gen.errors import Warnings
+from site_gen.model.errors import Warnings
 
 GRAPH_DIR = "api/upgrades_info/v1/graph"
 REGISTRY = "quay.io/example/ocp-release"

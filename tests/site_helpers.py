@@ -17,10 +17,10 @@ from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 import orjson
-
 from conftest import EXAMPLE
+
 from site_gen.commands.build import BuildOptions, run_build
-from site_gen.errors import Warnings
+from site_gen.model.errors import Warnings
 from site_gen.promotion.resolve import PromotionOptions
 from site_gen.publish.graph_json import GRAPH_API_DIR, graph_path
 

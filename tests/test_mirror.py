@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import EXAMPLE
 from serving_cases import SECRET
+
 from site_gen.cli import main
-from site_gen.errors import Warnings
 from site_gen.inputs.graph_data import load_graph_data
+from site_gen.model.errors import Warnings
 from site_gen.publish.mirror import GRAPH_DATA_TARBALL, tarball_files
 
 GRAPHS = "api/upgrades_info/v1/graph"

@@ -9,8 +9,9 @@ import shutil
 from datetime import datetime, timedelta, timezone
 
 import pytest
-
 from conftest import EXAMPLE
+from site_helpers import served_graph
+
 from site_gen.cli import main
 from site_gen.inputs.graph_data import load_channel
 from site_gen.promotion.delay import parse_delay
@@ -19,7 +20,6 @@ from site_gen.promotion.filters import compile_filter, prefix_only_branches
 from site_gen.promotion.git_blame import parse_porcelain
 from site_gen.promotion.ordering import tool_sort_key
 from site_gen.promotion.times import format_time, parse_time, resolve_time
-from site_helpers import served_graph
 
 UTC = timezone.utc
 
@@ -311,8 +311,8 @@ def test_blame_porcelain_parsing():
 # -- the guard: one definition for blockedBy and --promote-until -----------------
 
 def resolve(root, until=None, times=None, errata=None):
-    from site_gen.errors import Warnings
     from site_gen.inputs.graph_data import load_graph_data
+    from site_gen.model.errors import Warnings
     from site_gen.promotion.resolve import PromotionOptions, resolve_promotions
 
     data = load_graph_data(root / "graph-data", Warnings())

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import orjson
 import pytest
-
 from conftest import REAL_GRAPH_DATA, needs_shared
-from site_gen.errors import Warnings
+
 from site_gen.inputs.graph_data import load_graph_data
-from site_gen.versions import sort_key
+from site_gen.model.errors import Warnings
+from site_gen.model.versions import sort_key
 
 pytestmark = needs_shared
 
@@ -27,6 +27,7 @@ def test_loads_without_errors_or_warnings():
 @pytest.fixture(scope="module")
 def full_scale(tmp_path_factory):
     from synthetic_releases import write_synthetic_releases
+
     from site_gen.cli import main
     root = tmp_path_factory.mktemp("real")
     write_synthetic_releases(REAL_GRAPH_DATA, root / "releases")

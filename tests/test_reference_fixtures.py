@@ -11,13 +11,13 @@ between the capture and today's implementation.
 from __future__ import annotations
 
 import pytest
-
 from conftest import FIXTURES, needs_shared
-from site_gen.engine.edge_rules import apply_edge_rules
+
+from site_gen.engine.edge_add_remove import apply_edge_rules
 from site_gen.engine.pipeline import apply_graph_data
-from site_gen.errors import Warnings
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.inputs.raw_graph import load_raw_graph
+from site_gen.model.errors import Warnings
 
 IGNORED_KEYS = {"io.openshift.upgrades.graph.previous.remove_regex",
                 "io.openshift.upgrades.graph.previous.remove"}
@@ -44,7 +44,7 @@ def test_pipeline_matches_reference_capture(capture):
     ours = load_raw_graph(folder / "graph-gb-raw.json")
     apply_graph_data(ours, load_graph_data(folder / "cincinnati-graph-data", warnings), warnings)
     expected = load_raw_graph(folder / "graph-gb-with-quay-metadata.json")
-    apply_edge_rules(expected, [], Warnings())
+    apply_edge_rules(expected, Warnings())
 
     our_nodes, our_edges = comparable(ours)
     want_nodes, want_edges = comparable(expected)

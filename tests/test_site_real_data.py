@@ -13,11 +13,13 @@ import time
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from conftest import REAL_GRAPH_DATA, needs_shared
+from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve, served_documents
+from synthetic_releases import write_synthetic_releases
+
 from site_gen.engine.pipeline import build_graphs
-from site_gen.errors import Warnings
 from site_gen.inputs.graph_data import load_graph_data
+from site_gen.model.errors import Warnings
 from site_gen.publish.graph_json import GraphSerializer
 from site_gen.render.channel_view import channel_view
 from site_gen.render.dot_source import dot_source
@@ -25,8 +27,6 @@ from site_gen.render.reduction import drawn_edges
 from site_gen.render.served_index import RiskCatalog
 from site_gen.render.svg_cache import GraphDrawer
 from site_gen.render.svg_inline import inline_svg
-from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve, served_documents
-from synthetic_releases import write_synthetic_releases
 
 pytestmark = needs_shared
 BUDGET_SECONDS = 5.0  # the whole full-scale build has 60 s; one picture must be a small part

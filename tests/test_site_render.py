@@ -17,15 +17,24 @@ from pathlib import Path
 
 import orjson
 import pytest
+from conftest import EXAMPLE
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_helpers import (
+    SVG,
+    XLINK,
+    build_site,
+    files_of,
+    page_svg,
+    parse_page,
+    served_documents,
+    served_graph,
+    table_rows,
+)
 
-from conftest import EXAMPLE
 from site_gen.cli import main
+from site_gen.model.versions import sort_key
 from site_gen.render.reduction import drawn_edges, transitive_reduction
-from site_gen.versions import sort_key
-from site_helpers import (SVG, XLINK, build_site, files_of, page_svg, parse_page, served_documents, served_graph,
-                          table_rows)
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import pytest
-
 from scenario import digest_of
-from site_gen.errors import InputError
-from spec_helpers import (CHANNELS, MANIFESTREF, NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD,
-                          PREVIOUS_REMOVE, RELEASE_REMOVE, REMOVE_REGEX, node_set,
-                          unique_edges)
+from spec_helpers import (
+    CHANNELS,
+    MANIFESTREF,
+    NEXT_ADD,
+    NEXT_REMOVE,
+    PREVIOUS_ADD,
+    PREVIOUS_REMOVE,
+    RELEASE_REMOVE,
+    REMOVE_REGEX,
+    node_set,
+    unique_edges,
+)
+
+from site_gen.model.errors import InputError
 
 
 def meta(version, arch="amd64", channels="c-4", **keys):

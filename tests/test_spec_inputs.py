@@ -8,11 +8,20 @@ from __future__ import annotations
 import orjson
 import pytest
 import yaml
-
 from scenario import REGISTRY, digest_of
-from site_gen.errors import InputError
-from spec_helpers import (ARCH, CHANNELS, EMPTY_GRAPH, MANIFESTREF, MULTI_KEY, REMOVE_REGEX,
-                          graph_exists, node_set, unique_edges)
+from spec_helpers import (
+    ARCH,
+    CHANNELS,
+    EMPTY_GRAPH,
+    MANIFESTREF,
+    MULTI_KEY,
+    REMOVE_REGEX,
+    graph_exists,
+    node_set,
+    unique_edges,
+)
+
+from site_gen.model.errors import InputError
 
 
 def two_releases(s):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import versions
-from ..inputs.documents import Document
+from ..model import versions
+from ..model.document import Document
 from ..promotion.ordering import precedence
 from .finding import ERROR, WARNING, Finding, relative_path
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..inputs.graph_data import Channel
+from ..model.graph_data import Channel
 from ..promotion.ordering import precedence, tool_sort_key
 from .finding import WARNING, Finding, relative_path
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..inputs.graph_data import Channel
+from ..model.graph_data import Channel
 from ..promotion.eligibility import zombies
 from ..promotion.feeders import FeederRule, feeder_cycles, feeder_rules
 from ..promotion.filters import prefix_only_branches

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..model.errors import InputError
 
 ERROR = "error"      # the build stops, or a file/setting silently does not do what it says
 WARNING = "warning"  # served as written, but almost certainly not what was meant

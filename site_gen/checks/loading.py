@@ -12,11 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, Warnings
-from ..inputs.documents import Document, load_yaml
-from ..inputs.graph_data import (BlockedEdge, Channel, GraphData, internal_channel_files, load_blocked_edge,
-                                 load_channel, load_raw_metadata, load_schema_version, looks_like_data,
-                                 qualifying_files, skipped_blocked_edge)
+from ..inputs.documents import load_yaml
+from ..inputs.graph_data import (
+    internal_channel_files,
+    load_blocked_edge,
+    load_channel,
+    load_raw_metadata,
+    load_schema_version,
+    looks_like_data,
+    qualifying_files,
+    skipped_blocked_edge,
+)
+from ..model.document import Document
+from ..model.errors import InputError, Warnings
+from ..model.graph_data import BlockedEdge, Channel, GraphData
 from .finding import ERROR, WARNING, Finding, from_input_error, relative_path
 from .schema import check_blocked_edge_document, check_channel_document
 

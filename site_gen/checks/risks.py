@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from ..inputs.documents import Document
+from ..model.document import Document
 from .finding import ERROR, Finding, relative_path
 
 RISK_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")

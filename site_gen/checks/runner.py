@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.pipeline import apply_graph_data, load_release_graph
-from ..errors import InputError, Warnings
+from ..engine.pipeline import apply_graph_data
+from ..engine.release_nodes import load_release_graph
+from ..model.errors import InputError, Warnings
 from .blocked_edges import KnownReleases, check_blocked_edges
 from .channel_lists import check_channel_lists
 from .feeders import check_feeders

@@ -13,10 +13,10 @@ import re
 from datetime import date
 from pathlib import Path
 
-from .. import versions
-from ..inputs.documents import Document
 from ..inputs.graph_data import unread_blocked_edge_reason
 from ..inputs.patterns import compile_pattern
+from ..model import versions
+from ..model.document import Document
 from .finding import ERROR, Finding, relative_path
 
 CHANNEL_KEYS = ("name", "versions", "feeder", "tombstones")

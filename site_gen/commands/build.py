@@ -13,12 +13,17 @@ from pathlib import Path
 
 from ..diffing.since import ChangesSince, resolve_changes_since
 from ..engine.pipeline import build_graphs
-from ..errors import InputError, Warnings
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
+from ..model.errors import InputError, Warnings
 from ..progress import Progress
-from ..promotion.resolve import (PromotionOptions, add_promotion_arguments, options_from_args,
-                                 resolve_promotions, write_promotion_data)
+from ..promotion.resolve import (
+    PromotionOptions,
+    add_promotion_arguments,
+    options_from_args,
+    resolve_promotions,
+    write_promotion_data,
+)
 from ..promotion.resolve import summary as promotion_summary
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files

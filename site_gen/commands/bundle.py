@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import Warnings
+from ..model.errors import Warnings
 from ..publish.bundle import TOP_DIRECTORY, write_bundle
 
 EPILOG = f"""\

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..checks.finding import ERROR
 from ..checks.report import format_json, format_text, summary_line
 from ..checks.runner import run_checks
-from ..errors import Warnings
+from ..model.errors import Warnings
 from .arguments import add_graph_data_argument
 
 EPILOG = """\

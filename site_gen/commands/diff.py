@@ -14,7 +14,7 @@ import orjson
 from ..diffing.compare import compare
 from ..diffing.render import render_markdown, render_text
 from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
-from ..errors import InputError, Warnings
+from ..model.errors import InputError, Warnings
 from ..render.changes_page import standalone_html
 from .arguments import add_graph_data_argument
 

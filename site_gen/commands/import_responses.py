@@ -18,11 +18,11 @@ from pathlib import Path
 
 import yaml
 
-from .. import versions
-from ..errors import InputError, Warnings
 from ..inputs.documents import load_json
 from ..inputs.releases import ARCH_NAME, DIGEST_PULLSPEC, KIND
-from ..metadata_keys import PREFIX
+from ..model import versions
+from ..model.errors import InputError, Warnings
+from ..model.metadata_keys import PREFIX
 from ..publish.staging import StagedSite
 
 KNOWN_ARCHES = ("amd64", "arm64", "ppc64le", "s390x", "multi", "riscv64", "386", "arm", "mips64le")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import InputError, Warnings
+from ..model.errors import InputError, Warnings
 from ..publish.graph_json import GRAPH_API_DIR
 from ..server.httpd import SiteServer
 

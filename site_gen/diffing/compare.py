@@ -8,7 +8,7 @@ redefined (url, message or matchingRules). Versions are in SemVer order.
 
 from __future__ import annotations
 
-from .. import versions
+from ..model import versions
 from ..publish.graph_json import EMPTY_GRAPH
 from .sources import Graphs
 

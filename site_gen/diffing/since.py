@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
 from ..inputs.git import git_revision
+from ..model.errors import InputError
 from .compare import compare
 from .sources import Graphs, graphs_from_commit, resolve_revision
 

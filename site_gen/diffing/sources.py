@@ -12,8 +12,8 @@ from pathlib import Path, PurePosixPath
 import orjson
 
 from ..engine.pipeline import build_graphs
-from ..errors import InputError, Warnings
 from ..inputs.graph_data import load_graph_data
+from ..model.errors import InputError, Warnings
 from ..publish.graph_json import GRAPH_API_DIR, graph_documents
 
 Graphs = dict[tuple[str, str], dict]  # (channel, arch) -> served document

@@ -1,5 +1,8 @@
 """What the policy engine answers for ``?channel=C&arch=A`` (spec §7), for every C × A at once.
 
+This is the channel-filter and arch-filter stages (:mod:`.policy_filters`) fused
+for speed: one pass ranks every node, then each graph is a slice of that order.
+
 Served nodes are the concrete nodes in channel C with architecture A; served
 edges and conditional edges are the global ones whose both ends are served. The
 reference emits nodes, groups and metadata keys in arbitrary order; we sort
@@ -12,8 +15,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .. import versions
-from .graph import ARCH_KEY, CHANNELS_KEY, Graph
+from ..model import versions
+from ..model.graph import Graph
+from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 
 
 @dataclass

@@ -1,28 +1,19 @@
 """Secondary metadata: what graph-data attaches to the scraped graph (spec §3–§5).
 
-Order as in the reference parser: raw metadata, then unconditional blocks, then
-conditional risks, then channels. Blocks only write node metadata and record
-pending conditional edges here; edges change later, in :mod:`.edge_rules`.
+The reference's openshift-secondary-metadata-parse plugin, in its order: raw
+metadata, then unconditional blocks, then conditional risks, then channels.
+Blocks only write node metadata and record pending risks on the graph; edges
+change later, in :mod:`.edge_add_remove`.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
-from .. import versions
-from ..inputs.graph_data import BlockedEdge, Channel, Risk
-from ..metadata_keys import CHANNELS_KEY, REMOVE_REGEX_KEY
-from .graph import Graph
-
-
-@dataclass
-class PendingRisk:
-    """A conditional risk waiting for edge-add-remove to find the edges it covers."""
-
-    from_pattern: str
-    to: str  # canonical SemVer text, including any +arch the file wrote
-    risk: Risk
+from ..model import versions
+from ..model.graph import Graph, PendingRisk
+from ..model.graph_data import BlockedEdge, Channel
+from ..model.metadata_keys import CHANNELS_KEY, REMOVE_REGEX_KEY
 
 
 def _concrete_by_core(graph: Graph) -> dict[str, list[int]]:
@@ -54,8 +45,9 @@ def _with_arch(core: str, arch: str | None) -> str:
     return f"{core}+{arch}" if arch is not None else core
 
 
-def apply_blocked_edges(graph: Graph, blocked: list[BlockedEdge]) -> list[PendingRisk]:
-    """Write ``previous.remove_regex`` on blocked targets; return the pending risks."""
+def apply_blocked_edges(graph: Graph, blocked: list[BlockedEdge]) -> None:
+    """Write ``previous.remove_regex`` on blocked targets and the risks to
+    ``graph.pending_risks``, where edge-add-remove finds them."""
     arches = _architectures(graph)
     # All silent blocks first: each *sets* the regex, so the last file in name order wins.
     for edge in blocked:
@@ -74,11 +66,10 @@ def apply_blocked_edges(graph: Graph, blocked: list[BlockedEdge]) -> list[Pendin
                 graph.metadata[node][REMOVE_REGEX_KEY] = edge.from_pattern
     # Then risks: they *append* their pattern on every arch of the target, even when
     # the file names one arch, so that risky edges leave the unconditional list.
-    pending = []
     for edge in blocked:
         if edge.risk is None:
             continue
-        pending.append(PendingRisk(edge.from_pattern, edge.to_text, edge.risk))
+        graph.pending_risks.append(PendingRisk(edge.from_pattern, edge.to_text, edge.risk))
         core = versions.core_text(edge.to)
         for arch in arches:
             node = graph.index.get(_with_arch(core, arch))
@@ -87,7 +78,6 @@ def apply_blocked_edges(graph: Graph, blocked: list[BlockedEdge]) -> list[Pendin
             metadata = graph.metadata[node]
             existing = metadata.get(REMOVE_REGEX_KEY)
             metadata[REMOVE_REGEX_KEY] = f"{existing}|{edge.from_pattern}" if existing else edge.from_pattern
-    return pending
 
 
 def order_channel_names(names: list[str]) -> list[str]:

@@ -2,36 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import orjson
 import yaml
 
-from ..errors import InputError
+from ..model.document import Document
+from ..model.errors import InputError
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-@dataclass
-class Document:
-    """Parsed content of one file plus the line of every mapping value and list item."""
-
-    path: Path
-    data: Any
-    lines: dict[tuple, int] = field(default_factory=dict)
-
-    def line(self, *keys) -> int | None:
-        """Line (1-based) of the value at ``keys``, or of its nearest ancestor."""
-        while keys:
-            if keys in self.lines:
-                return self.lines[keys]
-            keys = keys[:-1]
-        return self.lines.get((), None)
-
-    def error(self, message: str, *keys) -> InputError:
-        return InputError(message, self.path, self.line(*keys))
 
 
 def _record_lines(node, prefix: tuple, lines: dict) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import versions
-from ..engine.graph import MANIFESTREF_KEY, Graph
-from ..errors import InputError
+from ..model import versions
+from ..model.errors import InputError
+from ..model.graph import Graph
+from ..model.metadata_keys import MANIFESTREF_KEY
 from .documents import load_json
 from .graph_data import check_graph_metadata
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import versions
-from ..errors import InputError, Warnings
-from .documents import Document, load_structured
+from ..model import versions
+from ..model.document import Document
+from ..model.errors import InputError, Warnings
+from ..model.release import Release
+from .documents import load_structured
 from .graph_data import check_graph_metadata
 
 KIND = "cincinnati-metadata-v0"
@@ -26,23 +27,6 @@ ARCH_NAME = re.compile(r"^[0-9a-z]+$")
 DIGEST_PULLSPEC = re.compile(r"^[^@\s]+@(?P<digest>[a-z0-9]+:[0-9a-f]{32,})$")
 _RELEASE_SUFFIXES = {".yaml", ".yml", ".json"}
 MULTI_KEY = "release.openshift.io/architecture"
-
-
-@dataclass
-class Release:
-    version: versions.Version
-    arch: str
-    payload: str
-    digest: str
-    path: Path
-    previous: list[str] = field(default_factory=list)  # versions without build metadata
-    next: list[str] = field(default_factory=list)
-    metadata: dict[str, str] = field(default_factory=dict)
-    line: int | None = None
-
-    @property
-    def node_version(self) -> str:
-        return versions.with_build(self.version, self.arch)
 
 
 def _version_list(doc: Document, key: str) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .. import versions
+from ..model import versions
 from .entry_times import EntryTimes
 from .feeders import FeederRule
 from .times import LONG_AGO

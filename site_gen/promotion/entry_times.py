@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import InputError
-from ..inputs.graph_data import Channel
+from ..model.errors import InputError
+from ..model.graph_data import Channel
 from .git_blame import blame_line_times
 from .time_files import load_time_file
 from .times import parse_time

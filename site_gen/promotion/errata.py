@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import InputError
+from ..model.errors import InputError
 from .time_files import load_time_file
 from .times import LONG_AGO, parse_time
 

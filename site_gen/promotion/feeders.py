@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from ..inputs.graph_data import Channel
+from ..model.graph_data import Channel
 from .delay import parse_delay
 from .filters import FeederFilter, compile_filter
 

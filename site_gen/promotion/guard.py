@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from .. import versions
-from ..inputs.graph_data import BlockedEdge
+from ..model import versions
+from ..model.graph_data import BlockedEdge
 from .eligibility import Pending
 from .ordering import precedence
 

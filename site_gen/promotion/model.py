@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .. import versions
-from ..inputs.graph_data import Channel, GraphData
+from ..model import versions
+from ..model.graph_data import Channel, GraphData
 from .eligibility import Pending, pending_versions, zombies
 from .entry_times import EntryTimes
 from .feeders import FeederRule, feeder_rules

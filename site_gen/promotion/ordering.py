@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .. import versions
+from ..model import versions
 
 _SEPARATORS = re.compile(r"[.+-]")
 

@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..inputs.graph_data import Channel, GraphData
+from ..model.graph_data import Channel, GraphData
 from .eligibility import pending_versions
 from .entry_times import EntryTimes
 from .feeders import feeder_rules

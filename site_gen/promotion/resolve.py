@@ -10,8 +10,8 @@ from pathlib import Path
 
 import orjson
 
-from ..errors import InputError, Warnings
-from ..inputs.graph_data import GraphData
+from ..model.errors import InputError, Warnings
+from ..model.graph_data import GraphData
 from .entry_times import EntryTimes, load_entry_times
 from .errata import load_errata
 from .feeders import feeder_rules

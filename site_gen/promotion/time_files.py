@@ -17,8 +17,9 @@ from pathlib import Path
 import orjson
 import yaml
 
-from ..errors import InputError
-from ..inputs.documents import Document, load_json, load_yaml
+from ..inputs.documents import load_json, load_yaml
+from ..model.document import Document
+from ..model.errors import InputError
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BOOL_TAG = "tag:yaml.org,2002:bool"

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..model.errors import InputError
 from .reproducible_tar import source_date_epoch, write_tar_gz
 from .staging import MARKER
 

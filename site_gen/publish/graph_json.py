@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import orjson
 
-from ..engine.graph import ARCH_KEY, Graph
 from ..engine.pipeline import BuiltGraphs
 from ..engine.policy import ServedGraph, served_version
+from ..model.graph import Graph
+from ..model.metadata_keys import ARCH_KEY
 
 GRAPH_API_DIR = "api/upgrades_info/v1/graph"
 EMPTY_GRAPH = {"version": 1, "nodes": [], "edges": [], "conditionalEdges": []}

@@ -18,8 +18,9 @@ from pathlib import Path
 import yaml
 
 from ..engine.pipeline import BuiltGraphs
-from ..errors import Warnings
-from ..inputs.graph_data import Channel, GraphData, SignatureFile, qualifying_files, refuse_link_out
+from ..inputs.graph_data import qualifying_files, refuse_link_out
+from ..model.errors import Warnings
+from ..model.graph_data import Channel, GraphData, SignatureFile
 from .staging import StagedSite
 
 SIGNATURES_DIR = "signatures"

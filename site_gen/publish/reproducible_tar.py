@@ -15,7 +15,7 @@ import tarfile
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from ..errors import InputError
+from ..model.errors import InputError
 
 FILE_MODE = 0o644
 DIRECTORY_MODE = 0o755

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Callable
 
-from .. import versions as semver
+from ..model import versions as semver
 from .channel_view import PLAIN_FILL, ChannelView, Mark
 from .reduction import drawn_edges
 

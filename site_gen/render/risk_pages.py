@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..versions import sort_key
+from ..model.versions import sort_key
 from .channel_names import display_key
 from .served_index import ArchIndex, RiskCatalog, RiskInfo
 

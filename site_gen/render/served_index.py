@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ..versions import sort_key
+from ..model.versions import sort_key
 from .channel_names import display_key
 
 Update = tuple[str, str]

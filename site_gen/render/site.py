@@ -14,10 +14,10 @@ from pathlib import Path
 
 import orjson
 
-from .. import versions
 from ..diffing.since import Changes, ChangesSince, changes_since
 from ..engine.pipeline import BuiltGraphs
-from ..errors import Warnings
+from ..model import versions
+from ..model.errors import Warnings
 from ..progress import Progress
 from ..publish.staging import StagedSite
 from . import links

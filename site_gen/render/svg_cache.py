@@ -20,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
+from ..model.errors import InputError
 
 DOT_TIMEOUT_SECONDS = 300
 

@@ -1,10 +1,25 @@
-"""Turn release documents into the global graph, as the graph-builder's scraper does (spec §2)."""
+"""Release documents into the global graph's nodes and edges, as the graph-builder's release scrape does (spec §2)."""
 
 from __future__ import annotations
 
-from ..errors import InputError
-from ..inputs.releases import Release
-from .graph import ARCH_KEY, MANIFESTREF_KEY, Graph
+from pathlib import Path
+
+from ..inputs.raw_graph import load_raw_graph
+from ..inputs.releases import load_release_documents
+from ..model.errors import InputError, Warnings
+from ..model.graph import Graph
+from ..model.metadata_keys import ARCH_KEY, MANIFESTREF_KEY
+from ..model.release import Release
+
+
+def load_release_graph(source: Path, warnings: Warnings) -> Graph:
+    """The scraped graph, from a directory of release documents or a raw graph JSON file."""
+    if source.is_dir():
+        return graph_from_releases(load_release_documents(source, warnings))
+    if source.is_file():
+        return load_raw_graph(source)
+    raise InputError("release source not found: pass --releases with a directory of release "
+                     "documents or a raw graph JSON file", source)
 
 
 def graph_from_releases(releases: list[Release]) -> Graph:

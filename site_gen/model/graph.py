@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import versions
-from ..inputs.graph_data import Risk
-from ..metadata_keys import ARCH_KEY, CHANNELS_KEY, MANIFESTREF_KEY  # noqa: F401 (re-exported)
+from . import versions
+from .graph_data import Risk
+from .metadata_keys import ARCH_KEY
+
+
+@dataclass
+class PendingRisk:
+    """A conditional risk that secondary-metadata parsing found and edge-add-remove places on edges."""
+
+    from_pattern: str
+    to: str  # canonical SemVer text, including any +arch the file wrote
+    risk: Risk
 
 
 @dataclass
@@ -31,6 +40,8 @@ class Graph:
         self.index: dict[str, int] = {}
         self.children: list[set[int]] = []
         self.parents: list[set[int]] = []
+        # Written by secondary-metadata parsing, turned into ``conditional`` by edge-add-remove.
+        self.pending_risks: list[PendingRisk] = []
         self.conditional: list[ConditionalGroup] = []
 
     def __len__(self) -> int:

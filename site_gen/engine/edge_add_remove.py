@@ -8,12 +8,11 @@ as they do in production responses.
 
 from __future__ import annotations
 
-from .. import versions
-from ..errors import InputError, Warnings
 from ..inputs.patterns import compile_pattern
-from ..metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
-from .graph import ConditionalGroup, Graph
-from .secondary import PendingRisk
+from ..model import versions
+from ..model.errors import InputError, Warnings
+from ..model.graph import ConditionalGroup, Graph, PendingRisk
+from ..model.metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
 
 
 def _tokens(graph: Graph, node: int, key: str) -> list[str]:
@@ -106,11 +105,13 @@ def _apply_removals(graph: Graph) -> None:
                     graph.remove_edge(node, other)
 
 
-def apply_edge_rules(graph: Graph, pending: list[PendingRisk], warnings: Warnings) -> None:
+def apply_edge_rules(graph: Graph, warnings: Warnings) -> None:
+    """Adds, then the conditional edges of ``graph.pending_risks`` (consumed), then removals."""
     if _apply_adds(graph, warnings):
         cycle = graph.find_cycle()
         if cycle:
             shown = " -> ".join(graph.versions[n] for n in cycle)
             raise InputError(f"{PREVIOUS_ADD}/{NEXT_ADD} metadata closes a cycle ({shown})")
-    graph.conditional = _conditional_groups(graph, pending)
+    graph.conditional = _conditional_groups(graph, graph.pending_risks)
+    graph.pending_risks = []
     _apply_removals(graph)
