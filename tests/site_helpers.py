@@ -20,9 +20,9 @@ import orjson
 from conftest import EXAMPLE
 
 from site_gen.commands.build import BuildOptions, run_build
+from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
 from site_gen.promotion.resolve import PromotionOptions
-from site_gen.publish.graph_json import GRAPH_API_DIR, graph_path
 
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
 CHROMIUM = "/usr/bin/chromium"

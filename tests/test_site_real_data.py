@@ -23,9 +23,9 @@ from site_gen.model.errors import Warnings
 from site_gen.publish.graph_json import GraphSerializer
 from site_gen.render.channel_view import channel_view
 from site_gen.render.dot_source import dot_source
+from site_gen.render.graph_drawer import GraphDrawer
 from site_gen.render.reduction import drawn_edges
 from site_gen.render.served_index import RiskCatalog
-from site_gen.render.svg_cache import GraphDrawer
 from site_gen.render.svg_inline import inline_svg
 
 pytestmark = needs_shared

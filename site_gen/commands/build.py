@@ -28,13 +28,14 @@ from ..promotion.resolve import summary as promotion_summary
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
+from ..publish.graph_data_tarball import tarball_files, write_graph_data_tarball
 from ..publish.graph_json import graph_documents
-from ..publish.mirror import tarball_files, write_mirror_files
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
+from ..publish.signatures import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker
+from ..render.graph_drawer import default_cache_dir
 from ..render.site import SiteOptions, SiteTotals, render_site
-from ..render.svg_cache import default_cache_dir
-from .arguments import add_graph_data_argument
+from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 
 
 @dataclass
@@ -106,7 +107,8 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
                 documents = graph_documents(built)
                 totals = write_graph_api(site, built, documents, bar)
-            write_mirror_files(site, built, tarball.result())
+            write_signatures(site, built.data)
+            write_graph_data_tarball(site, tarball.result())
             write_deploy_files(site)
             pages = None
             if options.html:
@@ -137,15 +139,13 @@ def add_parser(sub) -> None:
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Build the JSON graphs (and, unless --no-html, the pages).")
     add_graph_data_argument(build)
-    build.add_argument("--releases", type=Path, default=None, metavar="PATH",
-                       help="directory of release documents (YAML or JSON, searched recursively), "
-                            "or a raw graph-builder JSON file (default: GRAPH_DATA/releases)")
+    add_releases_argument(build, "directory of release documents (YAML or JSON, searched recursively), "
+                                 "or a raw graph-builder JSON file (default: GRAPH_DATA/releases)")
     build.add_argument("--out", type=Path, default=Path("_site"), metavar="DIR",
                        help="output directory, replaced as a whole on success (default: _site)")
     build.add_argument("--no-html", dest="html", action="store_false",
                        help="write only the JSON API, no pages")
-    build.add_argument("-q", "--quiet", action="store_true",
-                       help="no progress bar, summary or warnings; errors only")
+    add_quiet_argument(build, "no progress bar, summary or warnings; errors only")
     build.add_argument("--force", action="store_true",
                        help="rebuild even if inputs, options and site-gen are unchanged since "
                             "the published build (which is otherwise left as it is)")

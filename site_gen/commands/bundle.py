@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..model.errors import Warnings
 from ..publish.bundle import TOP_DIRECTORY, write_bundle
+from .arguments import add_quiet_argument
 
 EPILOG = f"""\
 examples:
@@ -35,7 +36,7 @@ def add_parser(sub) -> None:
     bundle.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="the archive to write (default: DIR.tar.gz beside DIR); "
                              "FILE.sha256 is written too")
-    bundle.add_argument("-q", "--quiet", action="store_true", help="no summary")
+    add_quiet_argument(bundle, "no summary")
 
 
 def run(args, warnings: Warnings) -> int:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..checks.finding import ERROR
 from ..checks.report import format_json, format_text, summary_line
 from ..checks.runner import run_checks
 from ..model.errors import Warnings
-from .arguments import add_graph_data_argument
+from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 
 EPILOG = """\
 Reports every problem found, one per line as PATH:LINE: SEVERITY: MESSAGE [CODE],
@@ -31,15 +30,14 @@ def add_parser(sub) -> None:
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Validate a graph-data directory and report every finding.")
     add_graph_data_argument(check)
-    check.add_argument("--releases", type=Path, default=None, metavar="PATH",
-                       help="release documents or raw graph: blocked-edge targets are checked "
-                            "against these releases (default: against the channels' versions) "
-                            "and the build's own pipeline runs too")
+    add_releases_argument(check, "release documents or raw graph: blocked-edge targets are checked "
+                                 "against these releases (default: against the channels' versions) "
+                                 "and the build's own pipeline runs too")
     check.add_argument("--format", choices=("text", "json"), default="text",
                        help="text lines (default) or one JSON document on stdout")
     check.add_argument("--fail-on", choices=("warning", "error"), default="warning",
                        help="the least severe finding that makes the exit status 1 (default: warning)")
-    check.add_argument("-q", "--quiet", action="store_true", help="no summary line on stderr")
+    add_quiet_argument(check, "no summary line on stderr")
 
 
 def run(args, warnings: Warnings) -> int:

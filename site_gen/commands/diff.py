@@ -16,7 +16,7 @@ from ..diffing.render import render_markdown, render_text
 from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
 from ..model.errors import InputError, Warnings
 from ..render.changes_page import standalone_html
-from .arguments import add_graph_data_argument
+from .arguments import add_graph_data_argument, add_releases_argument
 
 EPILOG = """\
 examples:
@@ -39,8 +39,7 @@ def add_parser(sub) -> None:
     diff.add_argument("old", metavar="OLD", help="site directory or git revision")
     diff.add_argument("new", metavar="NEW", help="site directory or git revision")
     add_graph_data_argument(diff, help="git checkout whose revisions OLD and NEW name (default: graph-data)")
-    diff.add_argument("--releases", type=Path, default=None, metavar="PATH",
-                      help="releases both revisions are built with (default: GRAPH_DATA/releases)")
+    add_releases_argument(diff, "releases both revisions are built with (default: GRAPH_DATA/releases)")
     diff.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
                       help="text (default), markdown for a pull-request comment, json, or html: "
                            "a standalone page (the site's stylesheet inline)")

@@ -24,6 +24,7 @@ from ..model import versions
 from ..model.errors import InputError, Warnings
 from ..model.metadata_keys import PREFIX
 from ..publish.staging import StagedSite
+from .arguments import add_quiet_argument
 
 KNOWN_ARCHES = ("amd64", "arm64", "ppc64le", "s390x", "multi", "riscv64", "386", "arm", "mips64le")
 _ARCH_IN_NAME = re.compile(r"(?:^|[-_=])(" + "|".join(KNOWN_ARCHES) + r")$")
@@ -168,7 +169,7 @@ def add_parser(sub) -> None:
     imp.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="directory for the release documents (replaced as a whole)")
     imp.add_argument("--arch", metavar="ARCH", help="architecture of every input file")
-    imp.add_argument("-q", "--quiet", action="store_true", help="no summary or warnings")
+    add_quiet_argument(imp, "no summary or warnings")
 
 
 def run(args, warnings: Warnings) -> int:

@@ -6,9 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..layout import GRAPH_INDEX
 from ..model.errors import InputError, Warnings
-from ..publish.graph_json import GRAPH_API_DIR
 from ..server.httpd import SiteServer
+from .arguments import add_quiet_argument
 
 EPILOG = """\
 examples:
@@ -44,14 +45,14 @@ def add_parser(sub) -> None:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: 127.0.0.1; 0.0.0.0 or :: for every interface)")
     serve.add_argument("--port", type=port_number, default=8080, help="port (default: 8080; 0 picks a free one)")
-    serve.add_argument("-q", "--quiet", action="store_true", help="no access log")
+    add_quiet_argument(serve, "no access log")
 
 
 def run(args, warnings: Warnings) -> int:
     if not args.site.is_dir():
         raise InputError("no site here: build one first (site-gen build --out DIR)", args.site)
-    if not (args.site / GRAPH_API_DIR / "index.json").is_file():
-        warnings.add(f"no {GRAPH_API_DIR}/index.json: not a site-gen site? every graph query "
+    if not (args.site / GRAPH_INDEX).is_file():
+        warnings.add(f"no {GRAPH_INDEX}: not a site-gen site? every graph query "
                      "will get the empty graph", args.site)
     try:
         server = SiteServer((args.host, args.port), args.site, quiet=args.quiet)

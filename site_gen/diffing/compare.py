@@ -8,8 +8,8 @@ redefined (url, message or matchingRules). Versions are in SemVer order.
 
 from __future__ import annotations
 
+from ..layout import EMPTY_GRAPH
 from ..model import versions
-from ..publish.graph_json import EMPTY_GRAPH
 from .sources import Graphs
 
 _RISK_FIELDS = ("url", "message", "matchingRules")

@@ -13,8 +13,9 @@ import orjson
 
 from ..engine.pipeline import build_graphs
 from ..inputs.graph_data import load_graph_data
+from ..layout import GRAPH_API_DIR
 from ..model.errors import InputError, Warnings
-from ..publish.graph_json import GRAPH_API_DIR, graph_documents
+from ..publish.graph_json import graph_documents
 
 Graphs = dict[tuple[str, str], dict]  # (channel, arch) -> served document
 # What the graphs depend on; a checkout's hack/, build-suggestions/ etc. need not be written out.

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from ..layout import PROMOTION_DATA
 from ..model.errors import InputError, Warnings
 from ..model.graph_data import GraphData
 from .entry_times import EntryTimes, load_entry_times
@@ -19,8 +20,6 @@ from .git_blame import is_shallow_clone
 from .model import promotion_model
 from .projection import Promotion, project_promotions
 from .times import format_time, resolve_time
-
-PROMOTION_DATA = "data/promotion.json"
 
 
 @dataclass

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import orjson
 
 from ..engine.pipeline import BuiltGraphs
-from .graph_json import GRAPH_API_DIR, graph_path
+from ..layout import GRAPH_INDEX, graph_path
 from .staging import StagedSite
 
 
@@ -52,5 +52,5 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, documents: dict, progr
         "arches": built.arches,
         "graphs": entries,
     }
-    site.write(f"{GRAPH_API_DIR}/index.json", orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    site.write(GRAPH_INDEX, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
     return totals

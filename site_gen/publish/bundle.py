@@ -14,9 +14,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..layout import MARKER
 from ..model.errors import InputError
 from .reproducible_tar import source_date_epoch, write_tar_gz
-from .staging import MARKER
 
 TOP_DIRECTORY = "site"
 

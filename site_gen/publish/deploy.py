@@ -17,12 +17,11 @@ from pathlib import Path
 import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from ..layout import GRAPH_API_DIR, NGINX_DIR
 from ..server import policy_http as http
 from ..server.static_files import CONTENT_TYPES, DEFAULT_TYPE, TEXT_TYPES
-from .graph_json import GRAPH_API_DIR
 from .staging import StagedSite
 
-NGINX_DIR = "deploy/nginx"
 DEFAULT_LISTEN = "8080"
 _TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates" / "deploy"
 _VALUE = "@site-gen-value@"  # stands for the nginx variable holding the request's value

@@ -7,15 +7,10 @@ and no trailing newline: byte for byte a response body.
 
 from __future__ import annotations
 
-import orjson
-
 from ..engine.pipeline import BuiltGraphs
 from ..engine.policy import ServedGraph, served_version
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY
-
-GRAPH_API_DIR = "api/upgrades_info/v1/graph"
-EMPTY_GRAPH = {"version": 1, "nodes": [], "edges": [], "conditionalEdges": []}
 
 
 class GraphSerializer:
@@ -60,8 +55,3 @@ def graph_documents(built: BuiltGraphs) -> dict[tuple[str, str], dict]:
     the JSON files and the pages alike."""
     serializer = GraphSerializer(built.graph)
     return {key: serializer.document(served) for key, served in built.served.items()}
-
-
-def graph_path(channel: str, arch: str) -> str:
-    """Relative path of a channel × arch file under the site root."""
-    return f"{GRAPH_API_DIR}/{channel}/{arch}.json"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .. import layout
 from ..diffing.render import change_rows, grouped_changes
-from . import links
 from .environment import ASSET_DIR, make_environment
 
 TEMPLATE = "changes.html.j2"
@@ -36,14 +36,14 @@ class SiteLinks:
     risk_slugs: dict[str, str] = field(default_factory=dict)           # unambiguous risk names
 
     def version(self, version: str) -> str | None:
-        return links.release_page(version) if version in self.versions else None
+        return layout.release_page(version) if version in self.versions else None
 
     def channel(self, channel: str, arch: str) -> str | None:
-        return links.channel_page(channel, arch) if (channel, arch) in self.channel_pages else None
+        return layout.channel_page(channel, arch) if (channel, arch) in self.channel_pages else None
 
     def risk(self, name: str) -> str | None:
         slug = self.risk_slugs.get(name)
-        return links.risk_page(slug) if slug else None
+        return layout.risk_page(slug) if slug else None
 
 
 @dataclass
@@ -73,7 +73,7 @@ def standalone_html(model: dict) -> str:
     css = (ASSET_DIR / "site.css").read_text("utf-8")
     template = make_environment().get_template(TEMPLATE)
     nothing = SiteLinks()
-    return template.render(page=links.CHANGES, root="", url=_no_site, standalone=True, inline_css=css,
+    return template.render(page=layout.CHANGES, root="", url=_no_site, standalone=True, inline_css=css,
                            changes=ChangesView(model), site_links=nothing)
 
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from ..promotion.resolve import PROMOTION_DATA
-from ..publish.graph_json import GRAPH_API_DIR, graph_path
+from .. import layout
 from . import links
 from .channel_names import minor_anchor
 from .channel_view import MARKS
@@ -31,13 +30,14 @@ def make_environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["count"] = count
     env.globals.update(
-        channel_page=links.channel_page, release_page=links.release_page,
-        risk_page=links.risk_page, graph_json=graph_path,
+        channel_page=layout.channel_page, release_page=layout.release_page,
+        risk_page=layout.risk_page, graph_json=layout.graph_path,
         external_url=links.external_url, promotion_anchor=links.promotion_anchor,
         minor_anchor=minor_anchor, marks=MARKS,
-        HOME=links.HOME, PLANNER=links.PLANNER, RELEASES_INDEX=links.RELEASES_INDEX,
-        RISKS_INDEX=links.RISKS_INDEX, PROMOTION=links.PROMOTION, CHANGES=links.CHANGES,
-        ASSETS=links.ASSETS_DIR, DATA=links.DATA_DIR, GRAPH_API=GRAPH_API_DIR, PROMOTION_DATA=PROMOTION_DATA,
+        HOME=layout.HOME, PLANNER=layout.PLANNER, RELEASES_INDEX=layout.RELEASES_INDEX,
+        RISKS_INDEX=layout.RISKS_INDEX, PROMOTION=layout.PROMOTION, CHANGES=layout.CHANGES,
+        ASSETS=layout.ASSETS_DIR, DATA=layout.DATA_DIR, GRAPH_API=layout.GRAPH_API_DIR,
+        PROMOTION_DATA=layout.PROMOTION_DATA,
         standalone=False,        # a page outside any site (site-gen diff --format html)
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
     )

@@ -1,4 +1,4 @@
-"""Where each page lives in the site, and relative links between pages.
+"""Relative links between the site's pages (where each one lives: :mod:`site_gen.layout`).
 
 Every link is relative, so the site works from any static host and under any
 sub-path. File names keep the version or channel as written; hrefs
@@ -12,38 +12,13 @@ import re
 from functools import lru_cache
 from urllib.parse import quote
 
-HOME = "index.html"
-PLANNER = "planner.html"
-RELEASES_INDEX = "releases/index.html"
-RISKS_INDEX = "risks/index.html"
-PROMOTION = "promotion.html"
-CHANGES = "changes.html"
-ASSETS_DIR = "assets"
-DATA_DIR = "data"
-
 _SAFE_URL = re.compile(r"^https?://", re.IGNORECASE)
-
-
-def channel_page(channel: str, arch: str) -> str:
-    return f"channels/{channel}/{arch}.html"
-
-
-def release_page(version: str) -> str:
-    return f"releases/{version}.html"
-
-
-def risk_page(slug: str) -> str:
-    return f"risks/{slug}.html"
 
 
 def promotion_anchor(channel: str) -> str:
     """The id of a channel's entry on the promotion page (internal channel names are
     free text; an id cannot hold whitespace)."""
     return "promotion-" + re.sub(r"[^A-Za-z0-9._-]", "_", channel)
-
-
-def planner_data(arch: str) -> str:
-    return f"{DATA_DIR}/planner-{arch}.json"  # planner.js builds the same name
 
 
 def root_of(page: str) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import orjson
 
-from . import links
+from .. import layout
 from .served_index import ArchIndex, RiskInfo
 
 
@@ -48,7 +48,7 @@ def planner_document(index: ArchIndex) -> dict:
         "conditional": [[value for pair in sorted(pairs) for value in pair] for pairs in conditional_pairs],
         "riskLists": [list(key) for key in list_numbers],
         "risks": [{"name": risk.name, "message": risk.message, "url": risk.url,
-                   "types": risk.rule_types, "page": links.risk_page(risk.slug)}
+                   "types": risk.rule_types, "page": layout.risk_page(risk.slug)}
                   for risk in risk_numbers],
     }
 

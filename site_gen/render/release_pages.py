@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..layout import signature_path
 from ..model.graph_data import SignatureFile
 from ..model.metadata_keys import MANIFESTREF_KEY
 from ..model.versions import sort_key
-from ..publish.mirror import signature_path
 from .served_index import ArchIndex, ChannelSets, RiskInfo
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import orjson
 
+from .. import layout
 from ..diffing.since import Changes, ChangesSince, changes_since
 from ..engine.pipeline import BuiltGraphs
 from ..model import versions
@@ -26,13 +27,13 @@ from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
 from .dot_source import dot_source
 from .environment import ASSET_DIR, PageRenderer
+from .graph_drawer import DrawStats, GraphDrawer
 from .home import home_sections
 from .planner_data import planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
 from .risk_pages import risk_pages
 from .served_index import ArchIndex, RiskCatalog, index_documents
-from .svg_cache import DrawStats, GraphDrawer
 from .svg_inline import inline_svg
 
 
@@ -64,16 +65,16 @@ def _long_lived_objects():
 def _risk_pages_json(view: ChannelView) -> str:
     """The channel's risks with their page links, for channel.js. Escaping every "<" keeps
     input text from ending (or re-opening) the <script> element it is embedded in."""
-    page = links.channel_page(view.channel, view.arch)
+    page = layout.channel_page(view.channel, view.arch)
     entries = [{"name": r.name, "url": r.url, "message": r.message,
-                "page": links.href(page, links.risk_page(r.slug))} for r in view.risks]
+                "page": links.href(page, layout.risk_page(r.slug))} for r in view.risks]
     return orjson.dumps(entries).decode("utf-8").replace("<", "\\u003c")
 
 
 def _copy_assets(site: StagedSite) -> None:
     for path in sorted(ASSET_DIR.iterdir()):
         if path.is_file():
-            site.copy(f"{links.ASSETS_DIR}/{path.name}", path)
+            site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
 
 
 def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict) -> None:
@@ -87,8 +88,8 @@ def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict)
 def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
     pictures = {}
     for (channel, arch), view in views.items():
-        page = links.channel_page(channel, arch)
-        source = dot_source(view, lambda version, page=page: links.href(page, links.release_page(version)))
+        page = layout.channel_page(channel, arch)
+        source = dot_source(view, lambda version, page=page: links.href(page, layout.release_page(version)))
         pictures[channel, arch] = drawer.submit(f"{channel} ({arch})", source)
     return pictures
 
@@ -96,20 +97,20 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
 def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
                           all_versions: list[str], revision: dict) -> None:
-    pages.write(links.HOME, "index.html.j2", sections=home_sections(page_arches, views),
+    pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
                             "dirty": revision.get("dirty")})
     newest_first = groupby(reversed(all_versions), key=versions.minor_of)
-    pages.write(links.RELEASES_INDEX, "releases.html.j2", all_versions=all_versions,
+    pages.write(layout.RELEASES_INDEX, "releases.html.j2", all_versions=all_versions,
                 by_minor=[(minor, list(group)) for minor, group in newest_first])
-    pages.write(links.PLANNER, "planner.html.j2", arches=list(indexes),
+    pages.write(layout.PLANNER, "planner.html.j2", arches=list(indexes),
                 default_arch="amd64" if "amd64" in indexes else next(iter(indexes), ""),
                 channels=sorted(built.channels, key=display_key))
 
 
 def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served: set[str]) -> None:
-    pages.write(links.PROMOTION, "promotion.html.j2", sections=promotion.sections, served_versions=served,
+    pages.write(layout.PROMOTION, "promotion.html.j2", sections=promotion.sections, served_versions=served,
                 promoted_until=promotion.promoted_until, entry_time_sources=promotion.entry_time_sources,
                 errata_file=promotion.errata_file)
 
@@ -127,7 +128,7 @@ def _compare_with(since: ChangesSince | None, documents: dict, warnings: Warning
 def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | None, all_versions: list[str],
                         views: dict, catalog: RiskCatalog) -> None:
     view = ChangesView(changes.model, changes.problem, changes.since.revision, changes.since.commit, revision)
-    pages.write(links.CHANGES, "changes.html.j2", changes=view,
+    pages.write(layout.CHANGES, "changes.html.j2", changes=view,
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
@@ -155,21 +156,21 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
         if changes is not None:
             _write_changes_page(pages, changes, revision, all_versions, views, catalog)
         for arch, index in indexes.items():
-            site.write(links.planner_data(arch), planner_json(index))
+            site.write(layout.planner_data(arch), planner_json(index))
         risks = risk_pages(indexes, catalog)
-        pages.write(links.RISKS_INDEX, "risks.html.j2", pages=risks)
+        pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
         for entry in risks:
-            pages.write(links.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
+            pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
         releases = release_pages(indexes, built.data.signatures)
         with progress.stage("writing release pages", len(releases), "page") as bar:
             for release in releases:
-                pages.write(links.release_page(release.version), "release.html.j2", release=release)
+                pages.write(layout.release_page(release.version), "release.html.j2", release=release)
                 bar.update(1)
 
         with progress.stage("drawing graphs", len(views), "graph") as bar:
             for (channel, arch), view in views.items():
                 svg = inline_svg(pictures[channel, arch].result(), f"Update graph of {channel} on {arch}")
-                pages.write(links.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
+                pages.write(layout.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
                             minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
                             channel_arches=page_arches[channel],
                             promotion=promotion_view.entries.get(channel), served_versions=served,

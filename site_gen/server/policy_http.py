@@ -31,7 +31,7 @@ import orjson
 
 from ..inputs.graph_data import CHANNEL_NAME
 from ..inputs.releases import ARCH_NAME
-from ..publish.graph_json import EMPTY_GRAPH, graph_path
+from ..layout import EMPTY_GRAPH, graph_path
 
 JSON = "application/json"
 VND_JSON = "application/vnd.redhat.cincinnati.v1+json"

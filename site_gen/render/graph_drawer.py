@@ -1,4 +1,4 @@
-"""Running ``dot`` in parallel, with a cache keyed by content.
+"""Drawing graphs with `dot`, in parallel, with a cache keyed by content.
 
 The key is the SHA-256 of the DOT text plus a fingerprint of the ``dot`` binary
 (its resolved path, size and modification time: a graphviz upgrade replaces

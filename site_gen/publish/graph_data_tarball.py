@@ -1,14 +1,11 @@
-"""What a disconnected mirror needs besides the graphs (spec §10).
+"""The graph-data tarball a disconnected mirror serves (spec §10).
 
-* Release signatures, copied byte for byte from graph-data's
-  ``signatures/<algorithm>/<digest>/signature-N`` to ``signatures/<algorithm>=<digest>/signature-N``,
-  the layout the cluster-version operator's HTTP signature store reads.
-* ``api/upgrades_info/graph-data``: the gzip tarball the graph-builder publishes at that
-  path, holding exactly the graph-data files the reference service keeps (``LICENSE``,
-  ``version``, the ``channels/`` and ``blocked-edges/`` files it reads, ``raw/metadata.json``),
-  so update-service graph-data images and oc-mirror can be fed from the mirror. A
-  channel whose versions the build changed (``--promote-until``) is written as built,
-  so the tarball always describes the graphs the site serves.
+``api/upgrades_info/graph-data``: the gzip tarball the graph-builder publishes at that
+path, holding exactly the graph-data files the reference service keeps (``LICENSE``,
+``version``, the ``channels/`` and ``blocked-edges/`` files it reads, ``raw/metadata.json``),
+so update-service graph-data images and oc-mirror can be fed from the mirror. A
+channel whose versions the build changed (``--promote-until``) is written as built,
+so the tarball always describes the graphs the site serves.
 """
 
 from __future__ import annotations
@@ -17,22 +14,16 @@ from pathlib import Path
 
 import yaml
 
-from ..engine.pipeline import BuiltGraphs
 from ..inputs.graph_data import qualifying_files, refuse_link_out
+from ..layout import GRAPH_DATA_TARBALL
 from ..model.errors import Warnings
-from ..model.graph_data import Channel, GraphData, SignatureFile
+from ..model.graph_data import Channel, GraphData
 from .staging import StagedSite
 
-SIGNATURES_DIR = "signatures"
-GRAPH_DATA_TARBALL = "api/upgrades_info/graph-data"
 _TOP_LEVEL_FILES = ("LICENSE", "version")
 _READ_DIRECTORIES = ("channels", "blocked-edges")
 _RAW_METADATA = "raw/metadata.json"
 _PROJECTED_NOTE = b"# versions as projected by site-gen --promote-until; the source file differs\n"
-
-
-def signature_path(signature: SignatureFile) -> str:
-    return f"{SIGNATURES_DIR}/{signature.algorithm}={signature.digest}/{signature.name}"
 
 
 def _as_built(channel: Channel) -> bytes | None:
@@ -62,8 +53,6 @@ def tarball_files(data: GraphData) -> dict[str, Path | bytes]:
     return files
 
 
-def write_mirror_files(site: StagedSite, built: BuiltGraphs, tarball: bytes) -> None:
-    """Signatures, and the graph-data tarball made by ``tar_gz_bytes(tarball_files(...))``."""
-    for signature in built.data.signatures:
-        site.copy(signature_path(signature), signature.path)
+def write_graph_data_tarball(site: StagedSite, tarball: bytes) -> None:
+    """The tarball made by ``tar_gz_bytes(tarball_files(...))``."""
     site.write(GRAPH_DATA_TARBALL, tarball)

@@ -1,0 +1,63 @@
+"""Where everything lives in a built site, relative to its root.
+
+One module for the paths that publish writes, render links to and the server
+(and the generated nginx configuration) serves, so they cannot drift apart.
+Changing a path here changes what clients download: graph paths and the empty
+graph are the update-service API.
+"""
+
+from __future__ import annotations
+
+from .model.graph_data import SignatureFile
+
+# The update-service API: what clusters download, byte for byte.
+GRAPH_API_DIR = "api/upgrades_info/v1/graph"
+GRAPH_INDEX = f"{GRAPH_API_DIR}/index.json"
+# What the policy engine answers for a channel or arch it does not know.
+EMPTY_GRAPH = {"version": 1, "nodes": [], "edges": [], "conditionalEdges": []}
+
+
+def graph_path(channel: str, arch: str) -> str:
+    """The graph file of one channel × arch."""
+    return f"{GRAPH_API_DIR}/{channel}/{arch}.json"
+
+
+# Files for disconnected mirrors.
+GRAPH_DATA_TARBALL = "api/upgrades_info/graph-data"  # where OSUS and oc-mirror download it from
+SIGNATURES_DIR = "signatures"
+
+
+def signature_path(signature: SignatureFile) -> str:
+    """The cluster-version operator's signature-store layout."""
+    return f"{SIGNATURES_DIR}/{signature.algorithm}={signature.digest}/{signature.name}"
+
+
+NGINX_DIR = "deploy/nginx"
+MARKER = ".site-gen"  # marks a directory as a site-gen build and holds its fingerprint
+
+# Pages, and the data behind them.
+HOME = "index.html"
+PLANNER = "planner.html"
+RELEASES_INDEX = "releases/index.html"
+RISKS_INDEX = "risks/index.html"
+PROMOTION = "promotion.html"
+CHANGES = "changes.html"
+ASSETS_DIR = "assets"
+DATA_DIR = "data"
+PROMOTION_DATA = f"{DATA_DIR}/promotion.json"
+
+
+def channel_page(channel: str, arch: str) -> str:
+    return f"channels/{channel}/{arch}.html"
+
+
+def release_page(version: str) -> str:
+    return f"releases/{version}.html"
+
+
+def risk_page(slug: str) -> str:
+    return f"risks/{slug}.html"
+
+
+def planner_data(arch: str) -> str:
+    return f"{DATA_DIR}/planner-{arch}.json"  # planner.js builds the same name
