@@ -3,6 +3,8 @@
 #
 #   ./run.sh site [build options]   install, then build the embedded example into _site/
 #   ./run.sh test [pytest options]  install (test tools too), then run the whole test suite
+#   ./run.sh quick [pytest options] install, then run the tests that need no browser, nginx,
+#                                   registry or shared data and are not slow (under a minute)
 #
 # Safe to run again: system packages are installed only when missing, and the
 # virtualenv is refreshed only when pyproject.toml or constraints.txt change.
@@ -13,6 +15,9 @@ VENV=.venv
 
 SITE_PACKAGES=(graphviz)                          # `dot` draws the SVG graphs
 TEST_PACKAGES=(graphviz chromium nginx shellcheck)  # browser tests, the nginx endpoint, run: steps of workflows
+QUICK_PACKAGES=(graphviz shellcheck)              # the quick loop leaves out browser and nginx tests
+# The markers (pyproject.toml) of tests the quick loop leaves out.
+QUICK_MARKERS="not (browser or nginx or registry or real_data or slow)"
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -65,8 +70,14 @@ case "${1:-}" in
         python_env ".[test]"
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
+    quick)
+        shift
+        apt_install "${QUICK_PACKAGES[@]}"
+        python_env ".[test]"
+        exec "$VENV/bin/python" -m pytest -m "$QUICK_MARKERS" "$@"
+        ;;
     *)
-        sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import orjson
-
+import pytest
 from conftest import EXAMPLE, REPO
+
 from site_gen.cli import main
 
 GRAPHS = "api/upgrades_info/v1/graph"
@@ -113,6 +114,7 @@ def test_unchanged_inputs_skip_the_rebuild(tmp_path, capsys):
     assert "wrote 44 graphs" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal(tmp_path):
     """On a TTY the build shows a progress bar; piped, it prints only the summary."""
     command = [sys.executable, "build.py", "--out", str(tmp_path / "tty"), "--no-html", "--force"]

@@ -12,7 +12,10 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import REAL_GRAPH_DATA, REPO, needs_shared
+
+pytestmark = [pytest.mark.real_data, needs_shared]
 
 # Zombies (spec §9.2): versions in a channel that its feeder tombstones. Cincinnati
 # serves them anyway; the promotion tooling only warns. Real in every case: each
@@ -99,7 +102,6 @@ def expected() -> set[tuple[str, int, str]]:
     return found
 
 
-@needs_shared
 def test_real_snapshot_reports_exactly_the_real_findings():
     # All are warnings, so with --fail-on error (how CI on that repository would adopt the
     # check) the exit status is 0; the crafted tests cover status 1.

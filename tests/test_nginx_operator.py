@@ -9,9 +9,10 @@ import re
 import subprocess
 
 import pytest
-
 from nginx_server import AS_ROOT, NGINX, Nginx, require_nginx, wrapper_config
 from serving_cases import JSON, ORIGIN, V1, build_example, free_port, request
+
+pytestmark = pytest.mark.nginx
 
 HSTS = "max-age=31536000"
 SNIPPET = "include {site}/deploy/nginx/site-gen.conf;"

@@ -6,11 +6,14 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario import Scenario
 
 from site_gen.model.versions import sort_key
+
+pytestmark = pytest.mark.slow
 
 ARCHES = ["amd64", "arm64", "multi"]
 VERSIONS = sorted([f"4.14.{p}" for p in range(5)] + ["4.15.0-rc.0", "4.15.0-rc.1"]

@@ -10,7 +10,7 @@ from site_gen.inputs.graph_data import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.model.versions import sort_key
 
-pytestmark = needs_shared
+pytestmark = [pytest.mark.real_data, pytest.mark.slow, needs_shared]
 
 
 def test_loads_without_errors_or_warnings():

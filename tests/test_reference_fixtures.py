@@ -21,6 +21,7 @@ from site_gen.model.errors import Warnings
 
 IGNORED_KEYS = {"io.openshift.upgrades.graph.previous.remove_regex",
                 "io.openshift.upgrades.graph.previous.remove"}
+pytestmark = [pytest.mark.real_data, needs_shared]
 CAPTURES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()) if FIXTURES.is_dir() else []
 
 
@@ -36,7 +37,6 @@ def comparable(graph):
     return nodes, edges
 
 
-@needs_shared
 @pytest.mark.parametrize("capture", CAPTURES)
 def test_pipeline_matches_reference_capture(capture):
     folder = FIXTURES / capture
@@ -56,7 +56,6 @@ def test_pipeline_matches_reference_capture(capture):
     assert sum(map(len, our_edges.values())) > 400
 
 
-@needs_shared
 def test_all_captures_present():
     # The comparison above is only meaningful if the fixtures are really there.
     assert CAPTURES == ["20200220.104838", "20200319.204124", "20211124.083150"]

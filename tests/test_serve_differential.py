@@ -15,9 +15,10 @@ from typing import Callable
 
 import orjson
 import pytest
-
 from nginx_server import served  # noqa: F401  (the fixture)
 from serving_cases import JSON, ORIGIN, SIGNATURE, V0, V1, VND, builtin_server, request
+
+pytestmark = pytest.mark.nginx
 
 OWS = " \t"
 

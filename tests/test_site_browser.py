@@ -23,10 +23,23 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import pytest
 from conftest import EXAMPLE, REPO
-from site_gen.cli import main
 from scenario import Scenario
-from site_helpers import (PHONE, build_site, chromium, edit, example_repo, parse_page, serve, served_documents,
-                          served_graph, site_path)
+from site_helpers import (
+    PHONE,
+    build_site,
+    chromium,
+    edit,
+    example_repo,
+    parse_page,
+    serve,
+    served_documents,
+    served_graph,
+    site_path,
+)
+
+from site_gen.cli import main
+
+pytestmark = pytest.mark.browser
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 

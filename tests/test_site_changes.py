@@ -126,6 +126,7 @@ def test_standalone_page_has_the_same_rows_and_no_links(site, repo, capsys, tmp_
     assert run_diff(capsys, repo, "--format", "html", "HEAD~1", "HEAD") == html  # stdout: the same bytes
 
 
+@pytest.mark.slow
 def test_changes_page_is_deterministic_and_rebuilt_when_rev_moves(repo, tmp_path):
     git(repo.parent, "branch", "-f", "base", "HEAD~1")
     out, cache = tmp_path / "site", tmp_path / "cache"
@@ -144,6 +145,7 @@ def test_changes_page_is_deterministic_and_rebuilt_when_rev_moves(repo, tmp_path
     assert first.totals is not None and again.totals is not None
 
 
+@pytest.mark.slow
 def test_an_old_revision_that_does_not_build_is_explained(tmp_path):
     """A fix committed after a broken commit must still publish: the page says why it cannot compare."""
     def break_it(data):
@@ -168,6 +170,7 @@ def test_an_old_revision_that_does_not_build_is_explained(tmp_path):
     (["--changes-since", "HEAD~1", "--no-html"],
      "error: --changes-since adds a page (changes.html); it cannot be combined with --no-html"),
 ])
+@pytest.mark.slow
 def test_bad_changes_since_fails_and_keeps_the_published_site(repo, tmp_path, capsys, args, message):
     out = tmp_path / "site"
     build_site(out, tmp_path / "cache", graph_data=repo, releases=RELEASES)
@@ -197,6 +200,7 @@ def test_diff_out_must_be_a_writable_file(repo, tmp_path, capsys):
         assert code == 1 and message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_pages_workflow_build_works_on_this_checkout(tmp_path):
     """pages.yml builds this repository's graph-data with --changes-since HEAD~1 (its checkout
     has the full history); the same build must work here."""

@@ -14,13 +14,13 @@ import shutil
 import orjson
 import pytest
 import yaml
-
 from conftest import EXAMPLE
+from site_helpers import SVG, XLINK, build_site, page_svg, parse_html, served_documents
+from test_promotion import ERRATA, F9_PENDING, F9_ZOMBIES, TIMES
+
 from site_gen.promotion.resolve import PromotionOptions
 from site_gen.promotion.times import parse_time
 from site_gen.render.promotion_pages import chain_tombstones, duration_words, promotion_page
-from site_helpers import SVG, XLINK, build_site, page_svg, parse_html, served_documents
-from test_promotion import ERRATA, F9_PENDING, F9_ZOMBIES, TIMES
 
 RELEASES = EXAMPLE / "releases"
 
@@ -272,6 +272,7 @@ def test_tombstone_notes_name_the_channel_and_the_chain(built):
 
 
 # ----------------------------------------------------------------------------- other states
+@pytest.mark.slow
 def test_promoted_versions_are_listed_with_their_round(tmp_path):
     data = tmp_path / "graph-data"
     shutil.copytree(EXAMPLE, data, ignore=shutil.ignore_patterns("releases"))

@@ -28,7 +28,7 @@ from site_gen.render.reduction import drawn_edges
 from site_gen.render.served_index import RiskCatalog
 from site_gen.render.svg_inline import inline_svg
 
-pytestmark = needs_shared
+pytestmark = [pytest.mark.real_data, pytest.mark.slow, needs_shared]
 BUDGET_SECONDS = 5.0  # the whole full-scale build has 60 s; one picture must be a small part
 
 
@@ -120,6 +120,7 @@ def _widest_channel_pages(docs: dict) -> list[str]:
             for channel, arch in sorted(chosen)]
 
 
+@pytest.mark.browser
 def test_channel_and_risk_pages_fit_a_phone(full_site):
     """At 390 px no risk page and no channel page is wider than the screen (candidate-4.14 was 559 px):
     real risk names are long CamelCase words, real links long URLs."""

@@ -71,6 +71,7 @@ def dags(draw):
     return count, [(order[a], order[b]) for a, b in edges]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(dags())
 def test_reduction_keeps_every_path_and_nothing_more(dag):
@@ -391,6 +392,7 @@ def test_pages_have_titles_headings_and_only_relative_internal_links(example):
             assert "://" not in asset.read_text("utf-8"), asset
 
 
+@pytest.mark.slow
 def test_builds_are_byte_identical(example, tmp_path):
     site, _ = example
     again = build_site(tmp_path / "site", tmp_path / "cache").out
@@ -416,6 +418,7 @@ def test_untrusted_text_is_escaped_and_unsafe_links_are_not_followed(scenario, t
 
 
 # ----------------------------------------------------------------------------- SVG cache
+@pytest.mark.slow
 def test_warm_rebuild_draws_nothing(tmp_path):
     cold = build_site(tmp_path / "a", tmp_path / "cache").pages.drawing
     assert cold.drawn > 0 and cold.cached == 0
@@ -423,6 +426,7 @@ def test_warm_rebuild_draws_nothing(tmp_path):
     assert (warm.drawn, warm.cached, warm.shared) == (0, cold.drawn, cold.shared)
 
 
+@pytest.mark.slow
 def test_changing_one_channel_file_redraws_only_that_channels_graphs(tmp_path):
     data = tmp_path / "graph-data"
     shutil.copytree(EXAMPLE, data, ignore=shutil.ignore_patterns("releases"))
@@ -446,6 +450,7 @@ def _fake_dot(directory: Path, body: str) -> Path:
     return dot
 
 
+@pytest.mark.slow
 def test_a_cache_hit_starts_no_dot_process(tmp_path, monkeypatch):
     log = tmp_path / "dot-runs.log"
     real_dot = shutil.which("dot")
@@ -458,6 +463,7 @@ def test_a_cache_hit_starts_no_dot_process(tmp_path, monkeypatch):
     assert log.read_text() == ""
 
 
+@pytest.mark.slow
 def test_dot_failure_fails_the_build_and_keeps_the_published_site(tmp_path, monkeypatch, capsys):
     out = tmp_path / "site"
     build_site(out, tmp_path / "cache")
