@@ -8,7 +8,7 @@ as they do in production responses.
 
 from __future__ import annotations
 
-from ..inputs.patterns import compile_pattern
+from ..inputs.patterns import compile_pattern, searches
 from ..model import versions
 from ..model.errors import InputError, Warnings
 from ..model.graph import ConditionalGroup, Graph, PendingRisk
@@ -61,7 +61,7 @@ def _conditional_groups(graph: Graph, pending: list[PendingRisk]) -> list[Condit
         names = graph.versions
         for target in targets:
             for parent in graph.parents[target]:
-                if match_all or regex.search(names[parent]):
+                if match_all or searches(regex, names[parent]):
                     risks_of_edge.setdefault((parent, target), []).append(entry.risk)
     groups: dict[tuple, ConditionalGroup] = {}
     for edge, risks in risks_of_edge.items():
@@ -94,7 +94,7 @@ def _apply_removals(graph: Graph) -> None:
         except ValueError as exc:
             raise InputError(f"{REMOVE_REGEX_KEY} of {graph.versions[node]}: {exc}") from None
         for parent in list(graph.parents[node]):
-            if pattern == ".*" or regex.search(graph.versions[parent]):
+            if pattern == ".*" or searches(regex, graph.versions[parent]):
                 graph.remove_edge(parent, node)
     for node in range(len(graph)):
         metadata = graph.metadata[node]

@@ -1,25 +1,27 @@
-"""Regular expressions in the dialect the reference service understands.
+"""Regular expressions in the dialect, and with the guarantees, of the reference service.
 
 Cincinnati compiles blocked-edge ``from`` patterns and ``remove_regex`` values
-with Rust's ``regex`` crate. Python's ``re`` lacks much of that syntax (Unicode
-classes like ``\\pL``, POSIX classes, class set operations, ``\\z``, inline flags
-in mid-pattern, as the joined ``remove_regex`` values produce), so we compile
-with the ``regex`` package in its V1 mode, which has all of it. The ``regex``
-package also has features Rust refuses (look-around, back-references, atomic
-groups, possessive quantifiers, recursion, fuzzy matching); a pattern using one
-would be skipped upstream, so :func:`compile_pattern` rejects it.
-Matching is always an unanchored search.
+with Rust's ``regex`` crate, which matches in time linear in the input and
+refuses patterns whose compiled program exceeds its size limit (10 MiB). We
+compile them with that same crate, through the ``flpc`` binding, which hands
+the pattern to ``regex::Regex::new`` unchanged: the same syntax (``\\pL``,
+``[[:digit:]]``, ``&&`` class sets, ``\\z``, flags in mid-pattern), the same
+errors and the same size limit, so no pattern can hang or exhaust a build.
+
+On top of what Rust refuses, :func:`compile_pattern` rejects possessive
+quantifiers (``a++``): Rust reads them as a nested repetition, which is never
+what a pattern written for another engine meant. Matching is always an
+unanchored search.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-import regex
+import flpc
 
-_FLAGS = regex.V1
-
-# Group openers after "(?" that Rust does not have.
+# Group openers after "(?" and escapes that other engines have and Rust does not.
+# Rust refuses them too; naming the construct makes a clearer message than its parser.
 _UNSUPPORTED_GROUPS = (
     ("<=", "look-behind"), ("<!", "negative look-behind"), ("=", "look-ahead"),
     ("!", "negative look-ahead"), (">", "atomic group"), ("|", "branch reset group"),
@@ -33,7 +35,7 @@ _UNSUPPORTED_ESCAPES = {
 
 
 def _rust_incompatibility(pattern: str) -> str | None:
-    """Name the first construct Rust's regex crate would refuse, if any.
+    """Name the first construct of another dialect that Rust refuses or reads otherwise.
 
     A small scanner: it skips escapes and character classes (where these
     sequences are literals) and looks at group openers, escapes and quantifiers.
@@ -65,21 +67,30 @@ def _rust_incompatibility(pattern: str) -> str | None:
                     return "recursion"
             elif char in "*+?}" and pattern[i + 1:i + 2] == "+":
                 return "possessive quantifier"
-            elif char == "{" and pattern[i + 1:i + 2] in ("e", "i", "d", "s"):
-                return "fuzzy matching"
         i += 1
     return None
 
 
+def _rust_error(exc: Exception) -> str:
+    """Rust's multi-line parse error (pattern, caret line, ``error: ...``) as one line."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    reasons = [line.removeprefix("error:").strip() for line in lines if line.startswith("error:")]
+    return reasons[0] if reasons else (lines[-1] if lines else "rejected by Rust's regex crate")
+
+
 @lru_cache(maxsize=None)
-def compile_pattern(pattern: str) -> regex.Pattern:
-    """Compile a Rust-compatible pattern or raise ValueError explaining why not."""
+def compile_pattern(pattern: str) -> flpc.Pattern:
+    """Compile a pattern as Rust's regex crate does, or raise ValueError saying why not."""
     problem = _rust_incompatibility(pattern)
     if problem:
         raise ValueError(f"regular expression {pattern!r} uses a {problem}, which Cincinnati's "
                          "Rust regex engine does not support")
     try:
-        return regex.compile(pattern, _FLAGS)
-    except (regex.error, ValueError) as exc:
-        raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from None
+        return flpc.compile(pattern)
+    except (ValueError, OverflowError) as exc:
+        raise ValueError(f"invalid regular expression {pattern!r}: {_rust_error(exc)}") from None
 
+
+def searches(pattern: flpc.Pattern, text: str) -> bool:
+    """Whether ``pattern`` matches anywhere in ``text`` (linear time)."""
+    return flpc.search(pattern, text) is not None
