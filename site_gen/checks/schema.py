@@ -63,7 +63,7 @@ class _Checker:
         if start is None or end is None:
             return end
         if self._text is None:
-            self._text = self.doc.path.read_text("utf-8").splitlines()
+            self._text = (self.doc.text or "").splitlines()
         pattern = re.compile(rf"""^\s*(?:-\s+)*["']?{re.escape(str(key))}["']?\s*:""")
         for number in range(min(end, len(self._text)), start - 1, -1):
             if pattern.match(self._text[number - 1]):

@@ -74,7 +74,7 @@ def architecture_of(path: Path, override: str | None) -> str:
 
 
 def _graph_document(path: Path) -> dict:
-    data = load_json(path).data
+    data = load_json(path, "graph response").data
     if not isinstance(data, dict) or not isinstance(data.get("nodes"), list) \
             or not isinstance(data.get("edges"), list):
         raise InputError("not an update-service graph: expected an object with 'nodes' "

@@ -10,6 +10,7 @@ reference service silently skips are skipped here too, with a warning.
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 
 import orjson
@@ -22,6 +23,7 @@ from ..model.metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_
 from .documents import load_json, load_yaml
 from .git import git_revision
 from .patterns import compile_pattern
+from .regular_files import kind_of, read_regular
 
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
 
@@ -45,6 +47,17 @@ def looks_like_data(name: str) -> bool:
     return bool(_DATA_EXTENSION.search(_extension(name))) and not _NOT_DATA.match(name)
 
 
+def _warn_if_special(entry: Path, warnings: Warnings) -> None:
+    """Say why an entry that is neither a directory nor a regular file is skipped."""
+    try:
+        mode = entry.stat().st_mode
+    except OSError:
+        warnings.add("skipped: a broken symbolic link or an unreadable entry", entry)
+        return
+    if not stat.S_ISDIR(mode):
+        warnings.add(f"skipped: {kind_of(mode)}, not a regular file", entry)
+
+
 def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
     """Files the reference service reads from ``directory``: not recursive, only
     names whose extension matches ``ya+ml``, in byte-wise name order (the order
@@ -58,6 +71,7 @@ def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
     selected = []
     for entry in entries:
         if not entry.is_file():
+            _warn_if_special(entry, warnings)
             continue
         extension = _extension(entry.name)
         if extension and _YAML_EXTENSION.search(extension):
@@ -75,6 +89,7 @@ def internal_channel_files(directory: Path, warnings: Warnings) -> list[Path]:
     found = []
     for entry in sorted(directory.rglob("*"), key=lambda p: p.relative_to(directory).as_posix().encode()):
         if not entry.is_file():
+            _warn_if_special(entry, warnings)
             continue
         if entry.name.endswith(".yaml"):
             found.append(entry)
@@ -91,8 +106,8 @@ def load_schema_version(root: Path, warnings: Warnings) -> str:
         raise InputError("missing: a graph-data directory must have a 'version' file "
                          "(e.g. 1.1.0)", path)
     try:
-        text = path.read_text("utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular(path, "graph-data file").decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read schema version: {exc}", path) from None
     parsed = versions.parse(text, "schema version", path, 1)
     if parsed.major != MAX_SCHEMA[0]:
@@ -131,7 +146,7 @@ def load_raw_metadata(root: Path) -> dict[str, dict[str, str]]:
     path = root / "raw" / "metadata.json"
     if not path.is_file():
         raise InputError("missing: graph-data must have raw/metadata.json (use {} when empty)", path)
-    doc = load_json(path)
+    doc = load_json(path, "raw metadata")
     if not isinstance(doc.data, dict):
         raise InputError("must be a JSON object mapping versions to metadata objects", path)
     for version, entries in doc.data.items():

@@ -13,7 +13,7 @@ from .graph_data import check_graph_metadata
 
 
 def load_raw_graph(path: Path) -> Graph:
-    doc = load_json(path)
+    doc = load_json(path, "raw graph")
     data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("nodes"), list) \
             or not isinstance(data.get("edges"), list):

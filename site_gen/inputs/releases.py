@@ -101,7 +101,7 @@ def load_release_documents(directory: Path, warnings: Warnings) -> list[Release]
         raise InputError("releases directory not found (pass --releases PATH)", directory)
     by_node: dict[str, Release] = {}
     for path in release_files(directory):
-        release = parse_release(load_structured(path))
+        release = parse_release(load_structured(path, "release document"))
         if release.metadata.get(MULTI_KEY) == "multi" and release.arch != "multi":
             # A per-architecture member of a multi manifest list: the scraper skips it.
             warnings.add(f"skipped: metadata says {MULTI_KEY}: multi but architecture is "

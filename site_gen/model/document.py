@@ -16,6 +16,7 @@ class Document:
     path: Path
     data: Any
     lines: dict[tuple, int] = field(default_factory=dict)
+    text: str | None = None  # the YAML source, for checks that look at how keys are written
 
     def line(self, *keys) -> int | None:
         """Line (1-based) of the value at ``keys``, or of its nearest ancestor."""

@@ -18,6 +18,7 @@ import orjson
 import yaml
 
 from ..inputs.documents import load_json, load_yaml
+from ..inputs.regular_files import read_regular
 from ..model.document import Document
 from ..model.errors import InputError
 
@@ -58,8 +59,8 @@ def _check_yaml_node(node, keys: tuple, found: TimeFile) -> None:
 
 
 def _load_yaml(path: Path) -> TimeFile:
-    found = TimeFile(load_yaml(path))  # syntax errors, with their line
-    _check_yaml_node(yaml.compose(path.read_text("utf-8"), Loader=_Loader), (), found)
+    found = TimeFile(load_yaml(path, "time file"))  # syntax errors, with their line
+    _check_yaml_node(yaml.compose(found.document.text, Loader=_Loader), (), found)
     return found
 
 
@@ -98,8 +99,8 @@ def _json_key_lines(path: Path, text: str) -> dict[tuple, int]:
 
 
 def _load_json(path: Path) -> TimeFile:
-    doc = load_json(path)  # syntax errors, with their line
-    doc.lines = _json_key_lines(path, path.read_bytes().decode("utf-8"))
+    doc = load_json(path, "time file")  # syntax errors, with their line
+    doc.lines = _json_key_lines(path, read_regular(path, "time file").decode("utf-8"))
     return TimeFile(doc)
 
 

@@ -17,13 +17,15 @@ from pathlib import Path
 import orjson
 
 from .. import __version__
+from ..inputs.regular_files import open_regular
+from ..model.errors import InputError
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_ROOTS = (_PACKAGE, _PACKAGE.parent / "templates")
 
 
 def _walk_files(root: Path) -> list[Path]:
-    if root.is_file():
+    if not root.is_dir():
         return [root]
     found = []
     for folder, subfolders, files in os.walk(root):
@@ -40,8 +42,21 @@ def _hash_tree(digest, label: str, root: Path) -> None:
     for path in _walk_files(root):
         relative = os.fsencode(path.relative_to(root)) if path != root else b"."
         digest.update(b"\0file " + relative + b"\0")
+        _hash_file(digest, path)
+
+
+def _hash_file(digest, path: Path) -> None:
+    """Hash a regular file's bytes in chunks; anything else (a FIFO, a link to a device)
+    only by its kind, never opened for reading: it could block or never end."""
+    try:
+        fd = open_regular(path)
+    except InputError as exc:
+        digest.update(exc.message.encode())
+        return
+    with os.fdopen(fd, "rb") as handle:
         try:
-            digest.update(path.read_bytes())
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
         except OSError:
             digest.update(b"unreadable")
 

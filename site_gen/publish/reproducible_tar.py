@@ -15,6 +15,7 @@ import tarfile
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from ..inputs.regular_files import read_regular
 from ..model.errors import InputError
 
 FILE_MODE = 0o644
@@ -55,7 +56,7 @@ def write_tar_gz(out: BinaryIO, files: dict[str, Path | bytes], mtime: int, comp
                     tar.addfile(_entry(name, mtime, directory=True))
                     continue
                 source = files[name]
-                content = source if isinstance(source, bytes) else source.read_bytes()  # size and bytes agree
+                content = source if isinstance(source, bytes) else read_regular(source, "raw metadata")  # size and bytes agree
                 tar.addfile(_entry(name, mtime, directory=False, size=len(content)), io.BytesIO(content))
 
 

@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from ..inputs.regular_files import read_regular
 from ..layout import MARKER
 from ..model.errors import InputError
 
@@ -84,13 +85,8 @@ class StagedSite:
         return target
 
     def copy(self, relative: str, source: Path) -> Path:
-        """Copy a file byte for byte (signatures are never parsed as text)."""
-        target = self.path_for(relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(source, "rb") as reader, open(target, "xb") as writer:
-            shutil.copyfileobj(reader, writer)
-        self.files_written += 1
-        return target
+        """Copy a regular file byte for byte (signatures are never parsed as text)."""
+        return self.write(relative, read_regular(source, "signature"))
 
     def commit(self) -> None:
         (self.root / MARKER).write_text(json.dumps(self.marker, indent=2, sort_keys=True) + "\n")

@@ -1,0 +1,295 @@
+"""Loading YAML within bounds, with the line of every value, in one pass.
+
+libyaml parses (fast, and without recursion); this module builds the Python
+data straight from its events instead of PyYAML's composer and constructor,
+because that composer recurses in C (50,000 nested ``[`` crash the interpreter)
+and anything that walks its node tree follows every alias (a 1 KB file of
+nested aliases expands to 10^9 nodes). Here, as in the reference service's YAML
+reader (serde_yaml):
+
+- nesting deeper than :data:`MAX_DEPTH` is an error;
+- aliases may expand the document to at most :data:`MAX_EXPANSION` times the
+  nodes actually written (and an alias may not point into its own anchor);
+- a key written twice in one mapping is an error, with both lines.
+
+An alias yields the very object its anchor made (as PyYAML's constructor does),
+and the content behind it gets the alias's line: nothing is walked twice.
+Scalars are resolved and constructed by PyYAML's safe rules (``yes`` is True,
+``4.16`` a float, timestamps are datetimes), and ``<<`` merge keys work.
+"""
+
+from __future__ import annotations
+
+import yaml
+from yaml import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
+                  SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
+
+from ..model.errors import InputError
+
+MAX_DEPTH = 128       # serde_yaml's recursion limit
+MAX_EXPANSION = 100   # serde_yaml's repetition limit: alias replays per written event
+_MIN_BUDGET = 10_000  # small documents may still reuse an anchor a few times
+# PyYAML's C composer recurses: it crashed at 50,000 nested collections and composed
+# 20,000. Below this many it is safe, and faster than composing from events here.
+_SAFE_FOR_LIBYAML_COMPOSER = 5_000
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
+_RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
+_WILDCARD = _RESOLVERS.get(None, [])
+
+
+def _plain_tag(value: str) -> str:
+    """The tag PyYAML's resolver gives an untagged plain scalar."""
+    for tag, regexp in _RESOLVERS.get(value[:1] if value else "", []) + _WILDCARD:
+        if regexp.match(value):
+            return tag
+    return _STR
+
+
+class _Collection:
+    """A sequence or mapping being built."""
+
+    __slots__ = ("data", "path", "anchor", "size", "key", "key_event", "lines", "merges")
+
+    def __init__(self, data, path, anchor):
+        self.data = data
+        self.path = path
+        self.anchor = anchor
+        self.size = 1                 # nodes in its expansion so far
+        self.key = _NO_KEY            # mapping: the key waiting for its value
+        self.key_event = None
+        self.lines = {}               # mapping: key -> line written
+        self.merges = []              # mapping: what << merges in, in order
+
+
+_NO_KEY = object()
+
+
+class BoundedLoader:
+    """Build the single document of ``loader`` (a CSafeLoader over the text)."""
+
+    def __init__(self, loader, path):
+        self.loader = loader
+        self.path = path
+        self.lines: dict[tuple, int] = {}
+        self.anchors: dict[str, tuple[object, int]] = {}  # anchor -> value, expanded size
+        self.open_anchors: set[str] = set()
+
+    def error(self, message: str, event) -> InputError:
+        return InputError(f"invalid YAML: {message}", self.path, event.start_mark.line + 1)
+
+    def load(self):
+        get = self.loader.get_event
+        get()  # StreamStart
+        if self.loader.check_event(StreamEndEvent):
+            return None
+        get()  # DocumentStart
+        data = self._document(get)
+        get()  # DocumentEnd
+        if not self.loader.check_event(StreamEndEvent):
+            raise self.error("expected a single document in the stream, found another",
+                             self.loader.peek_event())
+        return data
+
+    def _document(self, get):  # one loop, no recursion: the depth is bounded by MAX_DEPTH alone
+        stack: list[_Collection] = []
+        written = 0
+        lines = self.lines
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is SequenceEndEvent or kind is MappingEndEvent:
+                done = stack.pop()
+                if kind is MappingEndEvent and done.merges:
+                    self._merge(done)
+                if done.anchor is not None:
+                    self.open_anchors.discard(done.anchor)
+                    self.anchors[done.anchor] = (done.data, done.size)
+                value, size = done.data, done.size
+            else:
+                parent = stack[-1] if stack else None
+                if parent is None:
+                    path = ()
+                elif type(parent.data) is list:
+                    path = parent.path + (len(parent.data),)
+                elif parent.key is _NO_KEY:
+                    path = None  # a mapping key: only values get lines
+                else:
+                    key_event = parent.key_event
+                    path = parent.path + (key_event.value,) if type(key_event) is ScalarEvent else None
+                if path is not None:
+                    lines[path] = event.start_mark.line + 1
+                if kind is AliasEvent:
+                    value, size = self._alias(event)
+                elif kind is ScalarEvent:
+                    written += 1
+                    value, size = self._scalar(event), 1
+                    if event.anchor is not None:
+                        self.anchors[event.anchor] = (value, 1)
+                elif kind is SequenceStartEvent or kind is MappingStartEvent:
+                    written += 1
+                    if len(stack) >= MAX_DEPTH:
+                        raise self.error(f"nested more than {MAX_DEPTH} levels deep", event)
+                    stack.append(self._open(event, kind, path))
+                    continue
+                else:
+                    raise self.error(f"unexpected {kind.__name__}", event)
+            if not stack:
+                break
+            self._add(stack[-1], value, size, event)
+        if size > max(_MIN_BUDGET, MAX_EXPANSION * written):
+            raise self.error(f"aliases expand {written:,} written nodes to {size:,}, more than "
+                             f"{MAX_EXPANSION} times as many", event)
+        return value
+
+    def _alias(self, event):
+        if event.anchor in self.open_anchors:
+            raise self.error(f"alias *{event.anchor} points into its own anchor", event)
+        if event.anchor not in self.anchors:
+            raise self.error(f"found undefined alias *{event.anchor}", event)
+        return self.anchors[event.anchor]
+
+    def _scalar(self, event):
+        tag = event.tag
+        if tag is None or tag == "!":
+            if not event.implicit[0]:
+                return event.value  # quoted: a string
+            tag = _plain_tag(event.value)
+            if tag == _STR:
+                return event.value
+        elif tag == _STR:
+            return event.value
+        constructor = self.loader.yaml_constructors.get(tag)
+        if constructor is None:
+            raise self.error(f"could not determine a constructor for the tag {tag!r}", event)
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        return constructor(self.loader, node)
+
+    def _open(self, event, kind, path):
+        expected = _SEQ if kind is SequenceStartEvent else _MAP
+        if event.tag not in (None, "!", expected):
+            raise self.error(f"the tag {event.tag!r} on a collection is not supported", event)
+        if event.anchor is not None:
+            self.open_anchors.add(event.anchor)
+        data = [] if kind is SequenceStartEvent else {}
+        return _Collection(data, path if path is not None else (), event.anchor)
+
+    def _add(self, parent: _Collection, value, size: int, event) -> None:
+        parent.size += size
+        data = parent.data
+        if type(data) is list:
+            data.append(value)
+        elif parent.key is _NO_KEY:
+            try:
+                hash(value)
+            except TypeError:
+                raise self.error("found an unhashable mapping key", event) from None
+            parent.key, parent.key_event = value, event
+        else:
+            key, key_event = parent.key, parent.key_event
+            parent.key = _NO_KEY
+            line = key_event.start_mark.line + 1
+            if type(key_event) is ScalarEvent and key_event.tag is None and key_event.value == "<<" \
+                    and key_event.implicit[0]:
+                parent.merges.append((value, event))
+                return
+            if key in data:  # equal keys, which one dict would merge: the reference rejects them
+                shown = key_event.value if type(key_event) is ScalarEvent else key
+                raise InputError(f"duplicate key {shown!r} (first at line {parent.lines[key]}): "
+                                 "a key may appear only once in a mapping", self.path, line)
+            data[key] = value
+            parent.lines[key] = line
+
+    def _merge(self, done: _Collection) -> None:
+        """``<<: *a`` or ``<<: [*a, *b]``: keys not written here, earlier sources first."""
+        merged: dict = {}
+        for value, event in done.merges:
+            sources = value if isinstance(value, list) else [value]
+            for source in sources:
+                if not isinstance(source, dict):
+                    raise self.error("a merge key (<<) needs a mapping or a list of mappings", event)
+                for key, item in source.items():
+                    merged.setdefault(key, item)
+        for key, item in merged.items():
+            done.data.setdefault(key, item)
+
+
+def _collections_at_most(text: str) -> int:
+    """An upper bound on the collections in ``text``, hence on their nesting: each one
+    starts with an indicator of its own (``[``, ``{``, a ``-`` entry, a key's ``:`` or ``?``)."""
+    return sum(text.count(indicator) for indicator in "[{-:?")
+
+
+def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
+    """Lines, depth, duplicate keys and alias expansion of a composed tree, without recursion.
+    A node reached again through an alias is not entered again."""
+    sizes: dict[int, int] = {}
+    entered: set[int] = set()
+    written = 0
+    stack = [(root, (), 0, False)]
+    while stack:
+        node, keys, depth, leaving = stack.pop()
+        if leaving:
+            children = node.value if isinstance(node, yaml.SequenceNode) else \
+                [n for pair in node.value for n in pair]
+            sizes[id(node)] = 1 + sum(sizes.get(id(child), 1) for child in children)
+            continue
+        if keys is not None:
+            lines[keys] = node.start_mark.line + 1
+        if isinstance(node, yaml.ScalarNode):
+            continue
+        if id(node) in entered:
+            if id(node) not in sizes:
+                raise InputError("invalid YAML: an alias points into its own anchor", path,
+                                 node.start_mark.line + 1)
+            continue
+        entered.add(id(node))
+        written += 1
+        if depth >= MAX_DEPTH:
+            raise InputError(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", path,
+                             node.start_mark.line + 1)
+        stack.append((node, None, depth, True))
+        if isinstance(node, yaml.SequenceNode):
+            written += sum(isinstance(item, yaml.ScalarNode) for item in node.value)
+            stack.extend((item, keys + (index,) if keys is not None else None, depth + 1, False)
+                         for index, item in reversed(list(enumerate(node.value))))
+            continue
+        first_lines: dict = {}
+        for key_node, value_node in node.value:
+            written += isinstance(key_node, yaml.ScalarNode) + isinstance(value_node, yaml.ScalarNode)
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE:
+                line = key_node.start_mark.line + 1
+                if key_node.value in first_lines:
+                    raise InputError(f"duplicate key {key_node.value!r} (first at line "
+                                     f"{first_lines[key_node.value]}): a key may appear only once "
+                                     "in a mapping", path, line)
+                first_lines[key_node.value] = line
+        stack.extend((value_node, keys + (key_node.value,) if keys is not None and
+                      isinstance(key_node, yaml.ScalarNode) else None, depth + 1, False)
+                     for key_node, value_node in reversed(node.value))
+        stack.extend((key_node, None, depth + 1, False) for key_node, _ in node.value
+                     if not isinstance(key_node, yaml.ScalarNode))
+    size = sizes.get(id(root), 1)
+    if size > max(_MIN_BUDGET, MAX_EXPANSION * written):
+        raise InputError(f"invalid YAML: aliases expand {written:,} written nodes to {size:,}, more "
+                         f"than {MAX_EXPANSION} times as many", path, root.start_mark.line + 1)
+
+
+def load_bounded(text: str, path) -> tuple[object, dict[tuple, int]]:
+    """The data of the single YAML document ``text`` and the line of every value."""
+    loader = yaml.CSafeLoader(text) if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader(text)
+    lines: dict[tuple, int] = {}
+    try:
+        if _collections_at_most(text) <= _SAFE_FOR_LIBYAML_COMPOSER:
+            node = loader.get_single_node()
+            if node is None:
+                return None, lines
+            _walk_nodes(node, path, lines)
+            return loader.construct_document(node), lines
+        reader = BoundedLoader(loader, path)
+        reader.lines = lines
+        return reader.load(), lines
+    finally:
+        loader.dispose()

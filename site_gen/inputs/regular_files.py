@@ -1,0 +1,81 @@
+"""Reading input files that are files: never a FIFO, a device or a socket, never unbounded.
+
+A FIFO that nobody writes blocks a reader forever and ``/dev/zero`` never ends,
+so every input is opened without blocking (``O_NONBLOCK``: opening a FIFO then
+returns at once) and checked with ``fstat`` on the opened descriptor, which a
+rename or a symbolic link swapped in between cannot fool. Only regular files are
+read, and each kind of input has a generous size cap (see :data:`LIMITS`, also
+in the README): a file over it is an error, read no further than the cap.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ..model.errors import InputError
+
+MiB = 1 << 20
+
+# Kind of input -> the largest file accepted. The real graph-data's largest file is
+# 18 KB; a full-scale release set's documents are a few KB each.
+LIMITS = {
+    "graph-data file": 16 * MiB,      # channels, blocked edges, internal channels, version, LICENSE
+    "raw metadata": 64 * MiB,         # raw/metadata.json
+    "release document": 16 * MiB,     # one file of --releases DIR
+    "raw graph": 1024 * MiB,          # --releases FILE, a graph-builder graph
+    "signature": 1 * MiB,             # signatures/<algorithm>/<digest>/signature-N
+    "time file": 64 * MiB,            # --entry-times, --errata
+    "graph response": 1024 * MiB,     # a graph JSON given to site-gen import
+}
+_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def is_regular(path: Path) -> bool:
+    """Whether ``path`` (after symbolic links) is a regular file; never opens it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def open_regular(path: Path | str) -> int:
+    """A file descriptor for the regular file ``path``; InputError for anything else."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}", path) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError(f"refusing to read {kind_of(mode)}: inputs must be regular files", path)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def read_regular(path: Path | str, kind: str) -> bytes:
+    """The bytes of the regular file ``path``, at most ``LIMITS[kind]`` of them."""
+    limit = LIMITS[kind]
+    fd = open_regular(path)
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            # Ask for what fstat says is there (plus one byte, to see a file still growing).
+            data = handle.read(min(os.fstat(fd).st_size, limit) + 1)
+            if len(data) <= limit and handle.peek(1):
+                data += handle.read(limit + 1 - len(data))
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}", path) from None
+    if len(data) > limit:
+        raise InputError(f"file is larger than {limit // MiB} MiB, the limit for a {kind}", path)
+    return data
