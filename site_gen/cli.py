@@ -12,7 +12,9 @@ import importlib
 import sys
 
 from . import __version__
+from .interruption import Interrupted, stop_cleanly_on_signals
 from .model.errors import InputError, Warnings
+from .publish.staging import remove_unfinished
 
 # command name -> module in site_gen.commands, in the order --help lists them
 COMMANDS = {
@@ -56,12 +58,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
     warnings = Warnings(echo=not getattr(args, "quiet", False))
+    if args.command != "serve":  # serve keeps its own shutdown; the others clean up as on Ctrl-C
+        stop_cleanly_on_signals()
     try:
         return _module(args.command).run(args, warnings)
     except InputError as exc:
         print(f"{exc.location}error: {exc.message}", file=sys.stderr)
         print("nothing was published; any previous output is unchanged", file=sys.stderr)
         return 1
+    except Interrupted as exc:
+        remove_unfinished()
+        print(f"stopped by {exc}; any previous output is unchanged", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
+        remove_unfinished()
         print("interrupted; any previous output is unchanged", file=sys.stderr)
         return 130

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import signal
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +15,7 @@ from ..diffing.since import ChangesSince, resolve_changes_since
 from ..engine.pipeline import build_graphs
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
+from ..interruption import worker_initializer
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
 from ..promotion.resolve import (
@@ -30,9 +31,10 @@ from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
 from ..publish.graph_data_tarball import tarball_files, write_graph_data_tarball
 from ..publish.graph_json import graph_documents
+from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.signatures import write_signatures
-from ..publish.staging import StagedSite, check_destination, published_marker
+from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..render.graph_drawer import default_cache_dir
 from ..render.site import SiteOptions, SiteTotals, render_site
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
@@ -50,6 +52,7 @@ class BuildOptions:
     cache_dir: Path | None = None   # SVG cache (default: $XDG_CACHE_HOME/site-gen)
     promotion: PromotionOptions = field(default_factory=PromotionOptions)
     changes_since: str | None = None  # --changes-since REV: also write changes.html
+    wait: float = DEFAULT_WAIT_SECONDS  # --wait: how long to wait for another build into OUT
 
 
 @dataclass
@@ -65,7 +68,7 @@ class BuildResult:
 
 
 # Options that change how a build runs but never what it writes.
-_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out"}
+_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait"}
 
 
 def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince | None = None) -> str:
@@ -79,20 +82,31 @@ def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince
 
 def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
-    progress = Progress(options.quiet)
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
     inputs = [options.graph_data, releases, *options.promotion.files().values()]
     out = check_destination(options.out, inputs)
+    cache_dir = options.cache_dir or default_cache_dir()
+    if options.html:
+        refuse_inside(cache_dir.absolute().resolve(), [*inputs, out], "--cache-dir")
+    with OutputLock(out, options.wait, options.quiet):
+        check_destination(out, inputs)  # again: another build may have written it meanwhile
+        return _build_locked(options, warnings, releases, inputs, out, cache_dir, started)
+
+
+def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inputs: list[Path],
+                  out: Path, cache_dir: Path, started: float) -> BuildResult:
+    progress = Progress(options.quiet)
     since = None
     if options.changes_since is not None:
         if not options.html:
             raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
         since = resolve_changes_since(options.graph_data, options.changes_since, releases)
     # Hashing every input and compressing the graph-data tarball need nothing from the
-    # build in between, so a second process does them on the spare core. Ctrl-C is left
-    # to this process, which stops the build and discards the staging directory.
+    # build in between, so a second process does them on the spare core. Stop signals
+    # are left to this process, which stops the build and discards the staging
+    # directory; the worker dies with it, even on kill -9.
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
-                             initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as background:
+                             initializer=worker_initializer, initargs=(os.getpid(),)) as background:
         current = background.submit(build_fingerprint, options, releases, since)
         published = published_marker(out).get("fingerprint")
         if published and not options.force and published == current.result():
@@ -112,7 +126,7 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             write_deploy_files(site)
             pages = None
             if options.html:
-                drawing = SiteOptions(options.cache_dir or default_cache_dir(), options.jobs, since)
+                drawing = SiteOptions(cache_dir, options.jobs, since)
                 pages = render_site(site, built, documents, promotion.model, drawing, warnings, progress)
             site.marker["fingerprint"] = current.result()
     return BuildResult(totals, len(built.channels), len(built.arches),
@@ -154,6 +168,9 @@ def add_parser(sub) -> None:
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                        help="where drawn SVG graphs are cached by content "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
+    build.add_argument("--wait", type=float, default=DEFAULT_WAIT_SECONDS, metavar="SECONDS",
+                       help="when another site-gen is writing the same --out, wait this long for it "
+                            f"to finish, then give up (default: {DEFAULT_WAIT_SECONDS:g})")
     build.add_argument("--changes-since", metavar="REV",
                        help="also write changes.html: what this build changes for clusters compared "
                             "with the graph-data at git revision REV, built with the same releases "
@@ -165,7 +182,8 @@ def run(args, warnings: Warnings) -> int:
     options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
-                           promotion=options_from_args(args), changes_since=args.changes_since)
+                           promotion=options_from_args(args), changes_since=args.changes_since,
+                           wait=args.wait)
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:

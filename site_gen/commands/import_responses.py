@@ -23,7 +23,8 @@ from ..inputs.releases import ARCH_NAME, DIGEST_PULLSPEC, KIND
 from ..model import versions
 from ..model.errors import InputError, Warnings
 from ..model.metadata_keys import PREFIX
-from ..publish.staging import StagedSite
+from ..publish.output_lock import OutputLock
+from ..publish.staging import RELEASES, StagedSite, check_destination
 from .arguments import add_quiet_argument
 
 KNOWN_ARCHES = ("amd64", "arm64", "ppc64le", "s390x", "multi", "riscv64", "386", "arm", "mips64le")
@@ -140,7 +141,8 @@ def import_responses(inputs: list[Path], out: Path, arch: str | None, warnings: 
     releases: dict[tuple[str, str], ImportedRelease] = {}
     for path in files:
         _read_graph(path, architecture_of(path, arch), releases, warnings)
-    with StagedSite(out, list(inputs)) as site:
+    out = check_destination(out, list(inputs), RELEASES)
+    with OutputLock(out), StagedSite(out, list(inputs), kind=RELEASES) as site:
         for (version, release_arch), release in sorted(releases.items()):
             site.write(f"{release_arch}/{version}.yaml", _document(release))
     return ImportResult(len(files), len(releases), site.out)

@@ -1,0 +1,241 @@
+"""Issue 9, points 4 and 5: the published site survives kills at any moment, one
+build writes an output at a time, stop signals clean up, workers die with the
+build, and only what site-gen wrote is ever replaced. Real processes are
+started, stopped and killed here."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLE, REPO
+from hostile import assert_one_clear_line, run_site_gen
+
+GRAPH = "api/upgrades_info/v1/graph/stable-4.16/amd64.json"
+
+
+def site_files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def siblings(out: Path) -> list[str]:
+    return sorted(p.name for p in out.parent.iterdir())
+
+
+def complete(out: Path) -> dict[str, bytes]:
+    """The site at ``out``, asserting it is whole: every file its marker lists, and the marker."""
+    files = site_files(out)
+    marker = json.loads(files[".site-gen"])
+    if "files" in marker:
+        assert set(files) == set(marker["files"]) | {".site-gen"}
+    return files
+
+
+@pytest.fixture
+def two_versions(scenario):
+    """A published site (v1) and inputs that build a different one (v2)."""
+    scenario.release("4.16.0").release("4.16.1", previous=["4.16.0"])
+    scenario.channel("stable-4.16", ["4.16.0"])
+    assert run_site_gen(*build(scenario)).returncode == 0
+    scenario.v1 = complete(scenario.out)
+    scenario.channel("stable-4.16", ["4.16.0", "4.16.1"])
+    assert run_site_gen(*build(scenario, out=scenario.root / "reference")).returncode == 0
+    scenario.v2 = complete(scenario.root / "reference")
+    import shutil
+    shutil.rmtree(scenario.root / "reference")
+    return scenario
+
+
+def build(scenario, *extra, out=None) -> list[str]:
+    return ["build", "--graph-data", str(scenario.data), "--releases", str(scenario.releases),
+            "--out", str(out or scenario.out), "--no-html", "-q", *extra]
+
+
+def test_killed_at_any_step_of_the_swap_the_site_is_old_or_new_and_the_next_build_cleans_up(two_versions):
+    s = two_versions
+    for step in range(1, 12):
+        run = subprocess.run([sys.executable, str(REPO / "tests" / "crash_at_step.py"), str(step),
+                              *build(s, "--force")], capture_output=True, text=True, timeout=60)
+        assert s.out.is_dir(), f"no site at all after a kill at step {step}"
+        published = complete(s.out)
+        assert published in (s.v1, s.v2), f"a mixed site after a kill at step {step}"
+        finished = run.returncode == 0
+        rebuilt = run_site_gen(*build(s, "--force"))
+        assert rebuilt.returncode == 0, rebuilt.stderr
+        assert complete(s.out) == s.v2
+        assert siblings(s.out) == ["graph-data", "releases", "site"], f"leftovers after step {step}"
+        if finished:
+            break
+        s.channel("stable-4.16", ["4.16.0"])  # back to v1 for the next round
+        assert run_site_gen(*build(s, "--force")).returncode == 0 and complete(s.out) == s.v1
+        s.channel("stable-4.16", ["4.16.0", "4.16.1"])
+    assert finished, "the swap took more steps than tried"
+
+
+# --------------------------------------------------------------------------- real processes
+
+def start_build(out: Path, *extra: str) -> subprocess.Popen:
+    """The example with its pages: a few seconds of work, enough to stop or kill it midway."""
+    return subprocess.Popen([sys.executable, str(REPO / "build.py"), "build", "--graph-data", str(EXAMPLE),
+                             "--out", str(out), "-q", "--force", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def stop_when_staging(process: subprocess.Popen, out: Path) -> None:
+    """SIGSTOP ``process`` as soon as its staging directory appears beside ``out``."""
+    deadline = time.monotonic() + 60
+    while not any(name.startswith(f".{out.name}.building-") for name in siblings(out)):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the build never started staging"
+        time.sleep(0.002)
+    os.kill(process.pid, signal.SIGSTOP)
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_gone(pids: set[int], seconds: float = 10) -> set[int]:
+    deadline = time.monotonic() + seconds
+    while (left := {pid for pid in pids if alive(pid)}) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.fixture
+def example_site(tmp_path):
+    out = tmp_path / "site"
+    result = run_site_gen("build", "--graph-data", EXAMPLE, "--out", out, "-q", timeout=300)
+    assert result.returncode == 0, result.stderr
+    return out, complete(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_clean_up_like_ctrl_c(example_site, signum, status):
+    out, before = example_site
+    build = start_build(out)
+    stop_when_staging(build, out)
+    workers = children(build.pid)
+    os.kill(build.pid, signum)
+    os.kill(build.pid, signal.SIGCONT)
+    _, err = build.communicate(timeout=60)
+    assert build.returncode == status, err
+    assert "Traceback" not in err and "previous output is unchanged" in err
+    assert complete(out) == before
+    assert siblings(out) == ["site"]
+    assert not wait_gone(workers)
+
+
+@pytest.mark.slow
+def test_kill_9_leaves_the_site_no_orphan_and_the_next_build_removes_its_leftovers(example_site):
+    out, before = example_site
+    build = start_build(out)
+    stop_when_staging(build, out)
+    workers = children(build.pid)
+    assert workers, "the build has a forked worker while it stages"
+    build.kill()
+    build.wait(timeout=10)
+    assert not wait_gone(workers), "the forked worker outlived its parent"
+    assert complete(out) == before
+    assert any(name.startswith(".site.building-") for name in siblings(out))
+    again = run_site_gen("build", "--graph-data", EXAMPLE, "--out", out, "-q", "--force", timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert siblings(out) == ["site"]
+    assert complete(out) == before  # the same input builds the same bytes
+
+
+@pytest.mark.slow
+def test_a_second_build_into_the_same_output_waits_then_gives_up_clearly(example_site):
+    out, before = example_site
+    first = start_build(out)
+    stop_when_staging(first, out)
+    try:
+        second = run_site_gen("build", "--graph-data", EXAMPLE, "--out", out, "--force", "--wait", "1",
+                              timeout=120)
+        assert_one_clear_line(second, f"waiting for another site-gen (pid {first.pid})")
+        assert f"another site-gen (pid {first.pid}) is writing this output; gave up after waiting 1 s" \
+            in second.stderr
+        assert complete(out) == before
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
+    _, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    assert complete(out) == before and siblings(out) == ["site"]
+
+
+@pytest.mark.slow
+def test_concurrent_builds_into_one_output_all_succeed_one_after_another(example_site):
+    out, before = example_site
+    builds = [start_build(out) for _ in range(3)]
+    results = [(b.wait(timeout=600), b.stderr.read()) for b in builds]
+    assert all(code == 0 for code, _ in results), results
+    assert complete(out) == before and siblings(out) == ["site"]
+
+
+# --------------------------------------------------------------------------- ownership
+
+def test_a_directory_with_an_empty_marker_is_not_a_site(two_versions):
+    s = two_versions
+    mine = s.root / "mine"
+    mine.mkdir()
+    (mine / ".site-gen").write_text("{}")
+    (mine / "thesis.tex").write_text("years of work")
+    result = run_site_gen(*build(s, out=mine))
+    assert_one_clear_line(result, f"{mine}: error:", "was not made by site-gen")
+    assert (mine / "thesis.tex").read_text() == "years of work"
+
+
+def test_a_file_added_to_a_published_site_stops_the_next_build(two_versions):
+    s = two_versions
+    (s.out / "CNAME").write_text("updates.example.com\n")
+    result = run_site_gen(*build(s, "--force"))
+    assert_one_clear_line(result, f"{s.out}: error:", "1 file(s) site-gen did not write (CNAME)")
+    assert (s.out / "CNAME").exists() and (s.out / GRAPH).read_bytes() == s.v1[GRAPH]
+
+
+def test_import_refuses_to_replace_a_built_site(two_versions):
+    s = two_versions
+    response = s.root / "stable-4.16-amd64.json"
+    response.write_bytes(s.v1[GRAPH])
+    result = run_site_gen("import", "--out", s.out, response)
+    assert_one_clear_line(result, f"{s.out}: error:", "holds 'site' written by site-gen, not releases")
+    assert complete(s.out) == s.v1
+    imported = run_site_gen("import", "--out", s.root / "imported", response)
+    assert imported.returncode == 0, imported.stderr
+    result = run_site_gen(*build(s, out=s.root / "imported"))
+    assert_one_clear_line(result, "holds 'releases' written by site-gen, not site")
+
+
+def test_cache_dir_inside_an_input_is_refused(two_versions):
+    s = two_versions
+    cache = s.data / "cache"
+    before = sorted(p.name for p in s.data.iterdir())
+    result = run_site_gen("build", "--graph-data", s.data, "--releases", s.releases, "--out", s.out,
+                          "-q", "--force", "--cache-dir", cache)
+    assert_one_clear_line(result, f"{cache}: error:", "--cache-dir is inside the input")
+    assert sorted(p.name for p in s.data.iterdir()) == before
