@@ -58,6 +58,7 @@ def build(scenario, *extra, out=None) -> list[str]:
             "--out", str(out or scenario.out), "--no-html", "-q", *extra]
 
 
+@pytest.mark.slow
 def test_killed_at_any_step_of_the_swap_the_site_is_old_or_new_and_the_next_build_cleans_up(two_versions):
     s = two_versions
     for step in range(1, 12):

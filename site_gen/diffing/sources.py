@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 import orjson
 
 from ..engine.pipeline import build_graphs
+from ..inputs.git import run_git
 from ..inputs.graph_data import load_graph_data
 from ..layout import GRAPH_API_DIR
 from ..model.errors import InputError, Warnings
@@ -39,8 +40,7 @@ def graphs_from_site(site: Path) -> Graphs:
 
 def _git(directory: Path, *args: str) -> bytes:
     try:
-        result = subprocess.run(["git", "-C", str(directory), *args], capture_output=True,
-                                timeout=300, check=False)
+        result = run_git(directory, *args, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise InputError(f"cannot run git: {exc}", directory) from None
     if result.returncode != 0:
