@@ -127,3 +127,37 @@ def test_duplicate_keys_in_a_blocked_edge_and_a_release_document(published):
     (published.releases / "amd64" / "4.16.1.json").unlink()
     doc.write_text("version: 4.16.1\narchitecture: amd64\nversion: 4.16.9\n")
     assert_one_clear_line(rebuild(published), f"{doc}:3: error:", "duplicate key 'version'")
+
+
+# --------------------------------------------------------------------------- point 7: one line, not a traceback
+
+def test_an_overlong_delay_is_one_clear_line_in_build_and_check(published):
+    published.channel("fast-4.16", [], feeder={"name": "stable-4.16", "delay": "P99999999999999999999D"})
+    result = rebuild(published)
+    assert "Traceback" not in result.stderr, result.stderr
+    check = run_site_gen("check", "--graph-data", published.data, "--format", "json", timeout=30)
+    assert "Traceback" not in check.stderr, check.stderr
+    findings = json.loads(check.stdout)["findings"]
+    assert [(f["path"], f["line"], f["code"]) for f in findings] == [("channels/fast-4.16.yaml", 5, "invalid-delay")]
+    assert "no due date can be computed" in findings[0]["message"]
+
+
+def test_a_name_that_is_not_a_string_says_so(published):
+    path = published.write("channels/stable-4.16.yaml", "name: 5\nversions: [4.16.0]\n")
+    assert_one_clear_line(rebuild(published), f"{path}:1: error:", "'name' must be a non-empty string, got int")
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ({"conditionalEdges": 5}, "'conditionalEdges' must be a list"),
+    ({"conditionalEdges": [{"edges": "4.16.0"}]}, "conditionalEdges[0] must be an object with an 'edges' list"),
+    ({"conditionalEdges": [{"edges": [{"from": [1], "to": "4.16.1"}]}]},
+     "conditionalEdges[0].edges[0] must be an object with string 'from' and 'to'"),
+    ({"edges": "0,1"}, "not an update-service graph"),
+])
+def test_import_of_a_malformed_response_is_one_clear_line(published, tmp_path, change, fragment):
+    document = json.loads(published.published)
+    document.update(change)
+    response = tmp_path / "stable-4.16-amd64.json"
+    response.write_text(json.dumps(document))
+    result = run_site_gen("import", "--out", tmp_path / "imported", response, timeout=30)
+    assert_one_clear_line(result, f"{response}: error:", fragment)

@@ -5,8 +5,10 @@ started, stopped and killed here."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -48,7 +50,7 @@ def two_versions(scenario):
     scenario.channel("stable-4.16", ["4.16.0", "4.16.1"])
     assert run_site_gen(*build(scenario, out=scenario.root / "reference")).returncode == 0
     scenario.v2 = complete(scenario.root / "reference")
-    import shutil
+
     shutil.rmtree(scenario.root / "reference")
     return scenario
 
@@ -240,3 +242,63 @@ def test_cache_dir_inside_an_input_is_refused(two_versions):
                           "-q", "--force", "--cache-dir", cache)
     assert_one_clear_line(result, f"{cache}: error:", "--cache-dir is inside the input")
     assert sorted(p.name for p in s.data.iterdir()) == before
+
+
+# --------------------------------------------------------------------------- full and read-only disks
+
+def in_private_mount(script: str, mount: Path) -> subprocess.CompletedProcess:
+    """Run ``script`` (sh) with a small tmpfs at ``mount``, in a mount namespace of its own,
+    so the mount vanishes with it. Skips where unshare or mount is not allowed."""
+    mount.mkdir()
+    probe = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                            f"mount -t tmpfs -o size=64k tmpfs '{mount}'"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {probe.stderr.decode().strip()}")
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-ec", script],
+                          capture_output=True, text=True, timeout=300)
+
+
+def shell_build(scenario, out: Path, *extra: str) -> str:
+    args = " ".join(f"'{a}'" for a in [sys.executable, str(REPO / "build.py"), *build(scenario, *extra, out=out)])
+    return args
+
+
+def test_a_full_disk_is_one_clear_line_and_leaves_nothing_behind(two_versions, tmp_path):
+    s = two_versions
+    mount = tmp_path / "small"
+    out = mount / "site"
+    # Big enough for the lock file, too small for the site: the tarball alone needs more.
+    for version in ("4.16.2", "4.16.3", "4.16.4"):
+        s.release(version, previous=["4.16.1"])
+    s.write("LICENSE", os.urandom(96 << 10).hex())
+    result = in_private_mount(f"""
+        mount -t tmpfs -o size=64k tmpfs '{mount}'
+        status=0; {shell_build(s, out)} || status=$?
+        echo "status=$status"; ls -A '{mount}'
+    """, mount)
+    assert "status=1" in result.stdout, (result.stdout, result.stderr)
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{out.parent}") and "cannot write the output: No space left on device" in first, first
+    assert "Traceback" not in result.stderr
+    assert result.stdout.split("status=1", 1)[1].split() == []  # no staging directory, no lock file
+
+
+def test_a_read_only_output_is_one_clear_line_and_the_site_stays(two_versions, tmp_path):
+    s = two_versions
+    mount = tmp_path / "ro"
+    out = mount / "site"
+    result = in_private_mount(f"""
+        mount -t tmpfs -o size=4m tmpfs '{mount}'
+        {shell_build(s, out)}
+        mount -o remount,ro '{mount}'
+        status=0; {shell_build(s, out, "--force")} || status=$?
+        echo "status=$status"; ls -A '{mount}'; cat '{out}/{GRAPH}' | md5sum
+    """, mount)
+    assert "status=1" in result.stdout, (result.stdout, result.stderr)
+    first = result.stderr.splitlines()[0]
+    assert "error: cannot lock the output: Read-only file system" in first, first
+    assert "Traceback" not in result.stderr
+    listing = result.stdout.split("status=1", 1)[1].split()
+    assert listing[0] == "site"
+
+    assert listing[1] == hashlib.md5(s.v2[GRAPH]).hexdigest()  # as built before the remount

@@ -116,11 +116,28 @@ def _read_graph(path: Path, arch: str, releases: dict, warnings: Warnings) -> No
             raise InputError(f"edges[{index}] must be a pair of node indices", path)
         add_update(names[edge[0]], names[edge[1]])
     known_names = set(names)
-    for group in data.get("conditionalEdges") or []:
-        for edge in group.get("edges", []) if isinstance(group, dict) else []:
-            source, target = edge.get("from"), edge.get("to")
-            if source in known_names and target in known_names:
-                add_update(source, target)
+    for source, target in _conditional_edges(data, path):
+        if source in known_names and target in known_names:
+            add_update(source, target)
+
+
+def _conditional_edges(data: dict, path: Path) -> list[tuple[str, str]]:
+    """Every ``{from, to}`` of ``conditionalEdges``, checked to be the response's shape."""
+    groups = data.get("conditionalEdges") or []
+    if not isinstance(groups, list):
+        raise InputError(f"'conditionalEdges' must be a list, got {type(groups).__name__}", path)
+    found = []
+    for index, group in enumerate(groups):
+        where = f"conditionalEdges[{index}]"
+        if not isinstance(group, dict) or not isinstance(group.get("edges", []), list):
+            raise InputError(f"{where} must be an object with an 'edges' list", path)
+        for number, edge in enumerate(group.get("edges", [])):
+            if not (isinstance(edge, dict) and isinstance(edge.get("from"), str)
+                    and isinstance(edge.get("to"), str)):
+                raise InputError(f"{where}.edges[{number}] must be an object with string 'from' and 'to'",
+                                 path)
+            found.append((edge["from"], edge["to"]))
+    return found
 
 
 def _document(release: ImportedRelease) -> str:

@@ -191,8 +191,11 @@ def load_channel(path: Path, internal: bool) -> Channel:
     if not isinstance(doc.data, dict):
         raise doc.error("a channel file must be a mapping with 'name' and 'versions'")
     name = doc.data.get("name")
-    if not isinstance(name, str) or not name:
+    if name is None:
         raise doc.error("missing required key 'name' (a string)", "name")
+    if not isinstance(name, str) or not name:
+        raise doc.error(f"'name' must be a non-empty string, got {type(name).__name__} "
+                        f"{name!r} (quote it in YAML)", "name")
     if not internal:
         if not CHANNEL_NAME.fullmatch(name) or set(name) == {"."}:
             raise doc.error(f"channel name {name!r} is not a safe path segment: use lowercase "

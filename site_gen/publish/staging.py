@@ -31,6 +31,11 @@ RELEASES = "releases"    # what `site-gen import` writes
 _SHOWN_UNKNOWN = 3
 
 
+def cannot_write(exc: OSError, path: Path) -> InputError:
+    """A full disk, a read-only file system, no permission: one line naming the path."""
+    return InputError(f"cannot write the output: {exc.strerror or exc}", exc.filename or path)
+
+
 def _is_within(path: Path, ancestor: Path) -> bool:
     return path == ancestor or ancestor in path.parents
 
@@ -116,11 +121,13 @@ def remove_unfinished() -> None:
 class StagedSite:
     def __init__(self, out: Path, inputs: list[Path], marker: dict | None = None, kind: str = SITE):
         self.out = check_destination(out, inputs, kind)
-        self.out.parent.mkdir(parents=True, exist_ok=True)
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # create and record as one step
         try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
             self.root = Path(tempfile.mkdtemp(prefix=staging_prefix(self.out), dir=self.out.parent))
             _UNFINISHED.add(self.root)
+        except OSError as exc:
+            raise cannot_write(exc, self.out.parent) from None
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self.written: list[str] = []
@@ -146,10 +153,13 @@ class StagedSite:
 
     def write(self, relative: str, content: bytes | str) -> Path:
         target = self.path_for(relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        with open(target, "xb") as handle:  # never overwrite: each path is produced once
-            handle.write(data)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "xb") as handle:  # never overwrite: each path is produced once
+                handle.write(data)
+        except OSError as exc:
+            raise cannot_write(exc, target) from None
         self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
         return target
 
@@ -159,9 +169,12 @@ class StagedSite:
 
     def commit(self) -> None:
         marker = {**self.marker, "files": sorted(self.written)}
-        (self.root / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True) + "\n")
-        os.chmod(self.root, 0o755)  # mkdtemp creates 0700; static servers need to read it
-        previous = replace_directory(self.root, self.out, old_prefix(self.out))
+        try:
+            (self.root / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True) + "\n")
+            os.chmod(self.root, 0o755)  # mkdtemp creates 0700; static servers need to read it
+            previous = replace_directory(self.root, self.out, old_prefix(self.out))
+        except OSError as exc:
+            raise cannot_write(exc, self.out) from None
         if previous is None:
             _UNFINISHED.discard(self.root)
         else:
@@ -176,7 +189,11 @@ class StagedSite:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.commit()
-        else:
+        if exc_type is not None:
             self.abort()
+            return
+        try:
+            self.commit()
+        except BaseException:
+            self.abort()
+            raise
