@@ -50,7 +50,6 @@ def two_versions(scenario):
     scenario.channel("stable-4.16", ["4.16.0", "4.16.1"])
     assert run_site_gen(*build(scenario, out=scenario.root / "reference")).returncode == 0
     scenario.v2 = complete(scenario.root / "reference")
-
     shutil.rmtree(scenario.root / "reference")
     return scenario
 
@@ -300,5 +299,4 @@ def test_a_read_only_output_is_one_clear_line_and_the_site_stays(two_versions, t
     assert "Traceback" not in result.stderr
     listing = result.stdout.split("status=1", 1)[1].split()
     assert listing[0] == "site"
-
     assert listing[1] == hashlib.md5(s.v2[GRAPH]).hexdigest()  # as built before the remount

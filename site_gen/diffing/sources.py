@@ -14,6 +14,7 @@ import orjson
 from ..engine.pipeline import build_graphs
 from ..inputs.git import run_git
 from ..inputs.graph_data import load_graph_data
+from ..inputs.regular_files import read_regular
 from ..layout import GRAPH_API_DIR
 from ..model.errors import InputError, Warnings
 from ..publish.graph_json import graph_documents
@@ -32,8 +33,8 @@ def graphs_from_site(site: Path) -> Graphs:
     graphs = {}
     for path in sorted((site / GRAPH_API_DIR).glob("*/*.json")):
         try:
-            graphs[path.parent.name, path.stem] = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError) as exc:
+            graphs[path.parent.name, path.stem] = orjson.loads(read_regular(path, "graph response"))
+        except orjson.JSONDecodeError as exc:
             raise InputError(f"cannot read graph: {exc}", path) from None
     return graphs
 

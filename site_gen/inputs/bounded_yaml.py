@@ -21,7 +21,7 @@ Scalars are resolved and constructed by PyYAML's safe rules (``yes`` is True,
 from __future__ import annotations
 
 import yaml
-from yaml import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
+from yaml import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
                   SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 
 from ..model.errors import InputError

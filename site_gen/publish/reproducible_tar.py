@@ -56,7 +56,8 @@ def write_tar_gz(out: BinaryIO, files: dict[str, Path | bytes], mtime: int, comp
                     tar.addfile(_entry(name, mtime, directory=True))
                     continue
                 source = files[name]
-                content = source if isinstance(source, bytes) else read_regular(source, "raw metadata")  # size and bytes agree
+                # read once, so size and bytes agree; the largest cap of the graph-data's files
+                content = source if isinstance(source, bytes) else read_regular(source, "raw metadata")
                 tar.addfile(_entry(name, mtime, directory=False, size=len(content)), io.BytesIO(content))
 
 
