@@ -222,8 +222,46 @@ def _collections_at_most(text: str) -> int:
     return sum(text.count(indicator) for indicator in "[{-:?")
 
 
+def _duplicate_key(key_node, first_line: int, path) -> InputError:
+    return InputError(f"duplicate key {key_node.value!r} (first at line {first_line}): a key may appear "
+                      "only once in a mapping", path, key_node.start_mark.line + 1)
+
+
+def _walk_tree(root: yaml.Node, path, lines: dict) -> None:
+    """Lines, depth and duplicate keys of a composed document without anchors (so a tree)."""
+    scalar, sequence = yaml.ScalarNode, yaml.SequenceNode
+    stack = [(root, (), 0)]
+    while stack:
+        node, keys, depth = stack.pop()
+        if keys is not None:
+            lines[keys] = node.start_mark.line + 1
+        kind = node.__class__
+        if kind is scalar:
+            continue
+        if depth >= MAX_DEPTH:
+            raise InputError(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", path,
+                             node.start_mark.line + 1)
+        depth += 1
+        if kind is sequence:
+            for index, item in enumerate(node.value):
+                stack.append((item, None if keys is None else keys + (index,), depth))
+            continue
+        first_lines: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.__class__ is not scalar:
+                stack.append((key_node, None, depth))
+                stack.append((value_node, None, depth))
+                continue
+            key = key_node.value
+            if key_node.tag != _MERGE:
+                if key in first_lines:
+                    raise _duplicate_key(key_node, first_lines[key], path)
+                first_lines[key] = key_node.start_mark.line + 1
+            stack.append((value_node, None if keys is None else keys + (key,), depth))
+
+
 def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
-    """Lines, depth, duplicate keys and alias expansion of a composed tree, without recursion.
+    """Lines, depth, duplicate keys and alias expansion of a composed document, without recursion.
     A node reached again through an alias is not entered again."""
     sizes: dict[int, int] = {}
     entered: set[int] = set()
@@ -260,12 +298,9 @@ def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
         for key_node, value_node in node.value:
             written += isinstance(key_node, yaml.ScalarNode) + isinstance(value_node, yaml.ScalarNode)
             if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE:
-                line = key_node.start_mark.line + 1
                 if key_node.value in first_lines:
-                    raise InputError(f"duplicate key {key_node.value!r} (first at line "
-                                     f"{first_lines[key_node.value]}): a key may appear only once "
-                                     "in a mapping", path, line)
-                first_lines[key_node.value] = line
+                    raise _duplicate_key(key_node, first_lines[key_node.value], path)
+                first_lines[key_node.value] = key_node.start_mark.line + 1
         stack.extend((value_node, keys + (key_node.value,) if keys is not None and
                       isinstance(key_node, yaml.ScalarNode) else None, depth + 1, False)
                      for key_node, value_node in reversed(node.value))
@@ -286,7 +321,10 @@ def load_bounded(text: str, path) -> tuple[object, dict[tuple, int]]:
             node = loader.get_single_node()
             if node is None:
                 return None, lines
-            _walk_nodes(node, path, lines)
+            if "&" in text:  # anchors: nodes may be shared, count what aliases expand to
+                _walk_nodes(node, path, lines)
+            else:
+                _walk_tree(node, path, lines)
             return loader.construct_document(node), lines
         reader = BoundedLoader(loader, path)
         reader.lines = lines

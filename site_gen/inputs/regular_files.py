@@ -50,32 +50,32 @@ def is_regular(path: Path) -> bool:
         return False
 
 
-def open_regular(path: Path | str) -> int:
-    """A file descriptor for the regular file ``path``; InputError for anything else."""
+def open_regular(path: Path | str) -> tuple[int, os.stat_result]:
+    """A file descriptor for the regular file ``path``, and its status; InputError for anything else."""
     try:
         fd = os.open(path, _FLAGS)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):
         os.close(fd)
-        raise InputError(f"refusing to read {kind_of(mode)}: inputs must be regular files", path)
-    os.set_blocking(fd, True)
-    return fd
+        raise InputError(f"refusing to read {kind_of(status.st_mode)}: inputs must be regular files", path)
+    return fd, status  # O_NONBLOCK changes nothing for a regular file
 
 
 def read_regular(path: Path | str, kind: str) -> bytes:
     """The bytes of the regular file ``path``, at most ``LIMITS[kind]`` of them."""
     limit = LIMITS[kind]
-    fd = open_regular(path)
+    fd, status = open_regular(path)
     try:
-        with os.fdopen(fd, "rb") as handle:
-            # Ask for what fstat says is there (plus one byte, to see a file still growing).
-            data = handle.read(min(os.fstat(fd).st_size, limit) + 1)
-            if len(data) <= limit and handle.peek(1):
-                data += handle.read(limit + 1 - len(data))
+        # What fstat says is there, plus one byte to see a file that is still growing.
+        data = os.read(fd, min(status.st_size, limit) + 1)
+        while len(data) <= limit and (more := os.read(fd, limit + 1 - len(data))):
+            data += more
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path) from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise InputError(f"file is larger than {limit // MiB} MiB, the limit for a {kind}", path)
     return data

@@ -49,7 +49,7 @@ def _hash_file(digest, path: Path) -> None:
     """Hash a regular file's bytes in chunks; anything else (a FIFO, a link to a device)
     only by its kind, never opened for reading: it could block or never end."""
     try:
-        fd = open_regular(path)
+        fd, _ = open_regular(path)
     except InputError as exc:
         digest.update(exc.message.encode())
         return
