@@ -4,7 +4,8 @@ Issue 9's worst cases: a blocked-edge ``from`` of ``((.|.)|(.|.))*$.`` (15 s for
 one search with a backtracking engine) and a feeder filter that backtracks on
 every version. This script copies the real graph-data snapshot twice. In the
 second copy it appends ``|((.|.)|(.|.))*$.`` to the ``from`` of every 4.16
-blocked edge (the added branch never matches, so the graphs stay the same) and
+blocked edge (the added branch never matches, so nodes, edges and risks stay the same; only the
+served ``remove_regex`` values differ) and
 gives fast-4.16 and fast-4.22 the filter ``((.|.)|(.|.))*x|(?:F)``, which the
 promotion tool anchors to admit exactly what ``F`` admitted (the first branch
 needs an "x" no version has). With the synthetic full-scale releases it then
@@ -16,6 +17,7 @@ case takes at most 10 % longer. Exit status 1 only if a build fails.
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import shutil
 import statistics
@@ -32,6 +34,7 @@ BACKTRACKING = "((.|.)|(.|.))*$."
 FILTER_PREFIX = "((.|.)|(.|.))*x|"
 FILTERED_CHANNELS = ("fast-4.16", "fast-4.22")  # both fed by "fast", with a filter
 TARGET_RATIO = 1.10
+REMOVE_REGEX = "io.openshift.upgrades.graph.previous.remove_regex"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -56,6 +59,14 @@ def add_worst_patterns(graph_data: Path) -> dict:
         document["feeder"]["filter"] = f"{FILTER_PREFIX}(?:{document['feeder'].get('filter', '.*')})"
         path.write_text(yaml.safe_dump(document, sort_keys=False), "utf-8")
     return {"blocked_edge_files": blocked, "filtered_channels": list(FILTERED_CHANNELS)}
+
+
+def served_without_remove_regex(path: Path) -> dict:
+    """A graph file with its nodes' remove_regex values (which differ by the added branch) left out."""
+    graph = json.loads(path.read_bytes())
+    for node in graph["nodes"]:
+        node["metadata"].pop(REMOVE_REGEX, None)
+    return graph
 
 
 def build_argv(graph_data: Path, releases: Path, out: Path, cache: Path) -> list[str]:
@@ -86,7 +97,8 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
     for _ in range(args.runs):
         for name, data in variants.items():
             walls[name].append(run_timed(build_argv(data, releases, scratch / f"out-{name}", cache), logs))
-    same_graphs = all((scratch / "out-plain" / p.relative_to(scratch / "out-worst")).read_bytes() == p.read_bytes()
+    same_graphs = all(served_without_remove_regex(scratch / "out-plain" / p.relative_to(scratch / "out-worst"))
+                      == served_without_remove_regex(p)
                       for p in (scratch / "out-worst" / "api/upgrades_info/v1/graph").glob("*/*.json"))
     ratio = statistics.median(walls["worst"]) / statistics.median(walls["plain"])
     return {"machine": machine(), "releases": generated["documents"], "changed": changed,
@@ -104,7 +116,7 @@ def print_report(r: dict) -> None:
         s = r[name]
         print(f"{name:7s}  median {s['median']:.2f} s (min {s['min']:.2f}, max {s['max']:.2f}), "
               f"{len(s['runs'])} whole builds, warm SVG cache")
-    print(f"ratio:   {r['ratio']:.3f}; graphs identical: {r['same_graphs']}   "
+    print(f"ratio:   {r['ratio']:.3f}; graphs identical but for remove_regex: {r['same_graphs']}   "
           f"[target <= {TARGET_RATIO:.2f}: {verdict(r['pass'])}]")
 
 

@@ -66,7 +66,10 @@ def test_remove_regex_over_the_size_limit_names_the_file(fan_in):
 
 def test_backtracking_feeder_filter_is_linear(fan_in):
     """The promotion tool's filters are Python regexes; we match them in Rust's engine."""
-    fan_in.channel("fast-4.16", ["4.16.0-rc.10"], feeder={"name": "stable-4.16", "filter": "((.|.)|(.|.))*x"})
+    nightly = "4.16.0-0.nightly-2024-05-01-000000"  # 5 s for a 12-character version, 4^34 steps here
+    fan_in.release(nightly)
+    fan_in.channel("candidate-4.16", ["4.16.0-rc.10", nightly])
+    fan_in.channel("fast-4.16", ["4.16.0-rc.10"], feeder={"name": "candidate-4.16", "filter": "((.|.)|(.|.))*x"})
     result = run_site_gen(*build_args(fan_in), timeout=30)
     assert result.returncode == 0, result.stderr
     promotion = json.loads((fan_in.out / "data" / "promotion.json").read_text())
