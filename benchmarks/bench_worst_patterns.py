@@ -4,11 +4,11 @@ Issue 9's worst cases: a blocked-edge ``from`` of ``((.|.)|(.|.))*$.`` (15 s for
 one search with a backtracking engine) and a feeder filter that backtracks on
 every version. This script copies the real graph-data snapshot twice. In the
 second copy it appends ``|((.|.)|(.|.))*$.`` to the ``from`` of every 4.16
-blocked edge (the added branch never matches, so nodes, edges and risks stay the same; only the
-served ``remove_regex`` values differ) and
-gives fast-4.16 and fast-4.22 the filter ``((.|.)|(.|.))*x|(?:F)``, which the
-promotion tool anchors to admit exactly what ``F`` admitted (the first branch
-needs an "x" no version has). With the synthetic full-scale releases it then
+blocked edge (the added branch never matches, so nodes, edges and risks stay
+the same; only the served ``remove_regex`` values differ) and gives fast-4.16
+and fast-4.22 the filter ``((.|.)|(.|.))*x|(?:F)``, which the promotion tool
+anchors to admit exactly what ``F`` admitted (the first branch needs an "x" no
+version has). With the synthetic full-scale releases it then
 times whole builds (JSON, pages, SVG from a warm cache, ``--force``) of both
 copies in alternation, and reports medians, the ratio, and PASS when the worst
 case takes at most 10 % longer. Exit status 1 only if a build fails.
