@@ -102,10 +102,13 @@ def file_reply(found: File, headers: Headers, conditions: Conditions, cached: bo
     validators = (("ETag", found.etag), ("Last-Modified", http_date(found.mtime)))
     cache = (("Cache-Control", CACHE_CONTROL),) if cached else ()
     if not_modified(conditions, found.etag, found.mtime):
-        kept = tuple(header for header in headers if header[0] != "Content-Type")
-        return Reply(304, (*kept, *validators, *cache))
+        return _not_modified(headers, (*validators, *cache))
     encoding = (("Content-Encoding", "gzip"),) if found.gzip else ()
     return Reply(200, (*headers, *encoding, *validators, *cache), found.content)
+
+
+def _not_modified(headers: Headers, extra: Headers) -> Reply:
+    return Reply(304, (*(header for header in headers if header[0] != "Content-Type"), *extra))
 
 
 def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
@@ -117,7 +120,8 @@ def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
         found = representation(site, outcome.segments, outcome.conditions.gzip) \
             if real is not None and os.path.isfile(real) else None
         if found is None:
-            return empty_graph_reply(outcome)
+            empty = empty_graph_reply(outcome)  # no validators; only 'If-None-Match: *' matches, as in nginx
+            return _not_modified(empty.headers, ()) if not_modified(outcome.conditions, None, None) else empty
         return file_reply(found, outcome.headers, outcome.conditions, cached=True)
     segments = outcome.segments
     real = site.locate(segments)  # one lookup for both the directory test and the read
