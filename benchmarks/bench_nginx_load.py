@@ -7,7 +7,10 @@ site's standalone nginx.conf on 127.0.0.1, and runs wrk `--runs` times for
 `--duration` seconds per scenario:
 
 * identity: plain answers, as curl or a browser fetching the file;
-* gzip: `Accept-Encoding: gzip`, as the cluster-version operator's Go client sends it.
+* gzip: `Accept-Encoding: gzip`, as the cluster-version operator's Go client sends it
+  (answered from the precompressed `.json.gz` files);
+* gzip-304: the same with `If-None-Match` carrying each graph's ETag, as a client that
+  revalidates: every answer is a 304 without a body.
 
 Every request is a query `GET /api/upgrades_info/v1/graph?channel=C&arch=A`, taking
 each channel × architecture in turn. Reports requests per second, p50/p90/p99
@@ -28,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -43,12 +47,17 @@ SLO_SECONDS = 0.5  # the reference service's objective: 90 % of requests under 0
 
 LUA = """\
 local paths = {%(paths)s}
+local etags = {%(etags)s}
 local counter = 0
 local headers = {%(headers)s}
 
 request = function()
   counter = counter + 1
-  return wrk.format("GET", paths[(counter %% #paths) + 1], headers)
+  local index = (counter %% #paths) + 1
+  if #etags > 0 then
+    headers["If-None-Match"] = etags[index]
+  end
+  return wrk.format("GET", paths[index], headers)
 end
 
 done = function(summary, latency, requests)
@@ -59,7 +68,9 @@ done = function(summary, latency, requests)
 end
 """
 SCENARIOS = {"identity": {"Accept": "application/json"},
-             "gzip": {"Accept": "application/json", "Accept-Encoding": "gzip"}}
+             "gzip": {"Accept": "application/json", "Accept-Encoding": "gzip"},
+             "gzip-304": {"Accept": "application/json", "Accept-Encoding": "gzip"}}
+CONDITIONAL = "gzip-304"
 
 
 def parse_args(argv):
@@ -143,9 +154,30 @@ def wait_until_serving(port: int, site: Path, channel: str, arch: str, process: 
             time.sleep(0.1)
 
 
-def lua_script(pairs: list[tuple[str, str]], headers: dict, path: Path) -> None:
-    paths = [f"/{GRAPH_API_DIR}?channel={c}&arch={a}" for c, a in pairs]
+def query_paths(pairs: list[tuple[str, str]]) -> list[str]:
+    return [f"/{GRAPH_API_DIR}?channel={c}&arch={a}" for c, a in pairs]
+
+
+def current_etags(port: int, paths: list[str], headers: dict) -> list[str]:
+    """Each path's ETag as the server gives it, checked to earn a 304 when sent back."""
+    etags = []
+    for path in paths:
+        url = f"http://127.0.0.1:{port}{path}"
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as reply:
+            etags.append(reply.headers["ETag"])
+    try:
+        urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}{paths[0]}",
+                                                      headers={**headers, "If-None-Match": etags[0]}), timeout=5)
+        sys.exit("error: the server did not answer a matching If-None-Match with 304")
+    except urllib.error.HTTPError as answer:
+        if answer.code != 304:
+            raise
+    return etags
+
+
+def lua_script(paths: list[str], headers: dict, path: Path, etags: list[str] | None = None) -> None:
     path.write_text(LUA % {"paths": ", ".join(json.dumps(p) for p in paths),
+                           "etags": ", ".join(json.dumps(tag) for tag in etags or []),
                            "headers": ", ".join(f'["{k}"] = "{v}"' for k, v in headers.items())})
 
 
@@ -179,9 +211,10 @@ def benchmark(args, scratch: Path) -> dict:
     server = start_server(args.server, site, port)
     try:
         wait_until_serving(port, site, *pairs[0], server)
+        paths = query_paths(pairs)
         for name, headers in SCENARIOS.items():
             script = scratch / f"{name}.lua"
-            lua_script(pairs, headers, script)
+            lua_script(paths, headers, script, current_etags(port, paths, headers) if name == CONDITIONAL else None)
             runs = [run_wrk(wrk, args, port, script) for _ in range(args.runs)]
             results["scenarios"][name] = {"median": median_of(runs), "runs": runs}
     finally:

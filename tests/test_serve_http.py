@@ -152,3 +152,20 @@ def test_absolute_form_targets_are_understood():
     assert plan("GET", "http://mirror.example.com/api/upgrades_info/v1/graph?channel=x", {"Accept": JSON}) == \
         graph_of("channel=x")
     assert plan("GET", "http://mirror.example.com", {}) == SiteFile((), True, "")
+
+
+def test_a_file_changed_in_place_is_served_anew(served):
+    """Files are kept in memory between requests; a changed file (new size, mtime or inode)
+    is read again, and a file replaced by a symlink out of the site is not served."""
+    site, port = served
+    page = site / "api" / "page.txt"
+    page.write_bytes(b"first")
+    try:
+        assert request(port, "GET", "/api/page.txt")[2] == b"first"
+        page.write_bytes(b"second, longer")
+        assert request(port, "GET", "/api/page.txt")[2] == b"second, longer"
+        page.unlink()
+        page.symlink_to(site.parent.parent / "secret.txt")
+        assert request(port, "GET", "/api/page.txt")[0] == 404
+    finally:
+        page.unlink()
