@@ -14,6 +14,8 @@ import pytest
 from serving_cases import JSON, V1, build_example, builtin_server, raw_request, request, split_response
 from site_gen.server import httpd
 
+pytestmark = pytest.mark.slow  # several tests wait out timeouts on purpose
+
 TIMEOUT = 0.6  # the servers below give a request head this long to arrive
 
 
@@ -212,7 +214,6 @@ def test_a_fifo_in_the_site_names_no_file_and_wedges_nothing(site):
         fifo_dir.rmdir()
 
 
-@pytest.mark.slow
 def test_300_trickling_connections_keep_no_one_waiting(site):
     """Issue 9: 300 reconnecting slow connections denied service while they lasted. Now
     each costs the event loop nothing while it trickles: normal clients are answered
