@@ -14,7 +14,8 @@ site's standalone nginx.conf on 127.0.0.1, and runs wrk `--runs` times for
 
 Every request is a query `GET /api/upgrades_info/v1/graph?channel=C&arch=A`, taking
 each channel × architecture in turn. Reports requests per second, p50/p90/p99
-latency, transfer rate and errors (median over the runs), and the machine.
+latency, transfer rate and errors (median over the runs), the server's CPU time per
+answer (independent of other load on the machine) with the load average, and the machine.
 `--server builtin` measures `site-gen serve` the same way, for comparison.
 Traffic goes to 127.0.0.1 only; every run stops by itself after `--duration`.
 wrk is installed from Debian (apt-get) when missing.
@@ -181,15 +182,34 @@ def lua_script(paths: list[str], headers: dict, path: Path, etags: list[str] | N
                            "headers": ", ".join(f'["{k}"] = "{v}"' for k, v in headers.items())})
 
 
-def run_wrk(wrk: str, args, port: int, script: Path) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its direct children (nginx's workers)."""
+    pids = [pid] + [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+                    for child in (task / "children").read_text().split()]
+    total = 0
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_wrk(wrk: str, args, port: int, script: Path, server: subprocess.Popen) -> dict:
     argv = [wrk, "-t", str(args.threads), "-c", str(args.connections), "-d", f"{args.duration}s",
             "--timeout", "5s", "-s", str(script), f"http://127.0.0.1:{port}/"]
+    cpu_before = cpu_seconds(server.pid)
     output = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    cpu = cpu_seconds(server.pid) - cpu_before
     line = next(line for line in output.splitlines() if line.startswith("RESULT "))
     requests, micros, size, *errors, p50, p90, p99 = (int(v) for v in line.split()[1:])
     seconds = micros / 1e6
+    # The server's own CPU per answer does not depend on what else runs on the machine
+    # (the latency percentiles do): 1e6 / cpu_us is what one free core could answer.
     return {"requests": requests, "rps": requests / seconds, "mb_per_s": size / seconds / 1e6,
-            "errors": sum(errors), "p50_ms": p50 / 1000, "p90_ms": p90 / 1000, "p99_ms": p99 / 1000}
+            "errors": sum(errors), "p50_ms": p50 / 1000, "p90_ms": p90 / 1000, "p99_ms": p99 / 1000,
+            "cpu_us": cpu / max(requests, 1) * 1e6, "load": os.getloadavg()[0]}
 
 
 def median_of(runs: list[dict]) -> dict:
@@ -215,7 +235,7 @@ def benchmark(args, scratch: Path) -> dict:
         for name, headers in SCENARIOS.items():
             script = scratch / f"{name}.lua"
             lua_script(paths, headers, script, current_etags(port, paths, headers) if name == CONDITIONAL else None)
-            runs = [run_wrk(wrk, args, port, script) for _ in range(args.runs)]
+            runs = [run_wrk(wrk, args, port, script, server) for _ in range(args.runs)]
             results["scenarios"][name] = {"median": median_of(runs), "runs": runs}
     finally:
         server.terminate()
@@ -234,14 +254,16 @@ def print_report(results: dict) -> None:
           f"query mix over {site['query_mix']} channel x arch pairs")
     print(f"server:  {results['server']} on 127.0.0.1; wrk {load['threads']} threads, {load['connections']} "
           f"connections, {load['runs']} runs x {load['duration_s']} s per scenario (medians)")
-    print(f"{'scenario':10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'MB/s':>8} {'errors':>7}")
+    print(f"{'scenario':10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'MB/s':>8} {'errors':>7} "
+          f"{'CPU us/answer':>14} {'load':>5}")
     for name, scenario in results["scenarios"].items():
         s = scenario["median"]
         print(f"{name:10} {s['rps']:9.0f} {s['p50_ms']:8.2f} {s['p90_ms']:8.2f} {s['p99_ms']:8.2f} "
-              f"{s['mb_per_s']:8.1f} {s['errors']:7d}")
+              f"{s['mb_per_s']:8.1f} {s['errors']:7d} {s['cpu_us']:14.1f} {s['load']:5.1f}")
         met = s["p90_ms"] / 1000 < SLO_SECONDS and s["errors"] == 0
         print(f"{'':10} reference objective (90 % under {SLO_SECONDS} s, no errors): {verdict(met)}")
-
+    print("load: the machine's 1-minute load average during the runs (2 cores: above 2, other work "
+          "competed for the CPU and the latencies show it)")
 
 if __name__ == "__main__":
     sys.exit(main())
