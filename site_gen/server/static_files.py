@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from ..publish.precompressed import SUFFIX as GZIP_SUFFIX
+from ..layout import PRECOMPRESSED_SUFFIX
 from .conditional import Conditions, etag, http_date, not_modified
 from .policy_http import (CACHE_CONTROL, TEXT, GraphFile, Headers, Reply, SiteFile, empty_graph_reply,
                           not_found)
@@ -150,7 +150,7 @@ def representation(site: SiteFiles, segments: tuple[str, ...], gzip: bool, root:
     """The precompressed ``<name>.gz`` when the client takes gzip and it exists, as nginx's
     gzip_static picks it; else the file itself."""
     if gzip:
-        found = site.read((*segments[:-1], segments[-1] + GZIP_SUFFIX), root)
+        found = site.read((*segments[:-1], segments[-1] + PRECOMPRESSED_SUFFIX), root)
         if found is not None:
             return found.as_gzip
     return site.read(segments, root)
