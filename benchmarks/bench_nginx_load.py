@@ -7,11 +7,15 @@ site's standalone nginx.conf on 127.0.0.1, and runs wrk `--runs` times for
 `--duration` seconds per scenario:
 
 * identity: plain answers, as curl or a browser fetching the file;
-* gzip: `Accept-Encoding: gzip`, as the cluster-version operator's Go client sends it.
+* gzip: `Accept-Encoding: gzip`, as the cluster-version operator's Go client sends it
+  (answered from the precompressed `.json.gz` files);
+* gzip-304: the same with `If-None-Match` carrying each graph's ETag, as a client that
+  revalidates: every answer is a 304 without a body.
 
 Every request is a query `GET /api/upgrades_info/v1/graph?channel=C&arch=A`, taking
 each channel × architecture in turn. Reports requests per second, p50/p90/p99
-latency, transfer rate and errors (median over the runs), and the machine.
+latency, transfer rate and errors (median over the runs), the server's CPU time per
+answer (independent of other load on the machine) with the load average, and the machine.
 `--server builtin` measures `site-gen serve` the same way, for comparison.
 Traffic goes to 127.0.0.1 only; every run stops by itself after `--duration`.
 wrk is installed from Debian (apt-get) when missing.
@@ -28,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -43,12 +48,25 @@ SLO_SECONDS = 0.5  # the reference service's objective: 90 % of requests under 0
 
 LUA = """\
 local paths = {%(paths)s}
+local etags = {%(etags)s}
 local counter = 0
 local headers = {%(headers)s}
+local requests = {}
+
+-- Every request is formatted once, up front: formatting one per request in Lua costs wrk
+-- more CPU than nginx spends answering it, on the cores the two share.
+init = function(args)
+  for index, path in ipairs(paths) do
+    if #etags > 0 then
+      headers["If-None-Match"] = etags[index]
+    end
+    requests[index] = wrk.format("GET", path, headers)
+  end
+end
 
 request = function()
   counter = counter + 1
-  return wrk.format("GET", paths[(counter %% #paths) + 1], headers)
+  return requests[(counter %% #requests) + 1]
 end
 
 done = function(summary, latency, requests)
@@ -59,7 +77,9 @@ done = function(summary, latency, requests)
 end
 """
 SCENARIOS = {"identity": {"Accept": "application/json"},
-             "gzip": {"Accept": "application/json", "Accept-Encoding": "gzip"}}
+             "gzip": {"Accept": "application/json", "Accept-Encoding": "gzip"},
+             "gzip-304": {"Accept": "application/json", "Accept-Encoding": "gzip"}}
+CONDITIONAL = "gzip-304"
 
 
 def parse_args(argv):
@@ -143,21 +163,61 @@ def wait_until_serving(port: int, site: Path, channel: str, arch: str, process: 
             time.sleep(0.1)
 
 
-def lua_script(pairs: list[tuple[str, str]], headers: dict, path: Path) -> None:
-    paths = [f"/{GRAPH_API_DIR}?channel={c}&arch={a}" for c, a in pairs]
+def query_paths(pairs: list[tuple[str, str]]) -> list[str]:
+    return [f"/{GRAPH_API_DIR}?channel={c}&arch={a}" for c, a in pairs]
+
+
+def current_etags(port: int, paths: list[str], headers: dict) -> list[str]:
+    """Each path's ETag as the server gives it, checked to earn a 304 when sent back."""
+    etags = []
+    for path in paths:
+        url = f"http://127.0.0.1:{port}{path}"
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as reply:
+            etags.append(reply.headers["ETag"])
+    try:
+        urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}{paths[0]}",
+                                                      headers={**headers, "If-None-Match": etags[0]}), timeout=5)
+        sys.exit("error: the server did not answer a matching If-None-Match with 304")
+    except urllib.error.HTTPError as answer:
+        if answer.code != 304:
+            raise
+    return etags
+
+
+def lua_script(paths: list[str], headers: dict, path: Path, etags: list[str] | None = None) -> None:
     path.write_text(LUA % {"paths": ", ".join(json.dumps(p) for p in paths),
+                           "etags": ", ".join(json.dumps(tag) for tag in etags or []),
                            "headers": ", ".join(f'["{k}"] = "{v}"' for k, v in headers.items())})
 
 
-def run_wrk(wrk: str, args, port: int, script: Path) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its direct children (nginx's workers)."""
+    pids = [pid] + [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+                    for child in (task / "children").read_text().split()]
+    total = 0
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_wrk(wrk: str, args, port: int, script: Path, server: subprocess.Popen) -> dict:
     argv = [wrk, "-t", str(args.threads), "-c", str(args.connections), "-d", f"{args.duration}s",
             "--timeout", "5s", "-s", str(script), f"http://127.0.0.1:{port}/"]
+    cpu_before = cpu_seconds(server.pid)
     output = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    cpu = cpu_seconds(server.pid) - cpu_before
     line = next(line for line in output.splitlines() if line.startswith("RESULT "))
     requests, micros, size, *errors, p50, p90, p99 = (int(v) for v in line.split()[1:])
     seconds = micros / 1e6
+    # The server's own CPU per answer does not depend on what else runs on the machine
+    # (the latency percentiles do): 1e6 / cpu_us is what one free core could answer.
     return {"requests": requests, "rps": requests / seconds, "mb_per_s": size / seconds / 1e6,
-            "errors": sum(errors), "p50_ms": p50 / 1000, "p90_ms": p90 / 1000, "p99_ms": p99 / 1000}
+            "errors": sum(errors), "p50_ms": p50 / 1000, "p90_ms": p90 / 1000, "p99_ms": p99 / 1000,
+            "cpu_us": cpu / max(requests, 1) * 1e6, "load": os.getloadavg()[0]}
 
 
 def median_of(runs: list[dict]) -> dict:
@@ -179,10 +239,11 @@ def benchmark(args, scratch: Path) -> dict:
     server = start_server(args.server, site, port)
     try:
         wait_until_serving(port, site, *pairs[0], server)
+        paths = query_paths(pairs)
         for name, headers in SCENARIOS.items():
             script = scratch / f"{name}.lua"
-            lua_script(pairs, headers, script)
-            runs = [run_wrk(wrk, args, port, script) for _ in range(args.runs)]
+            lua_script(paths, headers, script, current_etags(port, paths, headers) if name == CONDITIONAL else None)
+            runs = [run_wrk(wrk, args, port, script, server) for _ in range(args.runs)]
             results["scenarios"][name] = {"median": median_of(runs), "runs": runs}
     finally:
         server.terminate()
@@ -201,14 +262,16 @@ def print_report(results: dict) -> None:
           f"query mix over {site['query_mix']} channel x arch pairs")
     print(f"server:  {results['server']} on 127.0.0.1; wrk {load['threads']} threads, {load['connections']} "
           f"connections, {load['runs']} runs x {load['duration_s']} s per scenario (medians)")
-    print(f"{'scenario':10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'MB/s':>8} {'errors':>7}")
+    print(f"{'scenario':10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'MB/s':>8} {'errors':>7} "
+          f"{'CPU us/answer':>14} {'load':>5}")
     for name, scenario in results["scenarios"].items():
         s = scenario["median"]
         print(f"{name:10} {s['rps']:9.0f} {s['p50_ms']:8.2f} {s['p90_ms']:8.2f} {s['p99_ms']:8.2f} "
-              f"{s['mb_per_s']:8.1f} {s['errors']:7d}")
+              f"{s['mb_per_s']:8.1f} {s['errors']:7d} {s['cpu_us']:14.1f} {s['load']:5.1f}")
         met = s["p90_ms"] / 1000 < SLO_SECONDS and s["errors"] == 0
         print(f"{'':10} reference objective (90 % under {SLO_SECONDS} s, no errors): {verdict(met)}")
-
+    print("load: the machine's 1-minute load average during the runs (2 cores: above 2, other work "
+          "competed for the CPU and the latencies show it)")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,6 +22,11 @@ def graph_path(channel: str, arch: str) -> str:
     return f"{GRAPH_API_DIR}/{channel}/{arch}.json"
 
 
+# Beside each graph (and the index): the same bytes gzip-compressed, which servers send to
+# clients that accept gzip (nginx's gzip_static looks for exactly this name).
+PRECOMPRESSED_SUFFIX = ".gz"
+
+
 # Files for disconnected mirrors.
 GRAPH_DATA_TARBALL = "api/upgrades_info/graph-data"  # where OSUS and oc-mirror download it from
 SIGNATURES_DIR = "signatures"

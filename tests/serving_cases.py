@@ -91,6 +91,14 @@ CASES = [
     Case("cluster-query", **graph(f"{V1}?arch=amd64&channel=fast-4.16&id=01234567-89ab-cdef-0123-456789abcdef"
                                   "&version=4.16.0", "fast-4.16")),
     Case("last-repeated-key-wins", **graph(f"{V1}?channel=nope-1.0&channel=stable-4.14", "stable-4.14")),
+    # Keys are percent-decoded, as the engine's query map decodes them (issue 9: %61rch).
+    Case("encoded-arch-key", **graph(f"{V1}?channel=stable-4.15&%61rch=s390x", "stable-4.15", "s390x")),
+    Case("encoded-channel-key", **graph(f"{V1}?%63%68%61%6E%6e%65%6C=eus-4.16&ar%63h=multi", "eus-4.16", "multi")),
+    Case("encoded-key-last-wins", **graph(f"{V1}?channel=stable-4.16&%61rch=s390x&arch=amd64", "stable-4.16")),
+    Case("double-encoded-key-is-no-key", f"{V1}?%2563hannel=stable-4.16", 400,
+         error=("missing_params", "mandatory client parameters missing: channel")),
+    Case("encoded-equals-is-part-of-the-key", f"{V1}?channel%3Dstable-4.16", 400,
+         error=("missing_params", "mandatory client parameters missing: channel")),
     Case("missing-channel", f"{V1}", 400, error=("missing_params", "mandatory client parameters missing: channel")),
     Case("missing-channel-other-params", f"{V1}?arch=amd64&version=4.16.0", 400,
          error=("missing_params", "mandatory client parameters missing: channel")),

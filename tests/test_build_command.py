@@ -87,7 +87,7 @@ def test_same_input_gives_identical_bytes_across_processes(tmp_path):
         outputs.append(files_of(out))
     assert outputs[0] == outputs[1]
     graph_files = [name for name in outputs[0] if name.startswith(GRAPHS)]
-    assert len(graph_files) == 45  # 44 graphs and index.json, among the other files
+    assert len(graph_files) == 90  # 44 graphs and index.json, each with its .gz, among the other files
 
 
 def test_unchanged_inputs_skip_the_rebuild(tmp_path, capsys):

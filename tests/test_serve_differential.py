@@ -1,7 +1,9 @@
 """The same generated matrix of requests sent to `site-gen serve` and to the real nginx
 running the generated configuration, over real sockets, on the same built site.
 
-Every answer must agree in status, Content-Type, the CORS headers, Vary, Allow and body.
+Every answer must agree in status, Content-Type, the CORS headers, Vary, Allow, body, and
+the caching headers: Content-Encoding (precompressed gzip), ETag, Last-Modified and
+Cache-Control, so a 304 from one server is a 304 from the other.
 The only differences allowed are the documented ones (docs/serving.md), each listed in
 DIVERGENCES with the requests it concerns and the fields it may change; each must still
 show up in the matrix, so the list cannot outlive the behaviour it excuses.
@@ -10,13 +12,17 @@ show up in the matrix, so the list cannot outlive the behaviour it excuses.
 from __future__ import annotations
 
 import itertools
+import posixpath
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
+from urllib.parse import unquote
 
 import orjson
 import pytest
 from nginx_server import served  # noqa: F401  (the fixture)
 from serving_cases import JSON, ORIGIN, SIGNATURE, V0, V1, VND, builtin_server, request
+from site_gen.server.conditional import etag, http_date
 
 pytestmark = pytest.mark.nginx
 
@@ -70,7 +76,22 @@ QUERIES = ["", "?", "?channel", "?channel&arch=amd64", "?arch=amd64", "?xchannel
            "?channel=stable-4.16#arch=s390x", "?channel=nope-1.0&channel=stable-4.16", "?channel=stable-4.16&arch",
            "?channel=stable-4.16;arch=s390x", "?%63hannel=stable-4.16", "?channel=stable-4.16&%61rch=s390x",
            "?channel=%2e%2e", "?channel=stable-4.16%2Famd64", "?channel=caf%C3%A9", "?channel=%FF",
-           "?arch=s390x&channel=eus-4.16&id=01234567-89ab-cdef-0123-456789abcdef&version=4.16.0"]
+           "?arch=s390x&channel=eus-4.16&id=01234567-89ab-cdef-0123-456789abcdef&version=4.16.0",
+           "?%63%68%61%6E%6e%65%6C=eus-4.16&ar%63h=multi", "?channel=stable-4.16&%61rch=s390x&arch=amd64",
+           "?%2563hannel=stable-4.16", "?channel%3Dstable-4.16", "?channel+=stable-4.16", "?%63hannel",
+           "?CHANNEL=stable-4.16", "?channel=stable-4.16&%41rch=s390x"]
+# Caching: Accept-Encoding and validators ("@etag:<file>", "@gzetag:<file>", "@date:<file>"
+# stand for the file's own, filled in from the site when the request is sent).
+GRAPH_FILE = f"{V1}/stable-4.16/amd64.json"
+ENCODINGS = ["gzip", "gzip, deflate, br", "deflate", "gzip;q=0", "gzip; q=0.5", "GZIP", "x-gzip", "*",
+             "identity", "br;q=1.0, gzip;q=0.8"]
+VALIDATORS = [("If-None-Match", f"@etag:{GRAPH_FILE}"), ("If-None-Match", f"@gzetag:{GRAPH_FILE}"),
+              ("If-None-Match", f'W/@etag:{GRAPH_FILE}'), ("If-None-Match", f'"x", @etag:{GRAPH_FILE}'),
+              ("If-None-Match", '"0-0"'), ("If-None-Match", "*"), ("If-Modified-Since", f"@date:{GRAPH_FILE}"),
+              ("If-Modified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"), ("If-Modified-Since", "not a date")]
+CACHED_TARGETS = {f"/{V1}?channel=stable-4.16": "endpoint", f"/{V1}?channel=nope-1.0": "endpoint",
+                  f"/{GRAPH_FILE}": "file", f"/{V1}/index.json": "file", "/api/upgrades_info/graph-data": "file",
+                  "/deploy/nginx/site-gen.conf": "file", f"/{V1}/stable-4.16": "directory"}
 
 
 def query(channel: str | None, arch: str | None) -> str:
@@ -95,6 +116,16 @@ def probes() -> list[Probe]:
     for target in QUERIES:
         found.append(("endpoint", "GET", f"/{V1}{target}", (("Accept", VND),)))
         found.append(("endpoint", "HEAD", f"/{V1}{target}", ()))
+    for (target, kind), encoding in itertools.product(CACHED_TARGETS.items(), ENCODINGS):
+        found.append((kind, "GET", target, (("Accept", JSON), ("Accept-Encoding", encoding))))
+    for (target, kind), validator, encoding in itertools.product(CACHED_TARGETS.items(), VALIDATORS, [None, "gzip"]):
+        encoded = () if encoding is None else (("Accept-Encoding", encoding),)
+        found.append((kind, "GET", target, (validator, *encoded)))
+        found.append((kind, "HEAD", target, (validator, *encoded)))
+    etag_and_date = (("If-None-Match", f"@gzetag:{GRAPH_FILE}"), ("If-Modified-Since", f"@date:{GRAPH_FILE}"))
+    found.append(("file", "GET", f"/{GRAPH_FILE}", (*etag_and_date, ("Accept-Encoding", "gzip"))))
+    found.append(("file", "GET", f"/{GRAPH_FILE}", (etag_and_date[0], ("If-Modified-Since", "not a date"),
+                                                    ("Accept-Encoding", "gzip"))))
     return [Probe(kind, method, target, headers + ((("Origin", ORIGIN),) if number % 2 else ()))
             for number, (kind, method, target, headers) in enumerate(found)]
 
@@ -115,21 +146,34 @@ def _is_query(probe: Probe) -> bool:
     return probe.kind == "endpoint" and probe.method in ("GET", "HEAD")
 
 
+def _raw_values(probe: Probe) -> list[str]:
+    """The values, as sent, of the keys that decode to channel or arch."""
+    pairs = [pair.partition("=") for pair in probe.query.partition("#")[0].split("&")]
+    return [value for key, _, value in pairs if unquote(key.replace("+", " ")) in ("channel", "arch")]
+
+
+def _outside_api(probe: Probe) -> bool:
+    """Not under api/upgrades_info/, where both servers serve precompressed files only."""
+    return not posixpath.normpath(unquote(probe.target.partition("?")[0])).startswith("/api/upgrades_info/")
+
+
+ANSWER = frozenset({"status", "content-type", "body", "content-encoding", "etag", "last-modified", "cache-control"})
+
 DIVERGENCES = {
     "compression": Divergence(
-        "only nginx compresses (the standalone configuration, for clients that ask), so only it "
-        "names Accept-Encoding in Vary",
-        lambda p: True,
-        frozenset({"vary-encoding"})),
+        "only nginx compresses pages outside the API (the standalone configuration, on the fly, for "
+        "clients that ask), so only it names Accept-Encoding in Vary there",
+        _outside_api,
+        frozenset({"vary-encoding", "content-encoding", "body"})),
     "raw-query": Divergence(
-        "nginx matches query keys and values as sent: percent-encoded characters and '+' are "
-        "not decoded (so ?%63hannel= is no channel, and stable%2D4.16 is invalid)",
-        lambda p: _is_query(p) and any(char in p.query.partition("#")[0] for char in "%+"),
-        frozenset({"status", "content-type", "body"})),
+        "nginx matches query keys in any percent-encoding but cannot decode values: a channel or arch "
+        "value with a percent-escape or '+' is refused (400, not repeated back), where the engine decodes it",
+        lambda p: _is_query(p) and any(char in value for value in _raw_values(p) for char in "%+"),
+        ANSWER),
     "blank-accept": Divergence(
         "nginx cannot tell an Accept header that is empty (or only spaces) from none",
         lambda p: _is_query(p) and p.accept is not None and not p.accept.strip(OWS),
-        frozenset({"status", "content-type", "body"})),
+        ANSWER),
     "unsafe-value": Divergence(
         "nginx cannot JSON-escape, so a value with a quote or backslash is left out of the message",
         lambda p: _is_query(p) and any(char in p.query for char in '"\\'),
@@ -147,10 +191,13 @@ DIVERGENCES = {
         "nginx refuses TRACE (405) and malformed requests (400) before reading its configuration: "
         "same status, but its own page with no Allow, CORS or Vary headers",
         lambda p: p.method == "TRACE" or p.kind == "malformed",
-        frozenset({"content-type", "body", "allow", "cors", "vary"})),
+        frozenset({"content-type", "body", "allow", "cors", "vary", "vary-encoding"})),
 }
 
 CORS = ("access-control-allow-origin", "access-control-allow-methods", "access-control-max-age")
+
+
+CACHING = ("content-encoding", "etag", "last-modified", "cache-control")
 
 
 def fields(probe: Probe, answer: tuple[int, dict[str, str], bytes]) -> dict[str, object]:
@@ -165,7 +212,22 @@ def fields(probe: Probe, answer: tuple[int, dict[str, str], bytes]) -> dict[str,
     vary = {token.strip() for token in headers.get("vary", "").split(",") if token.strip()}
     return {"status": status, "content-type": media, "cors": tuple(headers.get(name) for name in CORS),
             "vary": sorted(vary - {"Accept-Encoding"}), "vary-encoding": "Accept-Encoding" in vary,
-            "allow": headers.get("allow"), "body": content}
+            "allow": headers.get("allow"), "body": content,
+            **{name: headers.get(name) for name in CACHING}}
+
+
+def filled(headers: tuple[tuple[str, str], ...], site: Path) -> tuple[tuple[str, str], ...]:
+    """The probe's headers with its validator placeholders replaced by the file's own."""
+    def value(text: str) -> str:
+        for marker, suffix in (("@etag:", ""), ("@gzetag:", ".gz"), ("@date:", "")):
+            if marker in text:
+                before, _, path = text.partition(marker)
+                state = (site / (path + suffix)).stat()
+                made = http_date(int(state.st_mtime)) if marker == "@date:" else etag(int(state.st_mtime),
+                                                                                      state.st_size)
+                return before + made
+        return text
+    return tuple((name, value(text)) for name, text in headers)
 
 
 @pytest.fixture(scope="module")
@@ -177,18 +239,26 @@ def builtin(served):  # noqa: F811  (the fixture)
 @pytest.fixture(scope="module")
 def differences(served, builtin):  # noqa: F811  (the fixture)
     """{nginx server: [(probe, {field: (nginx, site-gen serve)})]} for every probe that differs."""
-    _, servers, _ = served
+    site, servers, _ = served
     found = {}
     for name in ("at-root", "standalone"):
         port = servers[name][0]
         found[name] = []
         for probe in PROBES:
-            theirs = fields(probe, request(port, probe.method, probe.target, probe.headers))
-            ours = fields(probe, request(builtin, probe.method, probe.target, probe.headers))
+            headers = filled(probe.headers, site)
+            theirs = fields(probe, request(port, probe.method, probe.target, headers))
+            ours = fields(probe, request(builtin, probe.method, probe.target, headers))
             differing = {key: (theirs[key], ours[key]) for key in theirs if theirs[key] != ours[key]}
             if differing:
                 found[name].append((probe, differing))
+            else:
+                found.setdefault("agreed", set()).add((theirs["status"], theirs["content-encoding"]))
     return found
+
+
+def test_both_agree_on_precompressed_and_not_modified_answers(differences):
+    """The caching probes are not all excused: both servers gave the same 304s and gzip answers."""
+    assert {(304, None), (200, "gzip"), (200, None)} <= differences["agreed"]
 
 
 def test_the_matrix_is_large_and_varied():

@@ -105,6 +105,22 @@ def test_values_are_percent_decoded_like_the_engine():
     assert "channel '\ufffd' does not match" in error_value(graph_of("channel=%FF"))
 
 
+@pytest.mark.parametrize("query, shown", [
+    ("channel=%F0%9F%98", "\ufffd"),  # a truncated sequence: one replacement, as from_utf8_lossy
+    ("channel=%ED%A0%80", "\ufffd" * 3),  # an encoded surrogate: one per byte
+    ("channel=a=b", "a=b"),  # split at the first '=' only
+    ("channel=a%", "a%"), ("channel=a%2", "a%2"), ("channel=a%zz", "a%zz"),  # not an escape: kept
+    ("channel=a%2B", "a+"),  # an escaped '+' is a plus, not a space
+])
+def test_decoding_follows_serde_urlencoded(query, shown):
+    assert f"channel '{shown}' does not match" in error_value(graph_of(query))
+
+
+def test_empty_pairs_and_semicolons():
+    assert graph_of("&&channel=stable-4.16&&").channel == "stable-4.16"
+    assert "channel 'stable-4.16;arch=s390x' does not match" in error_value(graph_of("channel=stable-4.16;arch=s390x"))
+
+
 def test_a_trailing_newline_is_not_a_valid_channel():
     """Python's '$' matches before a final newline; the engine's regex does not."""
     assert "channel 'stable-4.16\\n'" in repr(error_value(graph_of("channel=stable-4.16%0A")))
@@ -152,3 +168,20 @@ def test_absolute_form_targets_are_understood():
     assert plan("GET", "http://mirror.example.com/api/upgrades_info/v1/graph?channel=x", {"Accept": JSON}) == \
         graph_of("channel=x")
     assert plan("GET", "http://mirror.example.com", {}) == SiteFile((), True, "")
+
+
+def test_a_file_changed_in_place_is_served_anew(served):
+    """Files are kept in memory between requests; a changed file (new size, mtime or inode)
+    is read again, and a file replaced by a symlink out of the site is not served."""
+    site, port = served
+    page = site / "api" / "page.txt"
+    page.write_bytes(b"first")
+    try:
+        assert request(port, "GET", "/api/page.txt")[2] == b"first"
+        page.write_bytes(b"second, longer")
+        assert request(port, "GET", "/api/page.txt")[2] == b"second, longer"
+        page.unlink()
+        page.symlink_to(site.parent.parent / "secret.txt")
+        assert request(port, "GET", "/api/page.txt")[0] == 404
+    finally:
+        page.unlink()

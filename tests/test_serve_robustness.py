@@ -3,14 +3,18 @@ or drops each of them and keeps serving everyone else."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from serving_cases import JSON, V1, build_example, builtin_server, raw_request, request, split_response
 from site_gen.server import httpd
+
+pytestmark = pytest.mark.slow  # several tests wait out timeouts on purpose
 
 TIMEOUT = 0.6  # the servers below give a request head this long to arrive
 
@@ -182,3 +186,63 @@ def test_a_slow_reader_holds_its_slot_no_longer_than_the_answer_deadline(site):
                 reader.join()
             slow.close()
             big.unlink()
+
+
+def test_a_fifo_in_the_site_names_no_file_and_wedges_nothing(site):
+    """Issue 9: a FIFO in the served site plus 130 requests wedged every thread for good.
+    Only regular files are served; a FIFO is no file, as graph, its .gz or a page."""
+    fifo_dir = site / V1 / "fifo-9.9"
+    fifo_dir.mkdir()
+    os.mkfifo(fifo_dir / "amd64.json")
+    (fifo_dir / "arm64.json").write_bytes(b'{"version":1,"nodes":[],"edges":[],"conditionalEdges":[]}')
+    os.mkfifo(fifo_dir / "arm64.json.gz")
+    os.mkfifo(site / "fifo.html")
+    probes = [("/fifo.html", (), 404), (f"/{V1}/fifo-9.9/amd64.json", (), 404),
+              (f"/{V1}?channel=fifo-9.9", (("Accept", JSON),), 200),
+              (f"/{V1}/fifo-9.9/arm64.json", (("Accept-Encoding", "gzip"),), 200)]
+    try:
+        with builtin_server(site, request_timeout=TIMEOUT) as server, ThreadPoolExecutor(32) as pool:
+            asked = [probes[number % len(probes)] for number in range(130)]
+            answers = list(pool.map(lambda probe: request(port_of(server), "GET", probe[0], probe[1], timeout=5),
+                                    asked))
+            for (target, _, status), (got, headers, _) in zip(asked, answers):
+                assert got == status and "content-encoding" not in headers, (target, got)
+            still_serves(server)
+    finally:
+        for fifo in (fifo_dir / "amd64.json", fifo_dir / "arm64.json", fifo_dir / "arm64.json.gz", site / "fifo.html"):
+            fifo.unlink()
+        fifo_dir.rmdir()
+
+
+def test_300_trickling_connections_keep_no_one_waiting(site):
+    """Issue 9: 300 reconnecting slow connections denied service while they lasted. Now
+    each costs the event loop nothing while it trickles: normal clients are answered
+    within 2 s throughout."""
+    with builtin_server(site) as server:
+        slow = [socket.create_connection(("127.0.0.1", port_of(server))) for _ in range(300)]
+        stop = threading.Event()
+
+        def trickle():
+            while not stop.is_set():
+                for connection in slow:
+                    try:
+                        connection.send(b"G")
+                    except OSError:
+                        pass
+                stop.wait(0.3)
+
+        sender = threading.Thread(target=trickle, daemon=True)
+        sender.start()
+        try:
+            waits = []
+            for _ in range(15):
+                started = time.monotonic()
+                still_serves(server)
+                waits.append(time.monotonic() - started)
+                time.sleep(0.2)
+            assert max(waits) < 2.0, waits
+        finally:
+            stop.set()
+            sender.join()
+            for connection in slow:
+                connection.close()

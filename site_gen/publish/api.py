@@ -8,6 +8,7 @@ import orjson
 
 from ..engine.pipeline import BuiltGraphs
 from ..layout import GRAPH_INDEX, graph_path
+from .precompressed import write_with_gzip
 from .staging import StagedSite
 
 
@@ -27,7 +28,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, documents: dict, progr
         for arch in built.arches:
             served = built.served[channel, arch]
             document = documents[channel, arch]
-            site.write(graph_path(channel, arch), orjson.dumps(document))
+            write_with_gzip(site, graph_path(channel, arch), orjson.dumps(document))
             risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
             entries.append({
                 "channel": channel,
@@ -52,5 +53,5 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, documents: dict, progr
         "arches": built.arches,
         "graphs": entries,
     }
-    site.write(GRAPH_INDEX, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    write_with_gzip(site, GRAPH_INDEX, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
     return totals

@@ -56,11 +56,22 @@ def _accept_pattern(value: str) -> str:
     return _nginx_regex(f"^[ \\t]*{re.escape(value)}[ \\t]*$")
 
 
+def _encoded_key(name: str) -> str:
+    """A regex for the query key ``name`` in any percent-encoding: each character as
+    itself or as %XX with either case of hex digit, as the engine decodes keys."""
+    def one(char: str) -> str:
+        high, low = f"{ord(char):02x}"
+        low = f"[{low}{low.upper()}]" if low.isalpha() else low
+        return f"(?:{re.escape(char)}|%{high}{low})"
+    return "".join(one(char) for char in name)
+
+
 def _parameter(name: str, default: str | None) -> dict:
     variable = f"site_gen_{name}"
     shown = http.mismatch_message(name, _VALUE)
     return {
         "name": name,
+        "key": _encoded_key(name),
         "variable": variable,
         "default": default,
         "pattern": _nginx_regex(http.PATTERNS[name].pattern),
@@ -97,6 +108,8 @@ def render_nginx_snippet() -> str:
         cors_methods=http.CORS_METHODS,
         max_age=http.PREFLIGHT_MAX_AGE,
         endpoint_vary=http.ENDPOINT_VARY,
+        file_vary=http.API_FILE_VARY,
+        cache_control=http.CACHE_CONTROL,
         text=http.TEXT,
         not_allowed=_nginx_string(http.NOT_ALLOWED_BODY.decode()),
     )

@@ -1,5 +1,6 @@
 """Serving a built site: the policy engine's HTTP behaviour over the static files.
 
 ``policy_http`` decides what a request gets (pure, no I/O), ``static_files`` reads
-the site safely, and ``httpd`` is the small threaded server behind ``site-gen serve``.
+the site safely (precompressed copies, validators), ``conditional`` holds nginx's rules for
+gzip and 304s, and ``httpd`` is the event-loop server behind ``site-gen serve``.
 """

@@ -1,165 +1,346 @@
-"""The threaded HTTP server behind ``site-gen serve``.
+"""The HTTP/1.1 server behind ``site-gen serve``: one asyncio event loop, no thread per client.
 
-One thread per connection and at most ``max_connections`` of them: a client beyond
-that gets a 503 at once instead of a thread. Each request head must arrive within
-``request_timeout`` seconds in total, however slowly its bytes trickle in, an idle
-keep-alive connection is closed after the same time, and each answer must be taken
-within ``send_timeout`` seconds in total, however slowly the client reads: slow
-clients cannot pin the server. Malformed requests get a 4xx; an unexpected error
-costs a 500 on that connection, never the server.
+A connection costs a few hundred bytes of state, not a thread, so hundreds of clients that
+trickle bytes or never finish their request cannot crowd out the others: at most
+``max_connections`` are open at once (a client beyond that gets a 503 at once), each request
+head must arrive within ``request_timeout`` seconds in total however slowly its bytes come,
+an idle keep-alive connection is closed after the same time, and each answer must be taken
+within ``send_timeout`` seconds in total however slowly the client reads. Requests are
+answered as they complete, in order (pipelining works); while a client does not take its
+answer, nothing more is read from it. Malformed requests get a 4xx; an unexpected error
+costs a 500 on that connection, never the server. Files are read with a non-blocking open
+and only when regular (static_files), so nothing in the site can stall the loop.
 """
 
 from __future__ import annotations
 
-import io
-import math
+import asyncio
+import re
+import resource
 import socket
 import sys
 import threading
 import time
 import traceback
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http import HTTPStatus
 from pathlib import Path
 
-from .policy_http import Reply, plan
+from .conditional import http_date
+from .policy_http import TEXT, Reply, plan
 from .static_files import SiteFiles, resolve
 
 BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-_BODY_HEADERS = ("Content-Length", "Transfer-Encoding")
+MAX_LINE = 65536  # the longest request line or header line, as in http.server
+MAX_HEADERS = 100
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
+_LINE_END = re.compile(r"\r?\n")
+_BODY_HEADERS = ("content-length", "transfer-encoding")
+_NO_BODY = (204, 304)
 
 
-class _DeadlineSocket(io.RawIOBase):
-    """Socket reads and writes that fail once the current deadline has passed: a per-call
-    timeout would let a client that moves a few bytes at a time hold its thread forever."""
+class RequestHeaders(dict):
+    """Header name (lower case) -> the first value sent; looked up in any case."""
 
-    def __init__(self, sock: socket.socket):
-        self.sock = sock
-        self.deadline = math.inf
-
-    def readable(self) -> bool:
-        return True
-
-    def writable(self) -> bool:
-        return True
-
-    def _remaining(self) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the deadline has passed")
-        return remaining
-
-    def readinto(self, buffer) -> int:
-        self.sock.settimeout(self._remaining())
-        return self.sock.recv_into(buffer)
-
-    def write(self, data) -> int:
-        self.sock.settimeout(self._remaining())
-        self.sock.sendall(data)  # the timeout bounds the whole call, not each send inside it
-        with memoryview(data) as view:
-            return view.nbytes
+    def get(self, name: str, default=None):
+        return dict.get(self, name.lower(), default)
 
 
-class SiteRequestHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive, as clients polling graphs expect
-    default_request_version = "HTTP/1.0"  # errors in a garbled request line still get a status line
-    server_version = "site-gen"
-    # Headers and body leave in two writes; with Nagle's algorithm the body would wait for
-    # the client's delayed ACK of the headers, some 40 ms per answer on a kept-alive connection.
-    disable_nagle_algorithm = True
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
 
-    def setup(self) -> None:
-        super().setup()
-        self.rfile.close()  # both replaced by one that enforces the current deadline
-        self.wfile.close()
-        self.stream = _DeadlineSocket(self.connection)
-        self.rfile = io.BufferedReader(self.stream)
-        self.wfile = self.stream
 
-    def handle_one_request(self) -> None:
-        self.stream.deadline = time.monotonic() + self.server.request_timeout
-        super().handle_one_request()
+def parse_head(head: bytes) -> tuple[str, str, tuple[int, int], RequestHeaders]:
+    """(method, target, HTTP version, headers) of a request head, or BadRequest."""
+    lines = _LINE_END.split(head.decode("iso-8859-1"))
+    if len(lines[0]) > MAX_LINE:
+        raise BadRequest(414, "request line too long")
+    words = lines[0].split()
+    if len(words) != 3 or not words[2].startswith("HTTP/"):
+        raise BadRequest(400, "bad request line")
+    method, target, protocol = words
+    number = protocol[5:].split(".")
+    if len(number) != 2 or not all(part.isdigit() and len(part) <= 10 for part in number):
+        raise BadRequest(400, "bad HTTP version")
+    version = (int(number[0]), int(number[1]))
+    if version >= (2, 0):
+        raise BadRequest(505, "HTTP version not supported")
+    if len(lines) - 1 > MAX_HEADERS:
+        raise BadRequest(431, "too many headers")
+    headers = RequestHeaders()
+    name = None
+    for line in lines[1:]:
+        if len(line) > MAX_LINE:
+            raise BadRequest(431, "header line too long")
+        if line[:1] in (" ", "\t") and name is not None:  # obsolete line folding
+            folded = line.strip(" \t")
+            headers[name] = f"{headers[name]} {folded}".strip(" ")
+            continue
+        key, colon, value = line.partition(":")
+        if not colon or not key or key != key.strip(" \t"):
+            raise BadRequest(400, "bad header line")
+        name = key.lower()
+        headers.setdefault(name, value.strip(" \t"))
+    return method, target, version, headers
 
-    def __getattr__(self, name: str):
-        """Every method goes to ``answer`` (405 for most), where http.server would send 501
-        with its own HTML page for any method without a ``do_`` handler."""
-        if name.startswith("do_"):
-            return self.answer
-        raise AttributeError(name)
 
-    def answer(self) -> None:
+def keep_alive(version: tuple[int, int], headers: RequestHeaders) -> bool:
+    tokens = {token.strip().lower() for token in headers.get("Connection", "").split(",")}
+    return "keep-alive" in tokens if version < (1, 1) else "close" not in tokens
+
+
+class _Clock:
+    """The Date header, formatted once per second."""
+
+    def __init__(self):
+        self.second = -1
+        self.text = ""
+
+    def date(self) -> str:
+        now = int(time.time())
+        if now != self.second:
+            self.second, self.text = now, http_date(now)
+        return self.text
+
+
+class _Connection(asyncio.Protocol):
+    def __init__(self, server: "SiteServer"):
+        self.server = server
+        self.loop = server.loop
+        self.buffer = bytearray()
+        self.scanned = 0  # how far the buffer was searched for the end of a head
+        self.transport: asyncio.Transport | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.closing = False
+        self.writing_paused = False
+        self.refused = False
+
+    # -- the connection's life --------------------------------------------------------
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        self.peer = (transport.get_extra_info("peername") or ("-",))[0]
+        if len(self.server.connections) >= self.server.max_connections:
+            # Answer, stop sending, and drain what the client sends for a moment: closing
+            # with its request unread would reset the connection before it reads the 503.
+            self.refused = True
+            transport.write(BUSY)
+            transport.write_eof()
+            self._arm(1.0)
+            return
+        self.server.connections.add(self)
+        transport.set_write_buffer_limits(high=0)  # told at once when an answer is not taken
+        self._expect_head()
+
+    def connection_lost(self, exc) -> None:
+        self.closing = True
+        self._cancel_timer()
+        self.server.connections.discard(self)
+
+    def _expect_head(self) -> None:
+        self._arm(self.server.request_timeout)
+
+    def _arm(self, seconds: float) -> None:
+        self._cancel_timer()
+        self.timer = self.loop.call_later(seconds, self._expired)
+
+    def _cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _expired(self) -> None:
+        """The request head or the answer took too long: drop the connection, nothing sent."""
+        self.timer = None
+        self.closing = True
+        self.transport.abort()
+
+    # -- flow control: stop reading while the client does not take its answers ------------
+
+    def pause_writing(self) -> None:
+        self.writing_paused = True
+        self.transport.pause_reading()
+        self._arm(self.server.send_timeout)
+
+    def resume_writing(self) -> None:
+        self.writing_paused = False
+        if self.closing:
+            return
+        self.transport.resume_reading()
+        self._expect_head()
+        self._process()
+
+    # -- requests -------------------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        if self.closing or self.refused:
+            return
+        self.buffer += data
+        self._process()
+
+    def _process(self) -> None:
+        while not self.closing and not self.writing_paused:
+            while self.buffer[:2] == b"\r\n":  # stray line ends between requests
+                del self.buffer[:2]
+            found = _HEAD_END.search(self.buffer, max(0, self.scanned - 3))
+            if found is None:
+                self.scanned = len(self.buffer)
+                self._check_unfinished()
+                return
+            head = bytes(self.buffer[:found.start()])
+            del self.buffer[:found.end()]
+            self.scanned = 0
+            self._answer(head)
+
+    def _check_unfinished(self) -> None:
+        first_line = self.buffer.find(b"\n")
+        if first_line < 0 and len(self.buffer) > MAX_LINE:
+            self._fail(414, "request line too long")
+        elif len(self.buffer) > 2 * MAX_LINE:
+            self._fail(431, "request head too large")
+
+    def _fail(self, status: int, message: str, request_line: str = "-") -> None:
+        self._send(Reply(status, (("Content-Type", TEXT),), f"{message}\n".encode()), "GET", close=True,
+                   request_line=request_line)
+
+    def _answer(self, head: bytes) -> None:
+        request_line = head.split(b"\n", 1)[0].decode("iso-8859-1").rstrip("\r")
         try:
-            reply = resolve(plan(self.command, self.path, self.headers), self.server.site)
+            method, target, version, headers = parse_head(head)
+        except BadRequest as error:
+            self._fail(error.status, str(error), request_line)
+            return
+        # An unread request body must never be taken for the next request.
+        close = (not keep_alive(version, headers) or method not in ("GET", "HEAD", "OPTIONS")
+                 or any(headers.get(name) for name in _BODY_HEADERS))
+        try:
+            reply = resolve(plan(method, target, headers), self.server.site)
         except Exception:  # a bug must cost one response, not the server
-            self.log_error("internal error answering %r:\n%s", self.path, traceback.format_exc())
-            reply = Reply(500, (("Content-Type", "text/plain; charset=utf-8"),), b"internal error\n")
-        if self.command not in ("GET", "HEAD", "OPTIONS") or any(self.headers.get(h) for h in _BODY_HEADERS):
-            self.close_connection = True  # an unread request body must not be taken for the next request
-        self.send_reply(reply)
+            self.server.log(f"internal error answering {target!r}:\n{traceback.format_exc()}")
+            reply = Reply(500, (("Content-Type", TEXT),), b"internal error\n")
+        self._send(reply, method, close, request_line)
 
-    def send_reply(self, reply: Reply) -> None:
-        self.stream.deadline = time.monotonic() + self.server.send_timeout  # for the whole answer
-        self.send_response(reply.status)
-        for name, value in reply.headers:
-            self.send_header(name, value)
-        if reply.status not in (204, 304):
-            self.send_header("Content-Length", str(len(reply.body)))
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD" and reply.body:
-            self.wfile.write(reply.body)
-
-    def version_string(self) -> str:
-        return self.server_version  # no Python version for the world to see
-
-    def log_request(self, code="-", size="-") -> None:
+    def _send(self, reply: Reply, method: str, close: bool, request_line: str) -> None:
+        status = reply.status
+        lines = [f"HTTP/1.1 {status} {_reason(status)}", "Server: site-gen", f"Date: {self.server.clock.date()}"]
+        lines += [f"{name}: {value}" for name, value in reply.headers]
+        if status not in _NO_BODY:
+            lines.append(f"Content-Length: {len(reply.body)}")
+        if close:
+            lines.append("Connection: close")
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
+        body = reply.body if method != "HEAD" and status not in _NO_BODY else b""
+        self.transport.write(head + body if len(body) < 65536 else head)
+        if len(body) >= 65536:
+            self.transport.write(body)  # not copied into one buffer with the head
         if not self.server.quiet:
-            super().log_request(code, size)
+            self.server.log(f'{self.peer} - - [{self.server.clock.date()}] "{request_line}" {status} '
+                            f'{len(body) or "-"}')
+        if close:
+            self.closing = True
+            self._arm(self.server.send_timeout)  # close() waits for the answer to be taken
+            self.transport.close()
+        elif not self.writing_paused:
+            self._expect_head()
 
 
-class SiteServer(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 128  # listen backlog; socketserver's 5 drops connection bursts
+_REASONS = {status.value: status.phrase for status in HTTPStatus}
 
-    def __init__(self, address: tuple[str, int], root: Path, *, max_connections: int = 128,
+
+def _reason(status: int) -> str:
+    return _REASONS.get(status, "Unknown")
+
+
+def _loop_factory():
+    """uvloop's event loop (libuv) where installed, else asyncio's own: same behaviour,
+    uvloop only answers faster."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def _raise_file_limit(needed: int) -> None:
+    """Lift the soft limit on open files towards ``needed`` (never above the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            pass
+
+
+class SiteServer:
+    """``site-gen serve``'s server: bound on creation, serving in ``serve_forever`` until
+    ``shutdown`` (from another thread) or Ctrl-C."""
+
+    def __init__(self, address: tuple[str, int], root: Path, *, max_connections: int = 1000,
                  request_timeout: float = 10.0, send_timeout: float = 30.0, quiet: bool = False):
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.socket.bind(address)
+            self.socket.listen(1024)  # bursts of new connections queue rather than fail
+        except OSError:
+            self.socket.close()
+            raise
+        self.socket.setblocking(False)
+        self.server_address = self.socket.getsockname()
         self.site = SiteFiles(root)
+        self.max_connections = max_connections
         self.request_timeout = request_timeout
         self.send_timeout = send_timeout
         self.quiet = quiet
-        self._slots = threading.BoundedSemaphore(max_connections)
-        super().__init__(address, SiteRequestHandler)
+        self.clock = _Clock()
+        self.connections: set[_Connection] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Future | None = None
+        self._started = threading.Event()
+        self._finished = threading.Event()
+        _raise_file_limit(max_connections + 64)
 
-    def process_request(self, request, client_address) -> None:
-        if not self._slots.acquire(blocking=False):
-            self._refuse(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
+    def log(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
 
-    def process_request_thread(self, request, client_address) -> None:
+    def serve_forever(self, poll_interval: float | None = None) -> None:
+        """Serve until ``shutdown``. (``poll_interval`` is accepted for socketserver's
+        signature and not needed: the loop wakes on events.)"""
         try:
-            super().process_request_thread(request, client_address)
+            with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+                runner.run(self._serve())
         finally:
-            self._slots.release()
+            self._finished.set()
 
-    def _refuse(self, request: socket.socket) -> None:
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._stop = self.loop.create_future()
+        listener = await self.loop.create_server(lambda: _Connection(self), sock=self.socket)
+        self._started.set()
         try:
-            request.settimeout(1.0)
-            request.sendall(BUSY)
-        except OSError:
-            pass
-        self.shutdown_request(request)
+            await self._stop
+        finally:
+            listener.close()
+            for connection in list(self.connections):
+                if connection.transport is not None:
+                    connection.transport.abort()
+            self.connections.clear()
 
-    def handle_error(self, request, client_address) -> None:
-        error = sys.exc_info()[1]
-        if isinstance(error, OSError):  # resets, broken pipes, timeouts: the client's doing
-            if not self.quiet:
-                print(f"{client_address[0]} - connection dropped: {error}", file=sys.stderr)
-            return
-        super().handle_error(request, client_address)
+    def shutdown(self) -> None:
+        """Stop ``serve_forever`` running in another thread, and wait until it has."""
+        self._started.wait(timeout=10)
+        if self.loop is not None and not self._finished.is_set():
+            self.loop.call_soon_threadsafe(lambda: self._stop.done() or self._stop.set_result(None))
+            self._finished.wait(timeout=10)
+
+    def server_close(self) -> None:
+        self.socket.close()
+
+    def __enter__(self) -> "SiteServer":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.server_close()

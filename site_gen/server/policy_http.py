@@ -32,6 +32,7 @@ import orjson
 from ..inputs.graph_data import CHANNEL_NAME
 from ..inputs.releases import ARCH_NAME
 from ..layout import EMPTY_GRAPH, graph_path
+from .conditional import Conditions
 
 JSON = "application/json"
 VND_JSON = "application/vnd.redhat.cincinnati.v1+json"
@@ -47,7 +48,14 @@ EMPTY_GRAPH_BODY = orjson.dumps(EMPTY_GRAPH)
 ENDPOINT_METHODS = "GET, HEAD, OPTIONS"
 CORS_METHODS = "GET, HEAD"
 PREFLIGHT_MAX_AGE = "86400"
-ENDPOINT_VARY = "Accept, Origin"  # the body's media type follows Accept
+# The body's media type follows Accept, CORS follows Origin, and graphs go out gzipped
+# (precompressed) to clients that accept it.
+ENDPOINT_VARY = "Accept, Origin, Accept-Encoding"
+API_FILE_VARY = "Origin, Accept-Encoding"
+# Clusters poll every few minutes and a graph changes only when the site is rebuilt: a
+# shared cache (a proxy in front of many clusters, a CDN) may reuse an answer for 5
+# minutes, which delays a new graph by at most that; clients then revalidate (ETag -> 304).
+CACHE_CONTROL = "public, max-age=300"
 
 # The engine's rules, which the build also applies to the names it publishes.
 PATTERNS = {"channel": CHANNEL_NAME, "arch": ARCH_NAME}
@@ -94,6 +102,7 @@ class GraphFile:
     channel: str
     arch: str
     headers: Headers  # the negotiated Content-Type and CORS
+    conditions: Conditions = Conditions()
 
     @property
     def segments(self) -> tuple[str, ...]:
@@ -108,6 +117,8 @@ class SiteFile:
     directory: bool  # the URL ends with '/': the directory's index.html
     query: str
     headers: Headers = ()  # CORS for files under api/
+    conditions: Conditions = Conditions()
+    api: bool = False  # under api/: precompressed copies and Cache-Control, as the graphs
 
     def redirect_to_directory(self) -> Reply:
         """``dir`` -> ``dir/``, so the relative links of its index.html resolve."""
@@ -127,20 +138,21 @@ def plan(method: str, target: str, headers: Mapping[str, str]) -> Reply | GraphF
     segments, directory, query = parsed
     origin = headers.get("Origin")
     if segments in GRAPH_ENDPOINTS and not directory:
-        return _graph_request(method, query, headers.get("Accept"), _cors(origin, ENDPOINT_VARY))
-    cors = _cors(origin, "Origin") if segments[:2] == API_DIR else ()
+        return _graph_request(method, query, headers, _cors(origin, ENDPOINT_VARY))
+    api = segments[:2] == API_DIR
+    cors = _cors(origin, API_FILE_VARY) if api else ()
     if method not in ("GET", "HEAD"):
         return _not_allowed(FILE_METHODS, cors)
-    return SiteFile(segments, directory, query, cors)
+    return SiteFile(segments, directory, query, cors, Conditions.of(headers), api)
 
 
 def not_found(headers: Headers = ()) -> Reply:
     return Reply(404, (*_TEXT, *headers), b"not found\n")
 
 
-def graph_reply(request: GraphFile, content: bytes | None) -> Reply:
-    """The published file's bytes, or the empty graph the engine gives an unknown channel or arch."""
-    return Reply(200, request.headers, EMPTY_GRAPH_BODY if content is None else content)
+def empty_graph_reply(request: GraphFile) -> Reply:
+    """The engine's answer for a channel or arch that was never published."""
+    return Reply(200, (*request.headers, ("Cache-Control", CACHE_CONTROL)), EMPTY_GRAPH_BODY)
 
 
 def _split_target(target: str) -> tuple[tuple[str, ...], bool, str] | None:
@@ -178,12 +190,13 @@ def _cors(origin: str | None, vary: str) -> Headers:
     return (("Vary", vary), ("Access-Control-Allow-Origin", origin))
 
 
-def _graph_request(method: str, query: str, accept: str | None, cors: Headers) -> Reply | GraphFile:
+def _graph_request(method: str, query: str, headers: Mapping[str, str], cors: Headers) -> Reply | GraphFile:
     if method == "OPTIONS":  # CORS preflight
         return Reply(204, (("Allow", ENDPOINT_METHODS), ("Access-Control-Allow-Methods", CORS_METHODS),
                            ("Access-Control-Max-Age", PREFLIGHT_MAX_AGE), *cors))
     if method not in ("GET", "HEAD"):
         return _not_allowed(ENDPOINT_METHODS, cors)
+    accept = headers.get("Accept")
     media = VND_JSON if accept is None else ACCEPTED.get(accept.strip(OWS))
     if media is None:
         return _error(406, "invalid_content_type", INVALID_ACCEPT, cors)
@@ -196,7 +209,7 @@ def _graph_request(method: str, query: str, accept: str | None, cors: Headers) -
     problem = _invalid("channel", channel) or _invalid("arch", arch)
     if problem:
         return _error(400, "invalid_params", problem, cors)
-    return GraphFile(channel, arch, (("Content-Type", media), *cors))
+    return GraphFile(channel, arch, (("Content-Type", media), *cors), Conditions.of(headers))
 
 
 def _invalid(name: str, value: str) -> str | None:
