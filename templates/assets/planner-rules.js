@@ -1,0 +1,466 @@
+/* Update planner rules: the best routes between two versions, from data/planner-<arch>.json (see
+   site_gen/render/planner_data.py). These are the rules of site_gen/planner, the same functions under
+   the same names, so `site-gen plan` answers as the page does; tests/data/planner_corpus.json holds both
+   to it. docs/site.md ("Planner") describes how a route is chosen and shown. */
+"use strict";
+
+const SiteGenPlanner = (() => {
+  const KINDS = ["stable", "eus", "fast", "candidate"];  // which channel to suggest first; others last
+  const CANDIDATE_RANK = KINDS.indexOf("candidate");      // ranks below it carry supported releases
+  const ANY = "any";
+  const SCOPE_CHOICES = [...KINDS, ANY];
+  const PREFERENCE = ["flagged", "updates", "conditional"];    // recommended routes and shorter risky ones
+  const FEWEST_RISKS = ["flagged", "conditional", "updates"];  // when every route carries a risk
+  const PAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":true}}'";
+  const UNPAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":false}}'";
+
+  const channelKind = (name) => name.split("-")[0];
+
+  /* The planner file plus the lookups routes need (site_gen/planner/data.py). */
+  function prepare(data) {
+    data.number = new Map(data.versions.map((v, i) => [v, i]));
+    data.prerelease = data.versions.map((v) => v.includes("-"));  // served versions carry no +build
+    data.channelsOf = data.versions.map(() => []);
+    data.channels.forEach((channel, c) => {
+      channel.memberSet = new Set(channel.members);
+      channel.kind = channelKind(channel.name);
+      const rank = KINDS.indexOf(channel.kind);
+      channel.rank = rank < 0 ? KINDS.length : rank;
+      for (const v of channel.members) data.channelsOf[v].push(c);
+    });
+    data.channelNumber = new Map(data.channels.map((channel, c) => [channel.name, c]));
+    data.kinds = KINDS.filter((kind) => data.channels.some((channel) => channel.kind === kind));
+    return data;
+  }
+
+  const riskNames = (data, list) => data.riskLists[list].map((r) => data.risks[r].name);
+
+  /* Channels of the scope (a Set of channel numbers, or null: any) offering a -> b. */
+  function servingChannels(data, scope, a, b) {
+    return data.channelsOf[a].filter((c) => (scope === null || scope.has(c)) && data.channels[c].memberSet.has(b));
+  }
+
+  function inScope(data, scope, v) {
+    return scope === null || data.channelsOf[v].some((c) => scope.has(c));
+  }
+
+  /* Updates out of v inside the scope: [target, riskList or -1 for recommended]. */
+  function updatesFrom(data, scope, v, withConditional) {
+    const holders = data.channelsOf[v].filter((c) => scope === null || scope.has(c)).map((c) => data.channels[c].memberSet);
+    const reach = scope === null ? () => true : (t) => holders.some((members) => members.has(t));
+    const out = [];
+    for (const t of data.recommended[v]) if (reach(t)) out.push([t, -1]);
+    if (withConditional) {
+      const pairs = data.conditional[v];
+      for (let i = 0; i < pairs.length; i += 2) if (reach(pairs[i])) out.push([pairs[i], pairs[i + 1]]);
+    }
+    return out;
+  }
+
+  /* Why an update is a worse step than others, judged on every channel whatever the scope:
+     it lands on a prerelease, or no stable, eus or fast channel offers it. */
+  function hopFlags(data, a, b) {
+    const flags = [];
+    if (data.prerelease[b]) flags.push("prerelease");
+    const ranks = servingChannels(data, null, a, b).map((c) => data.channels[c].rank);
+    if (ranks.every((rank) => rank >= CANDIDATE_RANK)) {
+      flags.push(ranks.every((rank) => rank === CANDIDATE_RANK) ? "candidate channels only" : "no stable, eus or fast channel");
+    }
+    return flags;
+  }
+
+  /* A cost per update ranking routes by criteria, most important first: each criterion weighs more
+     than the largest total the later ones can reach (a route has fewer updates than there are versions). */
+  function costOf(data, criteria) {
+    const base = data.versions.length + 1;
+    const weight = Object.fromEntries(criteria.map((name, i) => [name, base ** (criteria.length - 1 - i)]));
+    return (a, b, risks) => weight.updates + (risks >= 0 ? weight.conditional : 0) +
+      (hopFlags(data, a, b).length ? weight.flagged : 0);
+  }
+
+  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. */
+  function search(data, scope, from, to, withConditional, cost) {
+    const dist = new Array(data.versions.length).fill(Infinity);
+    const preds = data.versions.map(() => []);
+    const frontier = [[0, from]];  // [distance, version]; there are at most a few thousand versions,
+    dist[from] = 0;
+    while (frontier.length) {  // so a linear scan for the nearest keeps this short and clear
+      let best = 0;
+      for (let i = 1; i < frontier.length; i++) if (frontier[i][0] < frontier[best][0]) best = i;
+      const [d, v] = frontier[best];
+      frontier[best] = frontier[frontier.length - 1];
+      frontier.pop();
+      if (d > dist[v] || v === to) continue;
+      for (const [t, risks] of updatesFrom(data, scope, v, withConditional)) {
+        const next = d + cost(v, t, risks);
+        if (next < dist[t]) {
+          dist[t] = next;
+          preds[t] = [[v, risks]];
+          frontier.push([next, t]);
+        } else if (next === dist[t]) {
+          preds[t].push([v, risks]);
+        }
+      }
+    }
+    return dist[to] === Infinity ? null : preds;
+  }
+
+  /* The channels to set for a -> b: where a stable, eus or fast channel offers it, only those,
+     so a candidate channel is never suggested just to save a switch. */
+  function hopChannels(data, scope, a, b) {
+    const every = servingChannels(data, scope, a, b);
+    const supported = every.filter((c) => data.channels[c].rank < CANDIDATE_RANK);
+    return supported.length ? supported : every;
+  }
+
+  /* stable, eus, fast, then candidate; inside a kind the oldest minor (channels come newest first). */
+  const preference = (data, c) => [data.channels[c].rank, -c];
+
+  function compareTuples(x, y) {
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  }
+
+  /* Among the cheapest routes (onward), the one needing the fewest channel settings, then the
+     newest version at each step. fewest.get(v).get(c): settings still needed from v to the goal
+     when the cluster is set to c at v (anew.get(v) when c serves none of v's next updates). */
+  function fewestSwitches(data, scope, from, to, onward) {
+    const fewest = new Map();
+    const anew = new Map([[to, 0]]);
+    const needed = (t, c) => (t === to ? 0 : (fewest.get(t).has(c) ? fewest.get(t).get(c) : anew.get(t)));
+    const options = (v) => onward.get(v).flatMap(([t]) => hopChannels(data, scope, v, t).map((c) => [t, c]));
+    for (const v of Array.from(onward.keys()).sort((a, b) => b - a)) {  // every t is done before v
+      const choices = options(v);
+      anew.set(v, Math.min(...choices.map(([t, c]) => 1 + needed(t, c))));
+      const own = new Map();
+      for (const [t, c] of choices) own.set(c, Math.min(own.has(c) ? own.get(c) : anew.get(v), needed(t, c)));
+      fewest.set(v, own);
+    }
+    const route = [];
+    let current = null;
+    for (let v = from; v !== to;) {
+      const risksOf = new Map(onward.get(v));
+      const key = ([t, c]) => [(c !== current ? 1 : 0) + needed(t, c), -t, ...preference(data, c)];
+      const [t, c] = options(v).reduce((best, option) => (compareTuples(key(option), key(best)) < 0 ? option : best));
+      route.push({from: v, to: t, risks: risksOf.get(t)});
+      v = t;
+      current = c;
+    }
+    return route;
+  }
+
+  /* Every cheapest route as one route to follow, the number of cheapest routes, and per step the
+     other versions that could replace that step's version at the same cost, the rest unchanged. */
+  function bestRoute(data, scope, from, to, withConditional, criteria) {
+    const cost = costOf(data, criteria);
+    const preds = search(data, scope, from, to, withConditional, cost);
+    if (!preds) return null;
+    const onward = new Map();  // v -> cheapest updates out of v that still lead to the target
+    const seen = new Set([to]);
+    const stack = [to];
+    while (stack.length) {
+      const t = stack.pop();
+      for (const [v, risks] of preds[t]) {
+        if (!onward.has(v)) onward.set(v, []);
+        onward.get(v).push([t, risks]);
+        if (!seen.has(v)) {
+          seen.add(v);
+          stack.push(v);
+        }
+      }
+    }
+    const counts = new Map([[from, 1n]]);
+    for (const v of Array.from(seen).sort((a, b) => a - b)) {  // older versions first: no deep recursion
+      if (!counts.has(v)) counts.set(v, preds[v].reduce((sum, [u]) => sum + counts.get(u), 0n));
+    }
+    const hops = fewestSwitches(data, scope, from, to, onward);
+    hops.forEach((hop, k) => {
+      hop.alternatives = k + 1 < hops.length ? replacements(data, scope, hop, hops[k + 1], withConditional, cost) : [];
+    });
+    return {hops, total: counts.get(to)};
+  }
+
+  /* Versions w with before -> w -> after costing as much as before -> hop.to -> after. */
+  function replacements(data, scope, hop, following, withConditional, cost) {
+    const budget = cost(hop.from, hop.to, hop.risks) + cost(hop.to, following.to, following.risks);
+    const found = [];
+    for (const [w, first] of updatesFrom(data, scope, hop.from, withConditional)) {
+      if (w === hop.to) continue;
+      const second = updatesFrom(data, scope, w, withConditional).find(([t]) => t === following.to);
+      if (second && cost(hop.from, w, first) + cost(w, following.to, second[1]) === budget) {
+        found.push({version: w, hops: [[hop.from, w, first], [w, following.to, second[1]]]});
+      }
+    }
+    return found.sort((x, y) => y.version - x.version);
+  }
+
+  /* Stretches of the route that one channel serves; a cluster switches channel between them.
+     Extending each stretch as far as it goes gives the fewest switches. */
+  function channelStretches(data, scope, hops) {
+    const stretches = [];
+    hops.forEach((hop, i) => {
+      const serving = hopChannels(data, scope, hop.from, hop.to);
+      const last = stretches[stretches.length - 1];
+      const common = last ? last.channels.filter((c) => serving.includes(c)) : [];
+      if (common.length) {
+        last.channels = common;
+        last.end = i;
+      } else {
+        stretches.push({start: i, end: i, channels: serving});
+      }
+    });
+    for (const stretch of stretches) stretch.channels.sort((a, b) => compareTuples(preference(data, a), preference(data, b)));
+    return stretches;
+  }
+
+  /* Every version some route in the scope leads to from start, start included. */
+  function reachable(data, scope, start) {
+    const seen = new Set([start]);
+    const stack = [start];
+    while (stack.length) {
+      for (const [t] of updatesFrom(data, scope, stack.pop(), true)) {
+        if (!seen.has(t)) {
+          seen.add(t);
+          stack.push(t);
+        }
+      }
+    }
+    return seen;
+  }
+
+  /* ------------------------------------------------------------------ the answer (site_gen/planner/answer.py) */
+  const typedVersion = (text) => (text || "").trim().replace(/^v(?=\d)/i, "");
+  const count = (number, noun) => `${number.toLocaleString("en")} ${number == 1 ? noun : noun + "s"}`;
+
+  function scopeOf(data, question) {
+    if (question.channel) {
+      const c = data.channelNumber.get(question.channel);
+      return [new Set(c === undefined ? [] : [c]), `in ${question.channel}`];
+    }
+    if (question.kind === ANY) return [null, "in any channel"];
+    return [new Set(data.channels.flatMap((channel, c) => (channel.kind === question.kind ? [c] : []))),
+      `in ${question.kind} channels`];
+  }
+
+  function notInScope(data, question, v) {
+    const holders = data.channelsOf[v].map((c) => data.channels[c].name).join(", ");
+    const name = data.versions[v];
+    if (question.channel) {
+      return `${name} is not in ${question.channel} on ${data.arch}, so no route exists there. It is in: ${holders}.`;
+    }
+    const kinds = KINDS.filter((kind) => data.channelsOf[v].some((c) => data.channels[c].kind === kind));
+    return `${name} is in no ${question.kind} channel on ${data.arch}, so no route exists there. It is in: ` +
+      `${holders}. Choose the channel kind ${kinds.join(" or ") || "any"} to plan there.`;
+  }
+
+  /* Why no route exists, from what the served graphs show (they cannot show why an update is missing). */
+  function explainUnreachable(data, question, scope, from, to, where) {
+    const name = (v) => data.versions[v];
+    const arch = data.arch;
+    if (to < from) return `Updates only go to newer versions, and ${name(to)} is older than ${name(from)}.`;
+    const sources = data.versions.map((_, v) => v)
+      .filter((v) => updatesFrom(data, null, v, true).some(([t]) => t === to));
+    if (!sources.some((v) => inScope(data, scope, v) && updatesFrom(data, scope, v, true).some(([t]) => t === to))) {
+      if (!sources.length) {
+        return `Nothing ${where} updates to ${name(to)} on ${arch}: no served graph has an update into it, ` +
+          "so clusters only get there by being installed at it.";
+      }
+      const elsewhere = Array.from(new Set(sources.flatMap((v) => servingChannels(data, null, v, to)))).sort((a, b) => a - b);
+      const advice = question.channel || question.kind === ANY ? "choose “Any channel” to plan across channels"
+        : "choose another channel kind or “Any channel”";
+      return `Nothing ${where} updates to ${name(to)} on ${arch}. Updates into it are offered in ` +
+        `${elsewhere.map((c) => data.channels[c].name).join(", ")}: ${advice}.`;
+    }
+    if (!updatesFrom(data, scope, from, true).length) return `${name(from)} has no updates ${where} on ${arch}: it is a dead end.`;
+    const seen = reachable(data, scope, from);
+    const others = seen.size - 1;
+    const newest = name(Math.max(...seen));
+    const reach = others === 1 ? `the only version reachable from it is ${newest}, and it does not update`
+      : `the ${count(others, "version")} reachable from it go up to ${newest}, and none of them updates`;
+    return `${name(to)} cannot be reached from ${name(from)} ${where} on ${arch}: ${reach} to ${name(to)}.`;
+  }
+
+  function fewerFlaggedOrShorter(data, a, b) {
+    const flagged = (found) => found.hops.filter((hop) => hopFlags(data, hop.from, hop.to).length).length;
+    return flagged(a) - flagged(b) || a.hops.length - b.hops.length;
+  }
+
+  /* How a replacement's two updates differ from the route's: their risks and flags ("then" for the second). */
+  function alternativeNotes(data, alternative, route) {
+    const notes = [];
+    alternative.hops.forEach(([a, b, risks], i) => {
+      if (i >= route.length) return;
+      const [ra, rb, routeRisks] = route[i];
+      const then = i ? "then " : "";
+      if (risks >= 0 && risks !== routeRisks) notes.push(then + "conditional: " + riskNames(data, risks).join(", "));
+      else if (risks < 0 && routeRisks >= 0) notes.push(then + "recommended");
+      const usual = new Set(hopFlags(data, ra, rb));
+      notes.push(...hopFlags(data, a, b).filter((flag) => !usual.has(flag)).map((flag) => then + flag));
+    });
+    return notes;
+  }
+
+  /* Answer objects are plain JSON data; what only the page needs (risk numbers) is not enumerable. */
+  const hidden = (object, name, value) => Object.defineProperty(object, name, {value, enumerable: false});
+
+  function section(data, scope, found, kind, heading) {
+    const {hops, total} = found;
+    const stretches = channelStretches(data, scope, hops);
+    const setAt = new Map(stretches.map((s) => [s.start, data.channels[s.channels[0]].name]));
+    const conditional = hops.filter((hop) => hop.risks >= 0).length;
+    let size = `${count(total, "route")} of ${count(hops.length, "update")}` +
+      (conditional ? ` (${conditional} conditional)` : "") + ".";
+    if (total > 1n) {
+      size += hops.some((hop) => hop.alternatives.length)
+        ? " Shown: the one through the newest version at each step. Under a step, “Instead of” lists the other " +
+          "versions that work there with the rest of the route unchanged."
+        : " Shown: the one through the newest version at each step; the others differ from it in more than one step.";
+    }
+    const notices = [];
+    if (hops.some((hop) => hopFlags(data, hop.from, hop.to).length)) {
+      notices.push("Marked updates land on a prerelease or are offered in no stable, eus or fast channel; " +
+        "no route of this kind avoids them.");
+    }
+    const preferred = stretches.map((s) => data.channels[s.channels[0]].name);
+    const kindKey = (k) => [KINDS.includes(k) ? KINDS.indexOf(k) : KINDS.length, k];
+    const kinds = Array.from(new Set(preferred.map(channelKind))).sort((a, b) => compareTuples(kindKey(a), kindKey(b)));
+    if (scope === null && kinds.length > 1) {
+      notices.push(`This route mixes channel kinds (${kinds.join(", ")}): a cluster usually stays in one kind. ` +
+        "Choose a channel kind to plan within it.");
+    }
+    const out = hops.map((hop, i) => {
+      const following = hops[i + 1];
+      const routePair = [[hop.from, hop.to, hop.risks], ...(following ? [[hop.to, following.to, following.risks]] : [])];
+      const entry = {
+        from: data.versions[hop.from], to: data.versions[hop.to],
+        risks: hop.risks >= 0 ? riskNames(data, hop.risks) : [],
+        channels: servingChannels(data, scope, hop.from, hop.to).map((c) => data.channels[c].name),
+        set: setAt.has(i) ? setAt.get(i) : null,
+        flags: hopFlags(data, hop.from, hop.to),
+        alternatives: hop.alternatives.map((alt) => ({version: data.versions[alt.version],
+                                                      notes: alternativeNotes(data, alt, routePair)})),
+      };
+      return hidden(entry, "riskList", hop.risks);
+    });
+    let channelsLine;
+    if (stretches.length === 1) {
+      const others = stretches[0].channels.slice(1).map((c) => data.channels[c].name);
+      channelsLine = `One channel serves every update of this route: ${preferred[0]}` +
+        (others.length ? ` (also ${others.join(", ")}).` : ".");
+    } else {
+      const updates = (s) => (s.start === s.end ? `update ${s.start + 1}` : `updates ${s.start + 1}–${s.end + 1}`);
+      channelsLine = "No one channel serves every update, so the cluster switches channel on the way: " +
+        stretches.map((s, i) => `${preferred[i]} for ${updates(s)}`).join(", then ") + ".";
+    }
+    return {kind, heading, total: String(total), size, notices,
+            route: [data.versions[hops[0].from], ...hops.map((hop) => data.versions[hop.to])],
+            channels: preferred, channelsLine, hops: out};
+  }
+
+  /* The newest release of minor a route in the scope reaches (else the newest there). */
+  function resolveTarget(data, scope, from, minor, where) {
+    const members = data.versions.map((_, v) => v)
+      .filter((v) => data.versions[v].split(".").slice(0, 2).join(".") === minor && inScope(data, scope, v));
+    if (!members.length) return [null, `No ${minor} release is served ${where} on ${data.arch}.`];
+    const reach = reachable(data, scope, from);
+    const reached = members.filter((v) => reach.has(v));
+    if (reached.length) {
+      const v = Math.max(...reached);
+      return [v, `Target: ${data.versions[v]}, the newest ${minor} release reachable ${where}.`];
+    }
+    const v = Math.max(...members);
+    return [v, `Target: ${data.versions[v]}, the newest ${minor} release ${where}.`];
+  }
+
+  const minorOf = (version) => Number(version.split(".")[1]);
+
+  /* EUS-to-EUS as the documented procedure (site_gen/planner/eus.py): the control plane goes through
+     the odd minor while the worker pools stay paused, so the workers update once per step. */
+  function eusProcedure(routeSection) {
+    const hops = routeSection.hops;
+    const start = minorOf(hops[0].from);
+    if (hops.every((hop) => minorOf(hop.to) === start)) return [];
+    const steps = [];
+    const update = (hop, how) => {
+      if (hop.set) steps.push(`Set the cluster's channel to ${hop.set}.`);
+      steps.push(`Update ${how} to ${hop.to} and wait until it completes.`);
+    };
+    const stages = [];
+    for (const hop of hops) {
+      const minor = minorOf(hop.to);
+      if (minor === start) {
+        update(hop, "the cluster");
+        continue;
+      }
+      const stage = minor + (minor % 2);
+      const last = stages[stages.length - 1];
+      if (last && last.stage === stage) last.hops.push(hop);
+      else stages.push({stage, hops: [hop]});
+    }
+    for (const stage of stages) {
+      const paused = new Set(stage.hops.map((hop) => minorOf(hop.to))).size > 1;
+      if (paused) steps.push(`Pause the worker pools: ${PAUSE}`);
+      for (const hop of stage.hops) update(hop, paused ? "the control plane" : "the cluster");
+      if (paused) {
+        steps.push(`Unpause the worker pools: ${UNPAUSE}; the workers update once, to ` +
+          `${stage.hops[stage.hops.length - 1].to}. Wait until every pool is updated.`);
+      }
+    }
+    return steps;
+  }
+
+  /* question: {source, target, kind, channel}; data: a prepared planner file. */
+  function plan(data, question) {
+    const answer = {outcome: "", arch: data.arch, from: typedVersion(question.source), to: typedVersion(question.target),
+                    where: "", message: null, notes: [], sections: [], procedure: []};
+    const done = (outcome, message = null) => Object.assign(answer, {outcome, message});
+    if (!SCOPE_CHOICES.includes(question.kind) && !question.channel) {
+      return done("invalid", `Unknown channel kind '${question.kind}': choose one of ${SCOPE_CHOICES.join(", ")}.`);
+    }
+    const [scope, where] = scopeOf(data, question);
+    answer.where = where;
+    if (scope !== null && !question.channel && !scope.size) {
+      return done("invalid", `${data.arch} has no ${question.kind} channel: choose one of ${[...data.kinds, ANY].join(", ")}.`);
+    }
+    const minorTarget = /^\d+\.\d+$/.test(answer.to);
+    for (const name of [answer.from, ...(minorTarget ? [] : [answer.to])]) {
+      if (!data.number.has(name)) return done("invalid", `${name} is not a release served for ${data.arch} in any channel.`);
+    }
+    const from = data.number.get(answer.from);
+    const missing = [from, ...(minorTarget ? [] : [data.number.get(answer.to)])].filter((v) => !inScope(data, scope, v));
+    if (missing.length) return done("not-in-channel", missing.map((v) => notInScope(data, question, v)).join(" "));
+    if (minorTarget) {
+      const [resolved, note] = resolveTarget(data, scope, from, answer.to, where);
+      if (resolved === null) return done("invalid", note);
+      answer.to = data.versions[resolved];
+      answer.notes.push(note);
+    }
+    const to = data.number.get(answer.to);
+    if (from === to) return done("same", `A cluster at ${answer.from} is already at the target.`);
+    const label = `${where} (${data.arch})`;
+    const recommended = bestRoute(data, scope, from, to, false, PREFERENCE);
+    let outcome;
+    if (recommended) {
+      answer.sections.push(section(data, scope, recommended, "recommended", `Recommended routes ${label}`));
+      const risky = bestRoute(data, scope, from, to, true, PREFERENCE);
+      if (risky && fewerFlaggedOrShorter(data, risky, recommended) < 0) {
+        answer.sections.push(section(data, scope, risky, "shorter-conditional",
+          risky.hops.length < recommended.hops.length ? "Shorter, through conditional updates"
+            : "Through conditional updates, with fewer prereleases and candidate-only updates"));
+      }
+      outcome = "routes";
+    } else {
+      const risky = bestRoute(data, scope, from, to, true, FEWEST_RISKS);
+      if (!risky) return done("unreachable", explainUnreachable(data, question, scope, from, to, where));
+      answer.message = `No route ${label} uses only recommended updates: every way from ` +
+        `${answer.from} to ${answer.to} includes a conditional update.`;
+      answer.sections.push(section(data, scope, risky, "conditional-only", "Routes with the fewest conditional updates"));
+      outcome = "conditional-only";
+    }
+    if (question.kind === "eus" && !question.channel) answer.procedure = eusProcedure(answer.sections[0]);
+    answer.outcome = outcome;
+    return answer;
+  }
+
+  return {KINDS, ANY, prepare, plan, typedVersion};
+})();
