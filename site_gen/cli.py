@@ -22,6 +22,7 @@ COMMANDS = {
     "bundle": "bundle",
     "check": "check",
     "diff": "diff",
+    "plan": "plan",
 }
 
 DESCRIPTION = """\
