@@ -57,7 +57,11 @@ def _not_in_scope(data: PlannerData, question: Question, v: int) -> str:
     holders = ", ".join(data.channels[c].name for c in data.channels_of[v])
     name = data.versions[v]
     if question.channel:
-        return f"{name} is not in {question.channel} on {data.arch}, so no route exists there. It is in: {holders}."
+        kind = channel_kind(question.channel)
+        hint = (f" Choose the channel kind {kind} to switch between {kind} channels on the way."
+                if kind in KINDS and any(data.channels[c].kind == kind for c in data.channels_of[v]) else "")
+        return (f"{name} is not in {question.channel} on {data.arch}, so no route exists there. "
+                f"It is in: {holders}.{hint}")
     kinds = [kind for kind in KINDS if any(data.channels[c].kind == kind for c in data.channels_of[v])]
     return (f"{name} is in no {question.kind} channel on {data.arch}, so no route exists there. It is in: "
             f"{holders}. Choose the channel kind {' or '.join(kinds) or 'any'} to plan there.")
@@ -129,9 +133,9 @@ def _section(data: PlannerData, scope: Scope, found: Found, kind: str, heading: 
     preferred = [data.channels[stretch.channels[0]].name for stretch in stretches]
     kinds = sorted({channel_kind(name) for name in preferred},
                    key=lambda k: (KINDS.index(k) if k in KINDS else len(KINDS), k))
-    if scope is None and len(kinds) > 1:
-        notices.append(f"This route mixes channel kinds ({', '.join(kinds)}): a cluster usually stays in one kind. "
-                       "Choose a channel kind to plan within it.")
+    if scope is None:
+        notices.append(f"Any channel: this route is set to {' and '.join(kinds)} channels, whatever the "
+                       "cluster's kind. Choose a channel kind to stay within it.")
     out = []
     for i, hop in enumerate(hops):
         following = hops[i + 1] if i + 1 < len(hops) else None

@@ -246,7 +246,11 @@ const SiteGenPlanner = (() => {
     const holders = data.channelsOf[v].map((c) => data.channels[c].name).join(", ");
     const name = data.versions[v];
     if (question.channel) {
-      return `${name} is not in ${question.channel} on ${data.arch}, so no route exists there. It is in: ${holders}.`;
+      const kind = channelKind(question.channel);
+      const hint = KINDS.includes(kind) && data.channelsOf[v].some((c) => data.channels[c].kind === kind)
+        ? ` Choose the channel kind ${kind} to switch between ${kind} channels on the way.` : "";
+      return `${name} is not in ${question.channel} on ${data.arch}, so no route exists there. ` +
+        `It is in: ${holders}.${hint}`;
     }
     const kinds = KINDS.filter((kind) => data.channelsOf[v].some((c) => data.channels[c].kind === kind));
     return `${name} is in no ${question.kind} channel on ${data.arch}, so no route exists there. It is in: ` +
@@ -324,9 +328,9 @@ const SiteGenPlanner = (() => {
     const preferred = stretches.map((s) => data.channels[s.channels[0]].name);
     const kindKey = (k) => [KINDS.includes(k) ? KINDS.indexOf(k) : KINDS.length, k];
     const kinds = Array.from(new Set(preferred.map(channelKind))).sort((a, b) => compareTuples(kindKey(a), kindKey(b)));
-    if (scope === null && kinds.length > 1) {
-      notices.push(`This route mixes channel kinds (${kinds.join(", ")}): a cluster usually stays in one kind. ` +
-        "Choose a channel kind to plan within it.");
+    if (scope === null) {
+      notices.push(`Any channel: this route is set to ${kinds.join(" and ")} channels, whatever the ` +
+        "cluster's kind. Choose a channel kind to stay within it.");
     }
     const out = hops.map((hop, i) => {
       const following = hops[i + 1];
