@@ -14,15 +14,13 @@ import json
 
 import pytest
 
-from conftest import REAL_GRAPH_DATA
-from planner_corpus import build_example_site, build_real_site, load_corpus, python_answer, verify_hops
+from planner_corpus import build_example_site, load_corpus, python_answer, verify_hops
+from real_site import real_site as shared_real_site
 from site_gen.cli import main
 from site_helpers import PHONE, chromium, serve
 
 DESKTOP = {"width": 1280, "height": 900}
 CORPUS = load_corpus()
-needs_real_data = pytest.mark.skipif(not REAL_GRAPH_DATA.is_dir(), reason="../shared/data is not beside the checkout")
-real_data = [pytest.mark.real_data, pytest.mark.slow, needs_real_data]
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +29,8 @@ def example_site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def real_site(tmp_path_factory):
-    if not REAL_GRAPH_DATA.is_dir():
-        pytest.skip("../shared/data is not beside the checkout")
-    return build_real_site(tmp_path_factory.mktemp("planner-real"))
+def real_site():
+    return shared_real_site()
 
 
 def _query(question: dict) -> str:

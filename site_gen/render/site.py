@@ -28,7 +28,7 @@ from .channel_view import ChannelView, channel_view
 from .dot_source import dot_source
 from .environment import ASSET_DIR, PageRenderer
 from .graph_drawer import DrawStats, GraphDrawer
-from .home import home_sections
+from .home import current_channels, home_sections
 from .planner_data import planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
@@ -98,6 +98,7 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
                           all_versions: list[str], revision: dict) -> None:
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
+                current=current_channels(page_arches, views),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
                             "dirty": revision.get("dirty")})
