@@ -51,6 +51,16 @@ def channel_page(channel: str, arch: str) -> str:
     return f"channels/{channel}/{arch}.html"
 
 
+def feed_path(channel: str, arch: str) -> str:
+    """The Atom feed of a channel × architecture (site_gen/render/feeds.py)."""
+    return f"feeds/{channel}/{arch}.atom"
+
+
+def kind_feed_path(kind: str, arch: str) -> str:
+    """The Atom feed of every channel of a kind on an architecture."""
+    return f"feeds/kind-{kind}/{arch}.atom"
+
+
 def release_page(version: str) -> str:
     return f"releases/{version}.html"
 

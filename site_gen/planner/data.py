@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from ..errors import InputError
+from ..model.errors import InputError
 
 KINDS = ("stable", "eus", "fast", "candidate")  # which channel to suggest first; other names last
 CANDIDATE_RANK = KINDS.index("candidate")        # ranks below it carry supported releases

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from .. import versions
+from ..model import versions
 from .channel_names import display_key, kind_of, minor_anchor, minor_key, minor_of, minor_title
 from .channel_view import ChannelView
 

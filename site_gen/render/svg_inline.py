@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from .. import versions
+from ..model import versions
 
 _PROLOG = re.compile(rb"<\?xml[^>]*\?>\s*|<!DOCTYPE[^>]*>\s*|<!--.*?-->\s*", re.DOTALL)
 _GRAPH_TITLE = re.compile(rb'(<g id="graph0" class="graph"[^>]*>)\s*<title>[^<]*</title>')

@@ -43,7 +43,7 @@
   }
 
   /* The overview: the whole picture, small, with the part in the scroll box outlined. */
-  const NS = "http://www.w3.org/2000/svg";
+  const NS = svg.namespaceURI;  // SVG elements are made in the picture's own namespace
   const frame = document.createElementNS(NS, "rect");
   function buildOverview() {
     if (!overviewBox) return;
