@@ -69,5 +69,8 @@ def risk_page(slug: str) -> str:
     return f"risks/{slug}.html"
 
 
+PAYLOADS_DATA = f"{DATA_DIR}/payloads.json"  # payload digest -> architecture and version
+
+
 def planner_data(arch: str) -> str:
     return f"{DATA_DIR}/planner-{arch}.json"  # planner.js builds the same name

@@ -61,6 +61,58 @@ QUESTIONS = {
 }
 
 
+CLUSTERS_DIR = TESTS / "data" / "clusters"
+HINT_RULES = [{"type": "PromQL", "promql": {"promql": 'group(cluster_infrastructure_provider{type="BareMetal"})'}}]
+
+
+def c(site: str, file: str, target: str = "", kind: str | None = None, arch: str | None = None) -> dict:
+    """A ClusterVersion document pasted into the planner (--cluster FILE): target, kind and
+    architecture as the admin sets them (empty: from the document)."""
+    return {"site": site, "file": file, "target": target, "kind": kind, "arch": arch}
+
+
+CLUSTER_QUESTIONS = [
+    c("example", "single-arch-true.json"),               # True: the first update counts as recommended
+    c("example", "single-arch-false.yaml"),              # False: avoided while another route exists
+    c("example", "single-arch-unknown.json"),            # Unknown: shown as such
+    c("example", "single-arch-true.json", "4.16.0", "any"),
+    c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
+    c("example", "mid-update.yaml"),                     # history: updating 4.15.4 -> 4.15.5
+    c("example", "unknown-version.json", arch="amd64"),  # a version, channel and upstream the site lacks
+    c("example", "malformed-truncated.json"),
+    c("example", "malformed-not-clusterversion.yaml"),
+    c("example", "malformed-no-status.json"),
+    c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
+]
+
+
+def build_hints_site(root: Path) -> Path:
+    """4.1.0 -> 4.1.1 -> 4.2.0 and 4.1.0 -> 4.2.0, both updates into 4.2.0 carrying the risk
+    BareMetalNetworkStall: a cluster at 4.1.0 that evaluated it meets it again one update later."""
+    from scenario import Scenario
+    from site_helpers import build_site
+    scenario = Scenario(root)
+    scenario.release("4.1.0").release("4.1.1", previous=["4.1.0"]).release("4.2.0", previous=["4.1.0", "4.1.1"])
+    scenario.channel("stable-4.2", ["4.1.0", "4.1.1", "4.2.0"])
+    scenario.risk("4.2.0-BareMetalNetworkStall.yaml", "4.2.0", "4[.]1[.][01][+]", "BareMetalNetworkStall",
+                  rules=HINT_RULES)
+    return build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
+
+
+def python_cluster_answer(site: Path, entry: dict) -> dict:
+    """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs)."""
+    import orjson as json_lib
+    from site_gen.planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster
+    from site_gen.planner.data import load_planner_data
+    payloads = json_lib.loads((site / "data" / "payloads.json").read_bytes())
+    try:
+        cluster = read_cluster(parse_document((CLUSTERS_DIR / entry["file"]).read_text("utf-8")), payloads)
+    except ClusterError as exc:
+        return {"error": exc.message}
+    data = load_planner_data(site, cluster["arch"] or entry["arch"])
+    return {"answer": plan_for_cluster(data, cluster, entry["target"], entry["kind"])}
+
+
 def build_example_site(root: Path) -> Path:
     from conftest import EXAMPLE
     from site_helpers import build_site
@@ -101,6 +153,13 @@ def _graph(site: Path, channel: str, arch: str, cache: dict) -> tuple[dict, set,
     return cache[channel, arch]
 
 
+def cluster_as_question(answer: dict) -> dict:
+    """The question a cluster plan answered, for verify_hops."""
+    cluster = answer["cluster"]
+    return {"arch": answer["arch"], "from": answer["from"], "to": answer["to"], "kind": cluster["kind"],
+            "channel": None, "cluster_channel": cluster["channel"]}
+
+
 def verify_hops(site: Path, question: dict, answer: dict, cache: dict | None = None) -> int:
     """Check every hop of every route against the graph JSON of every channel it names: the update is
     there, recommended or conditional with exactly those risks; the channel the cluster is set to
@@ -110,11 +169,14 @@ def verify_hops(site: Path, question: dict, answer: dict, cache: dict | None = N
     checked = 0
     for section in answer["sections"]:
         assert section["route"][0] == answer["from"] and section["route"][-1] == answer["to"], section["route"]
-        current = None
+        current = question.get("cluster_channel")  # a cluster's own channel, already set
         for hop, (a, b) in zip(section["hops"], zip(section["route"], section["route"][1:]), strict=True):
             assert (hop["from"], hop["to"]) == (a, b)
             current = hop["set"] or current
             assert current in hop["channels"], (a, b, current, hop["channels"])
+            if hop.get("evaluation", {}).get("status") == "False":  # avoided unless nothing else gets there
+                assert any("Every route starts with an update whose risks apply" in note
+                           for note in answer["cluster"]["notes"]), (a, b)
             if question["channel"]:
                 assert hop["channels"] == [question["channel"]]
             elif question["kind"] != "any":
@@ -138,12 +200,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     corpus = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, build in (("example", build_example_site), ("real", build_real_site)):
-            site = build(Path(tmp) / name)
+        sites = {}
+        for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site)):
+            site = sites[name] = build(Path(tmp) / name)
+            if name not in QUESTIONS:
+                continue
             corpus[name] = [{"question": question, "answer": python_answer(site, question)}
                             for question in QUESTIONS[name]]
             for entry in corpus[name]:
                 verify_hops(site, entry["question"], entry["answer"])
+        corpus["clusters"] = []
+        for entry in CLUSTER_QUESTIONS:
+            result = python_cluster_answer(sites[entry["site"]], entry)
+            if "answer" in result:
+                verify_hops(sites[entry["site"]], cluster_as_question(result["answer"]), result["answer"])
+            corpus["clusters"].append({**entry, **result})
     CORPUS.write_bytes(orjson.dumps(corpus, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
     print(f"wrote {CORPUS}: {sum(len(entries) for entries in corpus.values())} answers")
     return 0

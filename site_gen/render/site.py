@@ -30,7 +30,7 @@ from .environment import ASSET_DIR, PageRenderer
 from .graph_drawer import DrawStats, GraphDrawer
 from .feeds import feed_kinds, write_feeds
 from .home import current_channels, home_sections
-from .planner_data import planner_json
+from .planner_data import payloads_json, planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
 from .risk_pages import risk_pages
@@ -159,7 +159,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
             _write_changes_page(pages, changes, revision, all_versions, views, catalog)
         for arch, index in indexes.items():
             site.write(layout.planner_data(arch), planner_json(index))
-            site.write(layout.planner_data(arch), planner_json(index))
+        site.write(layout.PAYLOADS_DATA, payloads_json(indexes))
         write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
                     options.changes_since.revision if options.changes_since else None)
         risks = risk_pages(indexes, catalog)

@@ -305,7 +305,8 @@ const SiteGenPlanner = (() => {
   }
 
   /* Answer objects are plain JSON data; what only the page needs (risk numbers) is not enumerable. */
-  const hidden = (object, name, value) => Object.defineProperty(object, name, {value, enumerable: false});
+  const hidden = (object, name, value) =>
+    Object.defineProperty(object, name, {value, enumerable: false, configurable: true, writable: true});
 
   function section(data, scope, found, kind, heading) {
     const {hops, total} = found;
@@ -467,4 +468,245 @@ const SiteGenPlanner = (() => {
   }
 
   return {KINDS, ANY, prepare, plan, typedVersion};
+})();
+
+/* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.
+   Everything happens here, in the page: the pasted text is never sent anywhere. */
+const SiteGenCluster = (() => {
+  const {plan, KINDS} = SiteGenPlanner;
+  const RECOMMENDED_TEXT = {True: "does not apply", False: "applies", Unknown: "could not be evaluated"};
+
+  class ClusterError extends Error {
+    constructor(message, detail = "") {
+      super(message);
+      this.detail = detail;
+    }
+  }
+
+  /* JSON, else the YAML `oc get -o yaml` writes (block mappings and sequences, plain, quoted and
+     block scalars); a mapping either way. */
+  function parseDocument(text) {
+    let document;
+    try {
+      document = JSON.parse(text);
+    } catch (jsonError) {
+      if (/^\s*[{[]/.test(text)) throw new ClusterError("Could not read the text as JSON.", jsonError.message);
+      try {
+        document = SiteGenYaml.parse(text);
+      } catch (yamlError) {
+        throw new ClusterError("Could not read the text as JSON or YAML.", yamlError.message);
+      }
+    }
+    if (document === null || typeof document !== "object" || Array.isArray(document)) {
+      throw new ClusterError("This is not a ClusterVersion: expected the output of " +
+        "“oc get clusterversion version -o json”.");
+    }
+    return document;
+  }
+
+  const field = (document, ...path) => path.reduce((value, key) =>
+    (value !== null && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined), document);
+  const text = (value) => (typeof value === "string" ? value : "");
+  const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+  function readCluster(document, payloads) {
+    if (document.kind !== "ClusterVersion") {
+      const kind = document.kind;
+      throw new ClusterError("This is not a ClusterVersion" +
+        (typeof kind === "string" && kind ? `: its kind is ${kind}.` : ": it has no kind.") +
+        " Paste the output of “oc get clusterversion version -o json”.");
+    }
+    const version = text(field(document, "status", "desired", "version"));
+    if (!version) throw new ClusterError("status.desired.version is missing: paste the whole ClusterVersion, with its status.");
+    const image = text(field(document, "status", "desired", "image"));
+    const architecture = text(field(document, "status", "desired", "architecture"));
+    const notes = [];
+    let arch;
+    let source;
+    if (architecture) {
+      [arch, source] = [architecture === "Multi" ? "multi" : architecture.toLowerCase(), "architecture"];
+    } else {
+      const digest = image.split("@").pop();
+      const known = image.includes("@") && payloads && Object.hasOwn(payloads, digest) ? payloads[digest] : null;
+      if (known) {
+        [arch, source] = [known.arch, "image"];
+        if (known.version !== version) {
+          notes.push(`The cluster's image is the payload of ${known.version} on this site, but it says it runs ${version}.`);
+        }
+      } else {
+        [arch, source] = ["", "none"];
+        notes.push("The cluster's image is not a payload this site serves, so its architecture is not known: choose it.");
+      }
+    }
+    const channel = text(field(document, "spec", "channel"));
+    const rawHistory = field(document, "status", "history");
+    const history = Array.isArray(rawHistory) ? rawHistory : [];
+    let updating = null;
+    if (history.length && isMapping(history[0]) && history[0].state === "Partial") {
+      const previous = history.slice(1).filter((entry) => isMapping(entry) && entry.state === "Completed")
+        .map((entry) => text(entry.version))[0] || "";
+      updating = {from: previous, to: text(history[0].version) || version};
+      notes.push(`The cluster is updating${previous ? " from " + previous : ""} to ${updating.to}: ` +
+        `the plan starts at ${version}, where it is going. Let that update finish first.`);
+    }
+    const evaluations = [];
+    const listed = field(document, "status", "conditionalUpdates");
+    for (const entry of Array.isArray(listed) ? listed : []) {
+      if (!isMapping(entry)) continue;
+      const target = text(field(entry, "release", "version"));
+      const condition = (Array.isArray(entry.conditions) ? entry.conditions : [])
+        .find((c) => isMapping(c) && c.type === "Recommended") || {};
+      const status = text(condition.status);
+      const risks = (Array.isArray(entry.risks) ? entry.risks : []).filter(isMapping)
+        .map((risk) => ({name: text(risk.name), rules: risk.matchingRules || []}));
+      if (target) {
+        evaluations.push({version: target, status: Object.hasOwn(RECOMMENDED_TEXT, status) ? status : "Unknown",
+                          reason: text(condition.reason), message: text(condition.message), risks});
+      }
+    }
+    evaluations.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+    return {version, image, arch, archFrom: source, channel, upstream: text(field(document, "spec", "upstream")),
+            updating, evaluations, notes};
+  }
+
+  /* JSON with sorted keys and no spaces, as Python's json.dumps(sort_keys=True, separators=(",", ":")). */
+  function canonical(value) {
+    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+    if (isMapping(value)) {
+      return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+    }
+    return JSON.stringify(value);
+  }
+
+  const channelMinor = (name) => {
+    const match = /-(\d+)\.(\d+)$/.exec(name);
+    return match ? `${Number(match[1])}.${Number(match[2])}` : null;
+  };
+
+  function clusterQuestion(data, cluster, target, kind) {
+    const notes = [];
+    const channel = cluster.channel;
+    if (!channel) {
+      notes.push("The cluster has no channel set (spec.channel), so it is offered no updates: set one. " +
+        "Planning in stable channels.");
+    } else if (!data.channelNumber.has(channel)) {
+      notes.push(`This site has no channel ${channel} on ${data.arch}: the cluster's channel is not served here.`);
+    }
+    let clusterKind = channel ? channel.split("-")[0] : "stable";
+    if (channel && !KINDS.includes(clusterKind)) {
+      notes.push(`${channel} is not a stable, eus, fast or candidate channel: planning in stable channels.`);
+      clusterKind = "stable";
+    }
+    if (!target) target = (channel && channelMinor(channel)) || cluster.version;
+    return [{source: cluster.version, target, kind: kind || clusterKind, channel: null}, notes];
+  }
+
+  function firstHopView(data, source, evaluations, avoid) {
+    const view = Object.assign(Object.create(Object.getPrototypeOf(data)), data);
+    view.recommended = data.recommended.slice();
+    view.conditional = data.conditional.slice();
+    const status = new Map(evaluations.filter((e) => data.number.has(e.version))
+      .map((e) => [data.number.get(e.version), e.status]));
+    const pairs = data.conditional[source];
+    const kept = [];
+    const promoted = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const [t, risks] = [pairs[i], pairs[i + 1]];
+      if (status.get(t) === "True") promoted.push(t);
+      else if (status.get(t) === "False" && avoid) continue;
+      else kept.push(t, risks);
+    }
+    view.recommended[source] = [...data.recommended[source], ...promoted].sort((a, b) => a - b);
+    view.conditional[source] = kept;
+    return view;
+  }
+
+  function hints(data, cluster, risksOfHop) {
+    const found = [];
+    for (const r of risksOfHop) {
+      const risk = data.risks[r];
+      for (const evaluation of cluster.evaluations) {
+        const same = evaluation.risks.filter((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []));
+        if (!same.length) continue;
+        const status = evaluation.status;
+        const verdict = status === "False" && evaluation.risks.length > 1 && evaluation.reason !== risk.name
+          ? "may apply (one of several risks applies)" : RECOMMENDED_TEXT[status];
+        found.push({risk: risk.name, status, verdict,
+                    text: `evaluated at ${cluster.version} for the update to ${evaluation.version}: ${verdict} ` +
+                      "(not evaluated again for this update)"});
+        break;
+      }
+    }
+    return found;
+  }
+
+  const originalRisks = (data, a, b) => {
+    const pairs = data.conditional[a];
+    for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === b) return pairs[k + 1];
+    return null;
+  };
+
+  function planForCluster(data, cluster, target = "", kind = null) {
+    const [question, notes] = clusterQuestion(data, cluster, target, kind);
+    const source = data.number.has(cluster.version) ? data.number.get(cluster.version) : null;
+    let answer;
+    if (source === null) {
+      notes.push(`The cluster runs ${cluster.version}, which this site does not serve on ${data.arch}: ` +
+        "it cannot plan from there (a mirror missing that release?).");
+      answer = plan(data, question);
+    } else {
+      answer = plan(firstHopView(data, source, cluster.evaluations, true), question);
+      if (!["routes", "conditional-only", "same"].includes(answer.outcome) &&
+          cluster.evaluations.some((e) => e.status === "False")) {
+        answer = plan(firstHopView(data, source, cluster.evaluations, false), question);
+        notes.push("Every route starts with an update whose risks apply to this cluster.");
+      }
+    }
+    const evaluated = new Map(cluster.evaluations.map((e) => [e.version, e]));
+    if (source !== null) {
+      const pairs = data.conditional[source];
+      const servedFrom = new Set();
+      for (let i = 0; i < pairs.length; i += 2) servedFrom.add(data.versions[pairs[i]]);
+      for (const version of evaluated.keys()) {
+        if (!servedFrom.has(version)) {
+          notes.push(`The cluster is offered ${version} as a conditional update, but this site serves no ` +
+            `conditional update from ${cluster.version} to it.`);
+        }
+      }
+    }
+    for (const section of answer.sections) {
+      section.hops.forEach((hop, i) => {
+        const [a, b] = [data.number.get(hop.from), data.number.get(hop.to)];
+        const original = originalRisks(data, a, b);
+        if (i === 0 && hop.from === cluster.version && evaluated.has(hop.to)) {
+          const e = evaluated.get(hop.to);
+          hop.evaluation = {status: e.status, reason: e.reason, message: e.message, verdict: RECOMMENDED_TEXT[e.status]};
+          if (original !== null) {
+            hop.risks = data.riskLists[original].map((r) => data.risks[r].name);
+            Object.defineProperty(hop, "riskList", {value: original, enumerable: false, configurable: true});
+          }
+        } else if (original !== null) {
+          const found = hints(data, cluster, data.riskLists[original]);
+          if (found.length) hop.hints = found;
+        }
+      });
+      if (section.hops.length && section.hops[0].set === cluster.channel) section.hops[0].set = null;
+    }
+    answer.cluster = {...cluster, notes: [...cluster.notes, ...notes], kind: question.kind, target: question.target};
+    return answer;
+  }
+
+  /* Whether the cluster reads this site: only the page knows its own address. */
+  function upstreamNote(upstream, siteUrl) {
+    if (!upstream) return "The cluster reads Red Hat's update service (spec.upstream is not set), not this site.";
+    if (siteUrl && !upstream.startsWith(siteUrl.replace(/\/+$/, ""))) {
+      return `The cluster's upstream is ${upstream}, not this site (${siteUrl}): it may be offered other updates.`;
+    }
+    return `The cluster's upstream is ${upstream}.`;
+  }
+
+  /* Whether the document says its architecture (else the page needs the site's payload digests). */
+  const namesArchitecture = (document) => Boolean(text(field(document, "status", "desired", "architecture")));
+
+  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote, namesArchitecture};
 })();

@@ -53,14 +53,27 @@
                      "data-channel": hop.set},
       setLine,
       el("span", {class: "hop-versions"}, versionLink(hop.from), " → ", versionLink(hop.to)), " ",
-      el("span", {class: "badge"}, conditional ? "conditional" : "recommended"), " ",
+      el("span", {class: "badge"}, hop.evaluation && hop.evaluation.status === "True" ? "recommended for this cluster"
+        : conditional ? "conditional" : "recommended"), " ",
       hop.flags.flatMap((flag) => [el("span", {class: "badge badge-warning"}, flag), " "]),
       el("span", {class: "hop-channels"}, "in " + hop.channels.join(", ")),
+      hop.evaluation ? evaluationLine(hop.evaluation) : null,
       conditional
         ? el("ul", {class: "risks"},
              data.riskLists[hop.riskList].map((r) => riskItem(data.risks[r], root + data.risks[r].page)))
         : null,
+      (hop.hints || []).map((hint) => el("p", {class: "hop-hint", "data-status": hint.status},
+        el("strong", {}, hint.risk), `: ${hint.text}.`)),
       hop.alternatives.length ? alternativesLine(hop) : null);
+  }
+
+  const EVALUATED = {True: "The cluster evaluated this update's risks: none applies to it (Recommended=True).",
+                     False: "The cluster evaluated this update's risks: one applies to it (Recommended=False).",
+                     Unknown: "The cluster could not evaluate this update's risks (Recommended=Unknown)."};
+
+  function evaluationLine(evaluation) {
+    return el("p", {class: "hop-evaluation notice", "data-status": evaluation.status}, EVALUATED[evaluation.status],
+      evaluation.message ? ` ${evaluation.message}` : "");
   }
 
   function routeSection(data, section) {
@@ -83,10 +96,32 @@
       el("ol", {class: "procedure-steps"}, steps.map((step) => el("li", {}, step))));
   }
 
+  /* What the page read from the ClusterVersion, and where the cluster and this site disagree. */
+  function clusterFacts(cluster) {
+    const archFrom = {architecture: "from status.desired.architecture", image: "from its image's digest",
+                      none: "not known: the form's choice"}[cluster.archFrom];
+    const facts = el("dl", {class: "facts cluster-facts"});
+    const add = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
+    add("Version", cluster.version);
+    add("Architecture", `${cluster.arch || fields.arch.value} (${archFrom})`);
+    add("Channel", cluster.channel || "none set", ` — planning in ${cluster.kind} channels to ${cluster.target}`);
+    if (cluster.evaluations.length) {
+      add("Its evaluations", el("ul", {}, cluster.evaluations.map((e) =>
+        el("li", {}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))));
+    }
+    const siteUrl = new URL(root || "./", window.location.href).href;
+    const notes = [SiteGenCluster.upstreamNote(cluster.upstream, siteUrl), ...cluster.notes];
+    return el("section", {class: "cluster-summary", "data-kind": "cluster"},
+      el("h2", {}, `A cluster at ${cluster.version}`), facts,
+      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+  }
+
   function show(data, answer) {
     window.plannerAnswer = answer;
+    window.plannerClusterError = null;
     result.dataset.outcome = answer.outcome;
-    const children = answer.notes.map((note) => el("p", {class: "plan-note"}, note));
+    const children = answer.cluster ? [clusterFacts(answer.cluster)] : [];
+    children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
     if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
     if (answer.procedure.length) children.push(procedureSection(answer.procedure));
     children.push(...answer.sections.map((section) => routeSection(data, section)));
@@ -107,6 +142,58 @@
     const data = await load(fields.arch.value);
     show(data, plan(data, question));
   }
+
+  /* "Plan for my cluster": the pasted text is read here and never sent anywhere. Only the site's
+     own data files are fetched (the planner file, and the payload digests when the document does
+     not name its architecture). */
+  const clusterForm = document.getElementById("cluster-form");
+  const clusterText = document.getElementById("cluster-text");
+  let payloads = null;
+
+  async function planCluster() {
+    const {parseDocument, readCluster, planForCluster, ClusterError} = SiteGenCluster;
+    try {
+      const parsed = parseDocument(clusterText.value);
+      if (!SiteGenCluster.namesArchitecture(parsed) && payloads === null) {
+        payloads = await fetchJSON(`${form.dataset.planner}payloads.json`);
+      }
+      const cluster = readCluster(parsed, payloads);
+      const data = await load(cluster.arch || fields.arch.value);
+      show(data, planForCluster(data, cluster, typedVersion(inputValue("cluster-to")),
+                                 inputValue("cluster-kind") || null));
+    } catch (error) {
+      if (!(error instanceof ClusterError)) throw error;
+      window.plannerAnswer = null;
+      window.plannerClusterError = error.message;
+      outcome("cluster-error", el("p", {class: "notice"}, error.message, error.detail ? ` (${error.detail})` : ""));
+    }
+  }
+
+  function inputValue(id) {
+    return document.getElementById(id).value;
+  }
+
+  function readFile(file) {
+    if (!file) return;
+    const reader = new FileReader();
+    reader.addEventListener("load", () => {
+      clusterText.value = reader.result;
+      planCluster().catch(failed);
+    });
+    reader.readAsText(file);
+  }
+
+  clusterForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    result.dataset.outcome = "loading";
+    planCluster().catch(failed);
+  });
+  document.getElementById("cluster-file").addEventListener("change", (event) => readFile(event.target.files[0]));
+  clusterText.addEventListener("dragover", (event) => event.preventDefault());
+  clusterText.addEventListener("drop", (event) => {
+    event.preventDefault();
+    readFile(event.dataTransfer.files[0]);
+  });
 
   /* Versions and channels offered by the form follow the chosen architecture. */
   async function refreshChoices() {
