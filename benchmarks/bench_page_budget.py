@@ -18,8 +18,9 @@ import re
 import sys
 from pathlib import Path
 
-from bench_common import parse_benchmark_args, run_in_scratch, spread
 from bench_json_build import DEFAULT_GRAPH_DATA, machine, verdict
+
+from bench_common import parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

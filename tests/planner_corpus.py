@@ -102,6 +102,7 @@ def build_hints_site(root: Path) -> Path:
 def python_cluster_answer(site: Path, entry: dict) -> dict:
     """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs)."""
     import orjson as json_lib
+
     from site_gen.planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster
     from site_gen.planner.data import load_planner_data
     payloads = json_lib.loads((site / "data" / "payloads.json").read_bytes())

@@ -6,10 +6,11 @@ The real 2026-08 graph-data with synthetic releases; eus-4.14 is 227 versions an
 from __future__ import annotations
 
 import pytest
+from real_site import real_site
+
+from site_gen.versions import sort_key
 
 from conftest import EXAMPLE
-from real_site import real_site
-from site_gen.versions import sort_key
 from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -100,8 +101,10 @@ def test_a_tall_picture_has_zoom_fit_an_overview_and_go_to_version(visit, viewpo
     page.click(".graph-jump button")
     assert page.locator(".graph-jump-message").inner_text() == "4.99.0 is not in this picture."
 
-    size = "() => { const r = document.getElementById('graph-svg').getBoundingClientRect(); return [r.width, r.height]; }"
-    box = page.evaluate("() => { const s = document.querySelector('.graph-scroll'); return [s.clientWidth, s.clientHeight]; }")
+    size = "() => { const r = document.getElementById('graph-svg').getBoundingClientRect(); " \
+           "return [r.width, r.height]; }"
+    box = page.evaluate("() => { const s = document.querySelector('.graph-scroll'); "
+                        "return [s.clientWidth, s.clientHeight]; }")
     before = page.evaluate(size)
     assert before[1] > box[1] * 3
     page.click("[data-zoom=fit]")

@@ -12,10 +12,18 @@ from pathlib import Path
 
 import pytest
 import yaml
+from planner_corpus import (
+    CLUSTERS_DIR,
+    build_example_site,
+    build_hints_site,
+    cluster_as_question,
+    load_corpus,
+    verify_hops,
+)
+
+from site_gen.cli import main
 
 from conftest import REPO
-from planner_corpus import CLUSTERS_DIR, build_example_site, build_hints_site, cluster_as_question, load_corpus, verify_hops
-from site_gen.cli import main
 from site_helpers import PHONE, chromium, serve
 
 CORPUS = load_corpus()["clusters"]
@@ -56,7 +64,8 @@ def test_cli_reads_standard_input_and_says_where_the_cluster_reads(sites, capsys
     assert ("The cluster's upstream is https://updates.internal.example.com/api/upgrades_info/v1/graph, not this "
             "site (https://mirror.example.com/updates/): it may be offered other updates.") in out
     assert "This site has no channel stable-4.99 on amd64" in out
-    assert main(["plan", "--site", str(sites["example"]), "--cluster", str(CLUSTERS_DIR / "single-arch-true.json")]) == 0
+    assert main(["plan", "--site", str(sites["example"]),
+                 "--cluster", str(CLUSTERS_DIR / "single-arch-true.json")]) == 0
     out = capsys.readouterr().out
     assert "The cluster reads Red Hat's update service (spec.upstream is not set), not this site." in out
     assert "  1. 4.15.3 -> 4.16.0 (recommended for this cluster) in stable-4.16" in out
@@ -105,7 +114,8 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
             page.select_option("#cluster-kind", entry["kind"] or "")
             before = page.url
             page.click("#cluster-form button[type=submit]")
-            page.wait_for_function("!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
+            page.wait_for_function(
+                "!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
             assert page.url == before  # nothing went into the address either
             results.append(page.evaluate("({answer: window.plannerAnswer, error: window.plannerClusterError,"
                                          " width: document.documentElement.scrollWidth,"
@@ -136,7 +146,8 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
         asked = {url[len(base_url):].split("?")[0] for _, url, _ in requests}
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
-                         "data/payloads.json"} | {f"data/planner-{arch}.json" for arch in ("amd64", "arm64", "multi", "s390x")}
+                         "data/payloads.json"} | {f"data/planner-{arch}.json"
+                                                  for arch in ("amd64", "arm64", "multi", "s390x")}
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
 
 

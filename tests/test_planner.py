@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from planner_corpus import build_example_site, load_corpus, python_answer, verify_hops
 from real_site import real_site as shared_real_site
+
 from site_gen.cli import main
+
 from site_helpers import PHONE, chromium, serve
 
 DESKTOP = {"width": 1280, "height": 900}

@@ -8,11 +8,12 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from conftest import EXAMPLE, REPO
-from scenario import Scenario
 from site_gen.cli import main
 from site_gen.planner.answer import Question, plan
 from site_gen.planner.data import load_planner_data
+
+from conftest import EXAMPLE, REPO
+from scenario import Scenario
 from site_helpers import build_site, chromium, git, serve
 
 

@@ -93,7 +93,8 @@ def run(args, warnings: Warnings) -> int:
     if args.format == "json":
         sys.stdout.buffer.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2) + b"\n")
     else:
-        lines = [] if cluster is None else cluster_text(answer["cluster"], upstream_note(cluster["upstream"], args.site_url))
+        lines = [] if cluster is None else cluster_text(answer["cluster"],
+                                                         upstream_note(cluster["upstream"], args.site_url))
         sys.stdout.write("".join(line + "\n" for line in lines) + answer_text(answer))
     if answer["outcome"] == "invalid":
         return 2

@@ -14,8 +14,17 @@ from dataclasses import dataclass
 
 from .data import KINDS, PlannerData, channel_kind
 from .eus import eus_procedure
-from .routes import (Found, Scope, best_route, channel_stretches, hop_flags, in_scope, reachable,
-                     serving_channels, updates_from)
+from .routes import (
+    Found,
+    Scope,
+    best_route,
+    channel_stretches,
+    hop_flags,
+    in_scope,
+    reachable,
+    serving_channels,
+    updates_from,
+)
 
 ANY = "any"
 SCOPE_CHOICES = (*KINDS, ANY)

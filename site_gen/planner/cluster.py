@@ -101,7 +101,7 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
         updating = {"from": previous, "to": _text(history[0].get("version")) or version}
         notes.append(f"The cluster is updating{' from ' + previous if previous else ''} to {updating['to']}: "
                      f"the plan starts at {version}, where it is going. Let that update finish first.")
-    evaluations = []
+    evaluations: list[dict] = []
     for entry in _field(document, "status", "conditionalUpdates") or []:
         if not isinstance(entry, dict):
             continue

@@ -29,24 +29,24 @@ def eus_procedure(section: dict) -> list[str]:
             steps.append(f"Set the cluster's channel to {hop['set']}.")
         steps.append(f"Update {how} to {hop['to']} and wait until it completes.")
 
-    stages: list[list[dict]] = []
+    stages: list[tuple[int, list[dict]]] = []  # (the even minor a step ends on, its updates)
     for hop in hops:
         minor = _minor(hop["to"])
         if minor == start:
             update(hop, "the cluster")
             continue
-        stage = minor + minor % 2
-        if stages and stages[-1][0]["stage"] == stage:
-            stages[-1].append({"stage": stage, "hop": hop})
+        even = minor + minor % 2
+        if stages and stages[-1][0] == even:
+            stages[-1][1].append(hop)
         else:
-            stages.append([{"stage": stage, "hop": hop}])
-    for stage in stages:
-        paused = len({_minor(entry["hop"]["to"]) for entry in stage}) > 1
+            stages.append((even, [hop]))
+    for _, stage_hops in stages:
+        paused = len({_minor(hop["to"]) for hop in stage_hops}) > 1
         if paused:
             steps.append(f"Pause the worker pools: {PAUSE}")
-        for entry in stage:
-            update(entry["hop"], "the control plane" if paused else "the cluster")
+        for hop in stage_hops:
+            update(hop, "the control plane" if paused else "the cluster")
         if paused:
             steps.append(f"Unpause the worker pools: {UNPAUSE}; the workers update once, to "
-                         f"{stage[-1]['hop']['to']}. Wait until every pool is updated.")
+                         f"{stage_hops[-1]['to']}. Wait until every pool is updated.")
     return steps

@@ -199,11 +199,10 @@ def channel_stretches(data: PlannerData, scope: Scope, hops: list[Hop]) -> list[
     stretches: list[Stretch] = []
     for i, hop in enumerate(hops):
         serving = hop_channels(data, scope, hop.source, hop.target)
-        last = stretches[-1] if stretches else None
-        common = [c for c in last.channels if c in serving] if last else []
+        common = [c for c in stretches[-1].channels if c in serving] if stretches else []
         if common:
-            last.channels = common
-            last.end = i
+            stretches[-1].channels = common
+            stretches[-1].end = i
         else:
             stretches.append(Stretch(i, i, serving))
     for stretch in stretches:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
              "False": "a risk applies to this cluster (Recommended=False)",
              "Unknown": "the cluster could not evaluate the risks (Recommended=Unknown)"}

@@ -65,7 +65,7 @@ def planner_json(index: ArchIndex) -> bytes:
 
 def payloads_json(indexes: dict[str, ArchIndex]) -> bytes:
     """``{"sha256:...": {"arch": "amd64", "version": "4.14.20"}, ...}``, digests sorted."""
-    found = {}
+    found: dict[str, dict[str, str]] = {}
     for arch, index in indexes.items():
         for version, payload in index.payloads.items():
             digest = payload.rpartition("@")[2]

@@ -39,6 +39,8 @@ def _nodes_in_version_order(body: bytes) -> bytes:
     rest = _NODE.sub(b"", body)
     ordered = b"".join(node.rstrip() + b"\n" for _, node in sorted(nodes, key=lambda pair: pair[0]))
     end = _GRAPH_END.search(rest)
+    if end is None:  # not dot's layout after all: leave the picture as it was
+        return body
     return rest[:end.start()] + ordered + rest[end.start():]
 
 
