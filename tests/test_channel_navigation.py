@@ -1,6 +1,6 @@
 """Channel pages an admin can act on at real scale (issue 12, findings 3 to 6), in Chromium at desktop
 and phone sizes: the decision comes before the long lists, a tap on a node lands on the answer's
-heading, a tall picture has zoom, fit, an overview and "go to version", and Tab follows the versions.
+heading, and a tall picture has zoom, fit, an overview and "go to version".
 The real 2026-08 graph-data with synthetic releases; eus-4.14 is 227 versions and ~7,650 pt tall."""
 
 from __future__ import annotations
@@ -8,11 +8,9 @@ from __future__ import annotations
 import pytest
 from real_site import real_site
 
-from site_gen.versions import sort_key
+from site_helpers import PHONE, chromium, serve
 
-from conftest import EXAMPLE
-from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve
-
+pytestmark = [pytest.mark.browser, pytest.mark.real_data, pytest.mark.slow]
 DESKTOP = {"width": 1280, "height": 900}
 EUS_414 = "channels/eus-4.14/amd64.html"
 
@@ -43,9 +41,6 @@ def visit(site):
         assert outside == [] and errors == []
 
 
-@pytest.mark.browser
-@pytest.mark.real_data
-@pytest.mark.slow
 def test_the_decision_comes_before_the_long_lists(visit):
     """Finding 3: at 4.14.20 in eus-4.14 the first conditional update was at y ≈ 1,755 px in a 900 px
     window, below 40 recommended versions. Now the newest recommended target and the risks are on the
@@ -63,9 +58,6 @@ def test_the_decision_comes_before_the_long_lists(visit):
     assert not page.locator("#offer ul[data-kind=recommended]").is_visible()  # folded
 
 
-@pytest.mark.browser
-@pytest.mark.real_data
-@pytest.mark.slow
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_tapping_a_node_lands_on_the_answers_heading(visit, viewport):
     """Finding 4: on a phone the heading "A cluster at 4.14.20" ended 2,037 px above the screen."""
@@ -77,9 +69,6 @@ def test_tapping_a_node_lands_on_the_answers_heading(visit, viewport):
     assert 0 <= box["y"] <= viewport["height"] - box["height"], box
 
 
-@pytest.mark.browser
-@pytest.mark.real_data
-@pytest.mark.slow
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_tall_picture_has_zoom_fit_an_overview_and_go_to_version(visit, viewport):
     """Finding 5: eus-4.14 drew 435 × 6,225 px in its box with the channel's head at the very bottom."""
@@ -123,11 +112,3 @@ def test_a_tall_picture_has_zoom_fit_an_overview_and_go_to_version(visit, viewpo
     overview.click(position={"x": area["width"] / 2, "y": 2})  # the top of the overview: the oldest versions
     assert page.evaluate("document.querySelector('.graph-scroll').scrollTop") < box[1]
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-
-
-def test_tab_follows_the_versions(tmp_path):
-    """Finding 6: keyboard Tab went through the nodes in dot's drawing order, not in version order."""
-    site = build_site(tmp_path / "site", tmp_path / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases").out
-    for page in sorted((site / "channels").glob("*/*.html")):
-        titles = [g.findtext(f"{SVG}title") for g in page_svg(page).iter(f"{SVG}g") if g.get("class") == "node"]
-        assert titles == sorted(titles, key=sort_key), page

@@ -1,7 +1,8 @@
 """Issue 12, finding 6, the parts outside the planner: the home page leads with the current stable
 channels and the newest GA release; `site-gen check DIR` works as `diff OLD NEW` does; index.json
 records the graph-data's own revision when it is a folder inside another repository; the README
-says how to look at the built example; "the 1 version reachable from it" reads right."""
+says how to look at the built example; "the 1 version reachable from it" reads right; Tab goes
+through a picture's nodes in version order."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import pytest
 from site_gen.cli import main
 from site_gen.planner.answer import Question, plan
 from site_gen.planner.data import load_planner_data
+from site_gen.versions import sort_key
 
 from conftest import EXAMPLE, REPO
 from scenario import Scenario
-from site_helpers import build_site, chromium, git, serve
+from site_helpers import SVG, build_site, chromium, git, page_svg, serve
 
 
 def test_check_takes_the_directory_as_an_argument(capsys):
@@ -104,3 +106,11 @@ def test_home_page_first_screen_shows_no_prerelease_channel_at_real_scale():
             page.goto(base_url + "index.html", wait_until="load")
             assert page.locator("table.current-channels tbody th").first.inner_text() == "stable-4.22"
             assert page.evaluate(FIRST_CANDIDATE_ROW) > viewport["height"]
+
+
+def test_tab_follows_the_versions(tmp_path):
+    """Finding 6: keyboard Tab went through the nodes in dot's drawing order, not in version order."""
+    site = build_site(tmp_path / "site", tmp_path / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases").out
+    for page in sorted((site / "channels").glob("*/*.html")):
+        titles = [g.findtext(f"{SVG}title") for g in page_svg(page).iter(f"{SVG}g") if g.get("class") == "node"]
+        assert titles == sorted(titles, key=sort_key), page
