@@ -10,9 +10,9 @@ import orjson
 import pytest
 
 from site_gen.cli import main
+from site_gen.model.versions import sort_key
 from site_gen.planner.answer import Question, plan
 from site_gen.planner.data import load_planner_data
-from site_gen.versions import sort_key
 
 from conftest import EXAMPLE, REPO
 from scenario import Scenario

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from ..errors import InputError, Warnings
+from ..model.errors import InputError, Warnings
 from ..planner.answer import SCOPE_CHOICES, Question, plan
 from ..planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster, upstream_note
 from ..planner.data import load_planner_data

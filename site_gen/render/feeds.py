@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from xml.sax.saxutils import escape, quoteattr
 
-from ..model import versions
 from .. import layout
+from ..model import versions
 from . import links
 from .channel_names import kind_of
 from .feed_times import FeedTimes

@@ -27,8 +27,8 @@ from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
 from .dot_source import dot_source
 from .environment import ASSET_DIR, PageRenderer
-from .graph_drawer import DrawStats, GraphDrawer
 from .feeds import feed_kinds, write_feeds
+from .graph_drawer import DrawStats, GraphDrawer
 from .home import current_channels, home_sections
 from .planner_data import payloads_json, planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
