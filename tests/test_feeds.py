@@ -10,6 +10,7 @@ import pytest
 
 from site_helpers import build_site, edit, example_repo, files_of
 
+pytestmark = pytest.mark.slow  # three builds with pages, two of them against a git history
 RISK_FILE = "blocked-edges/4.16.0-ConsolePluginCapabilityLoss.yaml"
 
 
