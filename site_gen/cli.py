@@ -24,6 +24,7 @@ COMMANDS = {
     "bundle": "bundle",
     "check": "check",
     "diff": "diff",
+    "plan": "plan",
 }
 
 DESCRIPTION = """\

@@ -56,12 +56,25 @@ def channel_page(channel: str, arch: str) -> str:
     return f"channels/{channel}/{arch}.html"
 
 
+def feed_path(channel: str, arch: str) -> str:
+    """The Atom feed of a channel × architecture (site_gen/render/feeds.py)."""
+    return f"feeds/{channel}/{arch}.atom"
+
+
+def kind_feed_path(kind: str, arch: str) -> str:
+    """The Atom feed of every channel of a kind on an architecture."""
+    return f"feeds/kind-{kind}/{arch}.atom"
+
+
 def release_page(version: str) -> str:
     return f"releases/{version}.html"
 
 
 def risk_page(slug: str) -> str:
     return f"risks/{slug}.html"
+
+
+PAYLOADS_DATA = f"{DATA_DIR}/payloads.json"  # payload digest -> architecture and version
 
 
 def planner_data(arch: str) -> str:

@@ -62,8 +62,9 @@ def test_index_lists_every_graph_with_counts(tmp_path):
     assert entry == {"channel": "stable-4.16", "arch": "amd64", "path": "stable-4.16/amd64.json",
                      "nodes": 8, "edges": 11, "conditionalEdges": 8, "risks": 3, "newest": "4.16.1"}
     # Whatever git says about the example's checkout, whether it can read it at all (a CI
-    # container may refuse it as owned by someone else) or not.
-    head = subprocess.run(["git", "-C", str(EXAMPLE), "rev-parse", "--verify", "HEAD"], capture_output=True,
+    # container may refuse it as owned by someone else) or not. The example is a folder of this
+    # repository: its revision is the last commit that changed it, not this repository's HEAD.
+    head = subprocess.run(["git", "-C", str(EXAMPLE), "log", "-1", "--format=%H", "--", "."], capture_output=True,
                           text=True)
     if head.returncode == 0:
         status = subprocess.run(["git", "-C", str(EXAMPLE), "status", "--porcelain", "--", "."],

@@ -555,11 +555,18 @@ def test_any_channel_prefers_supported_releases_and_says_which_channel_to_set(ba
             "route": "4.14.10 4.15.4 4.15.5 4.16.0", "total": "2", "channels": "eus-4.16",
             "hops": [["4.15.3", "", None], ["", "", None], ["", "", None]]}
         assert "One channel serves every update of this route: eus-4.16." in result["text"]
-    # No channel holds both 4.14.0 and 4.16.0 (F7): fast-4.15 up to 4.15.5, then stable-4.16.
+    # Among the cheapest routes, the one needing the fewest channel settings comes first: through
+    # 4.14.10 eus-4.16 serves it all, where the newer 4.14.11 needed fast-4.15, then stable-4.16.
     with _plan(browser, base_url, "arch=amd64&from=4.14.0&to=4.16.0&channel=") as (visit, result):
         recommended = result["sections"]["recommended"]
-        assert recommended["route"] == "4.14.0 4.14.11 4.15.4 4.15.5 4.16.0"
-        assert recommended["channels"] == "fast-4.15 stable-4.16"
+        assert recommended["route"] == "4.14.0 4.14.10 4.15.4 4.15.5 4.16.0"
+        assert recommended["channels"] == "eus-4.16"
+        assert [switch for _, _, switch in recommended["hops"]] == [None, None, None, None]
+    # Within stable channels no channel holds both 4.14.0 and 4.16.0 (F7): stable-4.15, then stable-4.16.
+    with _plan(browser, base_url, "arch=amd64&from=4.14.0&to=4.16.0&kind=stable") as (visit, result):
+        recommended = result["sections"]["recommended"]
+        assert recommended["route"] == "4.14.0 4.14.10 4.15.4 4.15.5 4.16.0"
+        assert recommended["channels"] == "stable-4.15 stable-4.16"
         assert [switch for _, _, switch in recommended["hops"]] == [None, None, None, "stable-4.16"]
         assert "Switch the cluster's channel to stable-4.16 before this update." in result["text"]
         screenshot(visit, "planner-channel-switch")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..checks.finding import ERROR
 from ..checks.report import format_json, format_text, summary_line
@@ -30,6 +31,9 @@ def add_parser(sub) -> None:
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Validate a graph-data directory and report every finding.")
     add_graph_data_argument(check)
+    check.add_argument("directory", nargs="?", type=Path, default=None, metavar="DIR",
+                       help="the graph-data directory, as `site-gen diff OLD NEW` takes its inputs "
+                            "(the same as --graph-data DIR)")
     add_releases_argument(check, "release documents or raw graph: blocked-edge targets are checked "
                                  "against these releases (default: against the channels' versions) "
                                  "and the build's own pipeline runs too")
@@ -41,6 +45,12 @@ def add_parser(sub) -> None:
 
 
 def run(args, warnings: Warnings) -> int:
+    if args.directory is not None:
+        if args.graph_data not in (Path("graph-data"), args.directory):
+            print(f"error: two graph-data directories given ({args.directory} and --graph-data {args.graph_data})",
+                  file=sys.stderr)
+            return 2
+        args.graph_data = args.directory
     if not args.graph_data.is_dir():
         print(f"{args.graph_data}: error: graph-data directory not found (pass --graph-data DIR)",
               file=sys.stderr)

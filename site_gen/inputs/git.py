@@ -74,8 +74,17 @@ def git_revision(root: Path) -> dict | None:
 
     ``dirty`` says whether the graph-data files differ from that commit, in which
     case the commit alone does not describe the input."""
-    commit = git_output(root, "rev-parse", "--verify", "HEAD")
-    if not commit:
+    prefix = git_output(root, "rev-parse", "--show-prefix")
+    if prefix is None:
+        return None
+    if prefix.strip():
+        # The graph-data is a folder inside another repository (this one's example, a monorepo):
+        # its revision is the last commit that changed the folder, not the enclosing HEAD, which
+        # moves with every unrelated commit.
+        commit = git_output(root, "log", "-1", "--format=%H", "--", ".")
+    else:
+        commit = git_output(root, "rev-parse", "--verify", "HEAD")
+    if not commit or not commit.strip():
         return None
     status = git_output(root, "status", "--porcelain", "--untracked-files=normal",
                         "--ignore-submodules=all", "--", ".")

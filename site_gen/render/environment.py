@@ -31,7 +31,8 @@ def make_environment() -> Environment:
     env.filters["count"] = count
     env.globals.update(
         channel_page=layout.channel_page, release_page=layout.release_page,
-        risk_page=layout.risk_page, graph_json=layout.graph_path,
+        risk_page=layout.risk_page, graph_json=layout.graph_path, feed_path=layout.feed_path,
+        kind_feed_path=layout.kind_feed_path,
         external_url=links.external_url, promotion_anchor=links.promotion_anchor,
         minor_anchor=minor_anchor, marks=MARKS,
         HOME=layout.HOME, PLANNER=layout.PLANNER, RELEASES_INDEX=layout.RELEASES_INDEX,

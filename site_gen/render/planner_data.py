@@ -11,7 +11,13 @@ in exactly the channels that hold both ends (the policy engine's rule). Shape::
      "recommended": [[targets of version 0], [targets of version 1], ...],
      "conditional": [[target, riskList, target, riskList, ...] per version],
      "riskLists": [[risk, ...], ...],
-     "risks": [{"name", "message", "url", "types": [...], "page": "risks/<slug>.html"}]}
+     "risks": [{"name", "message", "url", "types": [...], "rules": [matchingRules as served],
+                "page": "risks/<slug>.html"}]}
+
+The rules let "plan for my cluster" tell that a risk on a later update is the one the
+cluster evaluated (same name and rules). ``data/payloads.json`` maps each served payload
+digest to its architecture and version, so a pasted ClusterVersion without
+``status.desired.architecture`` (single-architecture clusters) is placed by its image.
 
 A risk's ``url`` is passed on as written: the page links it only when it is http(s)
 and shows anything else as text, as the risk pages do.
@@ -48,10 +54,21 @@ def planner_document(index: ArchIndex) -> dict:
         "conditional": [[value for pair in sorted(pairs) for value in pair] for pairs in conditional_pairs],
         "riskLists": [list(key) for key in list_numbers],
         "risks": [{"name": risk.name, "message": risk.message, "url": risk.url,
-                   "types": risk.rule_types, "page": layout.risk_page(risk.slug)}
+                   "types": risk.rule_types, "rules": risk.rules, "page": layout.risk_page(risk.slug)}
                   for risk in risk_numbers],
     }
 
 
 def planner_json(index: ArchIndex) -> bytes:
     return orjson.dumps(planner_document(index))
+
+
+def payloads_json(indexes: dict[str, ArchIndex]) -> bytes:
+    """``{"sha256:...": {"arch": "amd64", "version": "4.14.20"}, ...}``, digests sorted."""
+    found: dict[str, dict[str, str]] = {}
+    for arch, index in indexes.items():
+        for version, payload in index.payloads.items():
+            digest = payload.rpartition("@")[2]
+            if digest.startswith("sha256:"):
+                found.setdefault(digest, {"arch": arch, "version": version})
+    return orjson.dumps(found, option=orjson.OPT_SORT_KEYS)

@@ -27,9 +27,10 @@ from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
 from .dot_source import dot_source
 from .environment import ASSET_DIR, PageRenderer
+from .feeds import feed_kinds, write_feeds
 from .graph_drawer import DrawStats, GraphDrawer
-from .home import home_sections
-from .planner_data import planner_json
+from .home import current_channels, home_sections
+from .planner_data import payloads_json, planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
 from .risk_pages import risk_pages
@@ -98,6 +99,7 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
                           all_versions: list[str], revision: dict) -> None:
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
+                current=current_channels(page_arches, views), feed_kinds=feed_kinds(page_arches),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
                             "dirty": revision.get("dirty")})
@@ -157,6 +159,9 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
             _write_changes_page(pages, changes, revision, all_versions, views, catalog)
         for arch, index in indexes.items():
             site.write(layout.planner_data(arch), planner_json(index))
+        site.write(layout.PAYLOADS_DATA, payloads_json(indexes))
+        write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
+                    options.changes_since.revision if options.changes_since else None)
         risks = risk_pages(indexes, catalog)
         pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
         for entry in risks:

@@ -3,7 +3,8 @@
 "use strict";
 
 (() => {
-  const {el, fetchJSON, releaseLink, riskItem} = SiteGen;
+  const {el, fetchJSON, releaseLink, riskItem, count} = SiteGen;
+  const SHORT_LIST = 5;  // longer lists of updates start folded
   const panel = document.getElementById("offer");
   const select = document.getElementById("version-select");
   const scroller = document.querySelector(".graph-scroll");
@@ -40,7 +41,7 @@
     const newestFirst = (a, b) => order.get(b) - order.get(a);
     for (const list of recommended.values()) list.sort(newestFirst);
     for (const list of conditional.values()) list.sort((a, b) => newestFirst(a.to, b.to));
-    return {names, recommended, conditional};
+    return {names, recommended, conditional, order};
   }
 
   function highlight(version) {
@@ -70,6 +71,18 @@
     }
   }
 
+  /* After a tap on a node, the answer's heading comes into view: on a phone the panel is above the
+     picture and taller than the screen, so scrolling to its end would hide what was chosen. */
+  function showAnswer() {
+    const section = panel.closest("section");
+    if (getComputedStyle(section).position === "sticky") {
+      section.scrollTop = 0;
+      section.scrollIntoView({block: "nearest"});
+    } else {
+      (panel.querySelector("h3") || section).scrollIntoView({block: "start"});
+    }
+  }
+
   function versionLink(version) {
     return releaseLink(releases, version);
   }
@@ -90,19 +103,14 @@
     const conditional = graph.conditional.get(version);
     panel.replaceChildren(
       el("h3", {}, "A cluster at ", versionLink(version)),
-      el("h4", {}, `Recommended updates (${recommended.length})`),
-      recommended.length
-        ? el("ul", {class: "targets", "data-kind": "recommended"},
-            recommended.map((to) => el("li", {"data-version": to}, versionLink(to))))
-        : el("p", {}, "None."),
-      el("h4", {}, `Conditional updates (${conditional.length})`),
-      conditional.length
-        ? el("ul", {class: "targets", "data-kind": "conditional"},
-            conditional.map((update) => el("li", {"data-version": update.to}, versionLink(update.to),
-              el("ul", {class: "risks"}, update.risks.map((risk) => riskItem(
-                {name: risk.name, message: risk.message, url: risk.url,
-                 types: risk.matchingRules.map((rule) => rule.type)}, riskPage(risk)))))))
-        : el("p", {}, "None."));
+      decision(version, recommended, conditional),
+      ...updateList("Recommended updates", "recommended", recommended,
+        (to) => el("li", {"data-version": to}, versionLink(to))),
+      ...updateList("Conditional updates", "conditional", conditional,
+        (update) => el("li", {"data-version": update.to}, versionLink(update.to),
+          el("ul", {class: "risks"}, update.risks.map((risk) => riskItem(
+            {name: risk.name, message: risk.message, url: risk.url,
+             types: risk.matchingRules.map((rule) => rule.type)}, riskPage(risk)))))));
     if (!recommended.length && !conditional.length) {
       panel.append(el("p", {class: "notice"}, `No update leaves ${version} in this channel.`));
     }
@@ -110,6 +118,41 @@
       panel.querySelector("h3").after(el("p", {class: "notice tombstone-note"},
         `${version}: ${tombstoned.get(version)}. It is still served in this channel.`));
     }
+  }
+
+  /* What a decision needs, before any long list: the newest recommended target, and how many
+     updates carry risks and which risks (each with the number of updates it is on). */
+  function decision(version, recommended, conditional) {
+    const facts = el("dl", {class: "decision"});
+    const add = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
+    add("Newest recommended update", recommended.length ? versionLink(recommended[0]) : "none");
+    if (conditional.length && (!recommended.length || graph.order.get(conditional[0].to) > graph.order.get(recommended[0]))) {
+      add("Newest update, conditional", versionLink(conditional[0].to));
+    }
+    const total = recommended.length + conditional.length;
+    const risks = new Map();  // risk name -> [risk, number of updates]
+    for (const update of conditional) {
+      for (const risk of update.risks) {
+        if (!risks.has(risk.name)) risks.set(risk.name, [risk, 0]);
+        risks.get(risk.name)[1] += 1;
+      }
+    }
+    add("Updates with risks", `${conditional.length} of ${count(total, "update")}`,
+      risks.size ? el("ul", {class: "risk-summary"}, Array.from(risks.values(), ([risk, times]) => {
+        const page = riskPage(risk);
+        return el("li", {"data-risk": risk.name}, page ? el("a", {href: page}, risk.name) : risk.name,
+          ` (${count(times, "update")})`);
+      })) : null);
+    return facts;
+  }
+
+  /* A list of updates; a long one is folded so that the decision above stays on screen. */
+  function updateList(title, kind, items, item) {
+    const heading = `${title} (${items.length})`;
+    if (!items.length) return [el("h4", {}, heading), el("p", {}, "None.")];
+    const list = el("ul", {class: "targets", "data-kind": kind}, items.map(item));
+    if (items.length <= SHORT_LIST) return [el("h4", {}, heading), list];
+    return [el("details", {class: "update-list"}, el("summary", {}, el("h4", {}, heading)), list)];
   }
 
   function loadingNote(version) {
@@ -139,7 +182,7 @@
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;  // so does a new tab
       event.preventDefault();
       choose(version, true);
-      panel.closest("section").scrollIntoView({block: "nearest"});
+      showAnswer();
     });
   }
   window.addEventListener("hashchange", () => choose(fromHash(), false));

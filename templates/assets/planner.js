@@ -1,290 +1,131 @@
-/* Update planner: the best routes between two versions, computed in the browser from
-   data/planner-<arch>.json (see site_gen/render/planner_data.py). docs/site.md ("Planner")
-   describes how a route is chosen and shown. */
+/* Update planner page: reads the form (or the URL), asks SiteGenPlanner (planner-rules.js) and
+   shows its answer. The answer object is also left in window.plannerAnswer, as plain data. */
 "use strict";
 
 (() => {
-  const {el, fetchJSON, typedVersion, count, releaseLink, riskItem, joinNodes} = SiteGen;
+  const {el, fetchJSON, count, releaseLink, riskItem, joinNodes} = SiteGen;
+  const {prepare, plan, typedVersion, ANY} = SiteGenPlanner;
   const form = document.getElementById("planner-form");
   const result = document.getElementById("planner-result");
   const fields = {arch: form.elements.arch, from: form.elements.from, to: form.elements.to,
-                  channel: form.elements.channel};
+                  kind: form.elements.kind, channel: form.elements.channel};
   const datalist = document.getElementById("planner-versions");
   const root = form.dataset.root;
   const releases = form.dataset.releases;
-  const KIND_RANK = ["stable", "eus", "fast", "candidate"];  // which channel to suggest first; others last
-  const CANDIDATE = KIND_RANK.indexOf("candidate");           // ranks below it carry supported releases
-  const SHOWN_ALTERNATIVES = 8;                               // the rest of a step's list is folded away
+  const SHOWN_ALTERNATIVES = 8;  // the rest of a step's list is folded away
   const loaded = new Map();
 
-  /* Planner data plus the lookups the search needs. */
-  async function load(arch) {
+  function load(arch) {
     if (!loaded.has(arch)) {
-      loaded.set(arch, fetchJSON(`${form.dataset.planner}planner-${encodeURIComponent(arch)}.json`).then((data) => {
-        data.number = new Map(data.versions.map((v, i) => [v, i]));
-        data.prerelease = data.versions.map((v) => v.includes("-"));  // served versions carry no +build
-        data.channelsOf = data.versions.map(() => []);
-        data.channels.forEach((channel, c) => {
-          channel.memberSet = new Set(channel.members);
-          const rank = KIND_RANK.indexOf(channel.name.split("-")[0]);
-          channel.rank = rank < 0 ? KIND_RANK.length : rank;
-          for (const v of channel.members) data.channelsOf[v].push(c);
-        });
-        data.channelNumber = new Map(data.channels.map((channel, c) => [channel.name, c]));
-        return data;
-      }));
+      loaded.set(arch, fetchJSON(`${form.dataset.planner}planner-${encodeURIComponent(arch)}.json`).then(prepare));
     }
     return loaded.get(arch);
   }
 
-  /* Updates out of v inside the scope: [target, riskList or -1 for recommended]. */
-  function updatesFrom(data, scope, v, withConditional) {
-    const out = [];
-    const inScope = (t) => scope === null || data.channels[scope].memberSet.has(t);
-    for (const t of data.recommended[v]) if (inScope(t)) out.push([t, -1]);
-    if (withConditional) {
-      const pairs = data.conditional[v];
-      for (let i = 0; i < pairs.length; i += 2) if (inScope(pairs[i])) out.push([pairs[i], pairs[i + 1]]);
-    }
-    return out;
-  }
+  const versionLink = (name) => releaseLink(releases, name);
 
-  /* Channels (numbers) offering a -> b: those holding both ends; just the scope when there is one. */
-  function servingChannels(data, scope, a, b) {
-    if (scope !== null) return [scope];
-    return data.channelsOf[a].filter((c) => data.channels[c].memberSet.has(b));
-  }
-
-  /* Why an update is a worse step than others, judged on every channel whatever the scope:
-     it lands on a prerelease, or no stable, eus or fast channel offers it. */
-  function hopFlags(data, a, b) {
-    const flags = [];
-    if (data.prerelease[b]) flags.push("prerelease");
-    const ranks = servingChannels(data, null, a, b).map((c) => data.channels[c].rank);
-    if (ranks.every((rank) => rank >= CANDIDATE)) {
-      flags.push(ranks.every((rank) => rank === CANDIDATE) ? "candidate channels only" : "no stable, eus or fast channel");
-    }
-    return flags;
-  }
-
-  /* A cost per update ranking routes by criteria, most important first: each criterion weighs more
-     than the largest total the later ones can reach (a route has fewer updates than there are versions). */
-  function costOf(data, criteria) {
-    const base = data.versions.length + 1;
-    const weight = Object.fromEntries(criteria.map((name, i) => [name, base ** (criteria.length - 1 - i)]));
-    return (a, b, risks) => weight.updates + (risks >= 0 ? weight.conditional : 0) +
-      (hopFlags(data, a, b).length ? weight.flagged : 0);
-  }
-
-  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. */
-  function search(data, scope, from, to, withConditional, cost) {
-    const dist = new Array(data.versions.length).fill(Infinity);
-    const preds = data.versions.map(() => []);
-    const frontier = [[0, from]];  // [distance, version]; there are at most a few thousand versions,
-    dist[from] = 0;
-    while (frontier.length) {  // so a linear scan for the nearest keeps this short and clear
-      let best = 0;
-      for (let i = 1; i < frontier.length; i++) if (frontier[i][0] < frontier[best][0]) best = i;
-      const [d, v] = frontier[best];
-      frontier[best] = frontier[frontier.length - 1];
-      frontier.pop();
-      if (d > dist[v] || v === to) continue;
-      for (const [t, risks] of updatesFrom(data, scope, v, withConditional)) {
-        const next = d + cost(v, t, risks);
-        if (next < dist[t]) {
-          dist[t] = next;
-          preds[t] = [[v, risks]];
-          frontier.push([next, t]);
-        } else if (next === dist[t]) {
-          preds[t].push([v, risks]);
-        }
-      }
-    }
-    return dist[to] === Infinity ? null : preds;
-  }
-
-  /* Every cheapest route as one route to follow (the newest version at each step, as people
-     update to the latest z-stream first), the number of cheapest routes, and per step the other
-     versions that could replace that step's version at the same cost, the rest unchanged. */
-  function bestRoute(data, scope, from, to, withConditional, criteria) {
-    const cost = costOf(data, criteria);
-    const preds = search(data, scope, from, to, withConditional, cost);
-    if (!preds) return null;
-    const onward = new Map();  // v -> cheapest updates out of v that still lead to the target
-    const seen = new Set([to]);
-    const stack = [to];
-    while (stack.length) {
-      const t = stack.pop();
-      for (const [v, risks] of preds[t]) {
-        if (!onward.has(v)) onward.set(v, []);
-        onward.get(v).push([t, risks]);
-        if (!seen.has(v)) {
-          seen.add(v);
-          stack.push(v);
-        }
-      }
-    }
-    const counts = new Map([[from, 1n]]);
-    const routesTo = (v) => {
-      if (!counts.has(v)) counts.set(v, preds[v].reduce((sum, [u]) => sum + routesTo(u), 0n));
-      return counts.get(v);
-    };
-    const hops = [];
-    for (let v = from; v !== to;) {
-      const [t, risks] = onward.get(v).reduce((best, update) => (update[0] > best[0] ? update : best));
-      hops.push({from: v, to: t, risks});
-      v = t;
-    }
-    hops.forEach((hop, k) => {
-      hop.alternatives = k + 1 < hops.length ? replacements(data, scope, hop, hops[k + 1], withConditional, cost) : [];
-    });
-    return {hops, total: routesTo(to)};
-  }
-
-  /* Versions w with before -> w -> after costing as much as before -> hop.to -> after. */
-  function replacements(data, scope, hop, following, withConditional, cost) {
-    const budget = cost(hop.from, hop.to, hop.risks) + cost(hop.to, following.to, following.risks);
-    const found = [];
-    for (const [w, first] of updatesFrom(data, scope, hop.from, withConditional)) {
-      if (w === hop.to) continue;
-      const second = updatesFrom(data, scope, w, withConditional).find(([t]) => t === following.to);
-      if (second && cost(hop.from, w, first) + cost(w, following.to, second[1]) === budget) {
-        found.push({version: w, hops: [[hop.from, w, first], [w, following.to, second[1]]]});
-      }
-    }
-    return found.sort((x, y) => y.version - x.version);
-  }
-
-  /* Stretches of the route that one channel serves; a cluster switches channel between them.
-     Extending each stretch as far as it goes gives the fewest switches. Where a stable, eus or
-     fast channel offers an update, only those count: a candidate channel is never suggested
-     just to save a switch. */
-  function channelStretches(data, scope, hops) {
-    const stretches = [];
-    hops.forEach((hop, i) => {
-      const all = servingChannels(data, scope, hop.from, hop.to);
-      const supported = all.filter((c) => data.channels[c].rank < CANDIDATE);
-      const serving = supported.length ? supported : all;
-      const last = stretches[stretches.length - 1];
-      const common = last ? last.channels.filter((c) => serving.includes(c)) : [];
-      if (common.length) {
-        last.channels = common;
-        last.end = i;
-      } else {
-        stretches.push({start: i, end: i, channels: serving});
-      }
-    });
-    // stable, eus, fast, then candidate; inside a kind the oldest minor (channels come newest first)
-    for (const stretch of stretches) {
-      stretch.channels.sort((a, b) => data.channels[a].rank - data.channels[b].rank || b - a);
-    }
-    return stretches;
-  }
-
-  function versionLink(data, v) {
-    return releaseLink(releases, data.versions[v]);
-  }
-
-  function channelName(data, c) {
-    return data.channels[c].name;
-  }
-
-  /* How a replacement's two updates differ from the route's: their risks and flags
-     ("then" for the update out of it). */
-  function replacementNotes(data, alt, route) {
-    const notes = [];
-    alt.hops.forEach(([a, b, risks], i) => {
-      const [ra, rb, routeRisks] = route[i];
-      const then = i ? "then " : "";
-      if (risks >= 0 && risks !== routeRisks) {
-        notes.push(then + "conditional: " + data.riskLists[risks].map((r) => data.risks[r].name).join(", "));
-      } else if (risks < 0 && routeRisks >= 0) {
-        notes.push(then + "recommended");
-      }
-      const usual = new Set(hopFlags(data, ra, rb));
-      notes.push(...hopFlags(data, a, b).filter((flag) => !usual.has(flag)).map((flag) => then + flag));
-    });
-    return notes.length ? ` (${notes.join("; ")})` : "";
-  }
-
-  function alternativesLine(data, hop, following) {
-    const route = [[hop.from, hop.to, hop.risks], [hop.to, following.to, following.risks]];
-    const items = hop.alternatives.map((alt) =>
-      el("span", {class: "alternative"}, versionLink(data, alt.version), replacementNotes(data, alt, route)));
+  function alternativesLine(hop) {
+    const items = hop.alternatives.map((alt) => el("span", {class: "alternative"}, versionLink(alt.version),
+      alt.notes.length ? ` (${alt.notes.join("; ")})` : ""));
     const shown = items.slice(0, SHOWN_ALTERNATIVES);
     const folded = items.slice(SHOWN_ALTERNATIVES);
     return el("div", {class: "hop-alternatives"},
-      el("span", {class: "alternatives-label"}, `Instead of ${data.versions[hop.to]}: `),
+      el("span", {class: "alternatives-label"}, `Instead of ${hop.to}: `),
       joinNodes(shown, ", "),
       folded.length
         ? el("details", {}, el("summary", {}, count(folded.length, "older version")), joinNodes(folded, ", "))
         : null);
   }
 
-  function hopItem(data, scope, hop, following, switchTo) {
-    const conditional = hop.risks >= 0;
-    const flags = hopFlags(data, hop.from, hop.to);
+  function hopItem(data, hop, first) {
+    const conditional = hop.riskList >= 0;
+    let setLine = null;
+    if (hop.set && first) {
+      setLine = el("p", {class: "hop-switch hop-set"}, "Set the cluster's channel to ", el("strong", {}, hop.set),
+        " before this update, if it is not set already.");
+    } else if (hop.set) {
+      setLine = el("p", {class: "hop-switch"}, "Switch the cluster's channel to ", el("strong", {}, hop.set),
+        " before this update.");
+    }
     return el("li", {class: conditional ? "hop conditional" : "hop",
-                     "data-alternatives": hop.alternatives.map((alt) => data.versions[alt.version]).join(" "),
-                     "data-flags": flags.join(", "), "data-switch": switchTo === null ? null : channelName(data, switchTo)},
-      switchTo === null ? null
-        : el("p", {class: "hop-switch"}, "Switch the cluster's channel to ", el("strong", {}, channelName(data, switchTo)),
-             " before this update."),
-      el("span", {class: "hop-versions"}, versionLink(data, hop.from), " → ", versionLink(data, hop.to)), " ",
-      el("span", {class: "badge"}, conditional ? "conditional" : "recommended"), " ",
-      flags.flatMap((flag) => [el("span", {class: "badge badge-warning"}, flag), " "]),
-      el("span", {class: "hop-channels"},
-        "in " + servingChannels(data, scope, hop.from, hop.to).map((c) => channelName(data, c)).join(", ")),
+                     "data-alternatives": hop.alternatives.map((alt) => alt.version).join(" "),
+                     "data-flags": hop.flags.join(", "), "data-switch": first ? null : hop.set,
+                     "data-channel": hop.set},
+      setLine,
+      el("span", {class: "hop-versions"}, versionLink(hop.from), " → ", versionLink(hop.to)), " ",
+      el("span", {class: "badge"}, hop.evaluation && hop.evaluation.status === "True" ? "recommended for this cluster"
+        : conditional ? "conditional" : "recommended"), " ",
+      hop.flags.flatMap((flag) => [el("span", {class: "badge badge-warning"}, flag), " "]),
+      el("span", {class: "hop-channels"}, "in " + hop.channels.join(", ")),
+      hop.evaluation ? evaluationLine(hop.evaluation) : null,
       conditional
         ? el("ul", {class: "risks"},
-             data.riskLists[hop.risks].map((r) => riskItem(data.risks[r], root + data.risks[r].page)))
+             data.riskLists[hop.riskList].map((r) => riskItem(data.risks[r], root + data.risks[r].page)))
         : null,
-      hop.alternatives.length ? alternativesLine(data, hop, following) : null);
+      (hop.hints || []).map((hint) => el("p", {class: "hop-hint", "data-status": hint.status},
+        el("strong", {}, hint.risk), `: ${hint.text}.`)),
+      hop.alternatives.length ? alternativesLine(hop) : null);
   }
 
-  function channelsLine(data, stretches) {
-    const preferred = stretches.map((stretch) => channelName(data, stretch.channels[0]));
-    const line = el("p", {class: "route-channels", "data-channels": preferred.join(" ")});
-    if (stretches.length === 1) {
-      const others = stretches[0].channels.slice(1).map((c) => channelName(data, c));
-      line.append("One channel serves every update of this route: ", el("strong", {}, preferred[0]),
-        others.length ? ` (also ${others.join(", ")}).` : ".");
-      return line;
-    }
-    const updates = (s) => (s.start === s.end ? `update ${s.start + 1}` : `updates ${s.start + 1}–${s.end + 1}`);
-    line.append("No one channel serves every update, so the cluster switches channel on the way: ",
-      ...stretches.flatMap((s, i) => [i ? ", then " : "", el("strong", {}, preferred[i]), ` for ${updates(s)}`]), ".");
-    return line;
+  const EVALUATED = {True: "The cluster evaluated this update's risks: none applies to it (Recommended=True).",
+                     False: "The cluster evaluated this update's risks: one applies to it (Recommended=False).",
+                     Unknown: "The cluster could not evaluate this update's risks (Recommended=Unknown)."};
+
+  function evaluationLine(evaluation) {
+    return el("p", {class: "hop-evaluation notice", "data-status": evaluation.status}, EVALUATED[evaluation.status],
+      evaluation.message ? ` ${evaluation.message}` : "");
   }
 
-  function routeSection(data, scope, found, kind, heading) {
-    const {hops, total} = found;
-    const conditional = hops.filter((hop) => hop.risks >= 0).length;
-    const stretches = channelStretches(data, scope, hops);
-    const switches = new Map(stretches.slice(1).map((s) => [s.start, s.channels[0]]));
-    const names = [hops[0].from, ...hops.map((hop) => hop.to)].map((v) => data.versions[v]);
-    const size = `${count(total, "route")} of ${count(hops.length, "update")}` +
-      (conditional ? ` (${conditional} conditional)` : "") + ".";
-    const flagged = hops.some((hop) => hopFlags(data, hop.from, hop.to).length);
-    let shown = "";
-    if (total > 1n) {
-      shown = hops.some((hop) => hop.alternatives.length)
-        ? " Shown: the one through the newest version at each step. Under a step, “Instead of” lists the other " +
-          "versions that work there with the rest of the route unchanged."
-        : " Shown: the one through the newest version at each step; the others differ from it in more than one step.";
-    }
-    return el("section", {class: "routes", "data-kind": kind, "data-total": String(total)},
-      el("h2", {}, heading),
-      el("p", {class: "route-count"}, size + shown),
-      flagged
-        ? el("p", {class: "notice"}, "Marked updates land on a prerelease or are offered in no stable, eus or " +
-            "fast channel; no route of this kind avoids them.")
-        : null,
+  function routeSection(data, section) {
+    return el("section", {class: "routes", "data-kind": section.kind, "data-total": section.total},
+      el("h2", {}, section.heading),
+      el("p", {class: "route-count"}, section.size),
+      section.notices.map((notice) => el("p", {class: "notice"}, notice)),
       el("div", {class: "route-box"},
-        el("p", {class: "route-summary"}, names.join(" → ")),
-        channelsLine(data, stretches),
-        el("ol", {class: "route", "data-kind": kind, "data-route": names.join(" ")},
-          hops.map((hop, i) => hopItem(data, scope, hop, hops[i + 1], switches.has(i) ? switches.get(i) : null)))));
+        el("p", {class: "route-summary"}, section.route.join(" → ")),
+        el("p", {class: "route-channels", "data-channels": section.channels.join(" ")}, section.channelsLine),
+        el("ol", {class: "route", "data-kind": section.kind, "data-route": section.route.join(" ")},
+          section.hops.map((hop, i) => hopItem(data, hop, i === 0)))));
+  }
+
+  function procedureSection(steps) {
+    return el("section", {class: "procedure", "data-kind": "eus-procedure"},
+      el("h2", {}, "EUS-to-EUS: the steps in order"),
+      el("p", {}, "The control plane goes through the odd minor while the worker pools stay paused, so the " +
+        "workers update, and reboot, only once per EUS-to-EUS step."),
+      el("ol", {class: "procedure-steps"}, steps.map((step) => el("li", {}, step))));
+  }
+
+  /* What the page read from the ClusterVersion, and where the cluster and this site disagree. */
+  function clusterFacts(cluster) {
+    const archFrom = {architecture: "from status.desired.architecture", image: "from its image's digest",
+                      none: "not known: the form's choice"}[cluster.archFrom];
+    const facts = el("dl", {class: "facts cluster-facts"});
+    const add = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
+    add("Version", cluster.version);
+    add("Architecture", `${cluster.arch || fields.arch.value} (${archFrom})`);
+    add("Channel", cluster.channel || "none set", ` — planning in ${cluster.kind} channels to ${cluster.target}`);
+    if (cluster.evaluations.length) {
+      add("Its evaluations", el("ul", {}, cluster.evaluations.map((e) =>
+        el("li", {}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))));
+    }
+    const siteUrl = new URL(root || "./", window.location.href).href;
+    const notes = [SiteGenCluster.upstreamNote(cluster.upstream, siteUrl), ...cluster.notes];
+    return el("section", {class: "cluster-summary", "data-kind": "cluster"},
+      el("h2", {}, `A cluster at ${cluster.version}`), facts,
+      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+  }
+
+  function show(data, answer) {
+    window.plannerAnswer = answer;
+    window.plannerClusterError = null;
+    result.dataset.outcome = answer.outcome;
+    const children = answer.cluster ? [clusterFacts(answer.cluster)] : [];
+    children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
+    if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
+    if (answer.procedure.length) children.push(procedureSection(answer.procedure));
+    children.push(...answer.sections.map((section) => routeSection(data, section)));
+    result.replaceChildren(...children);
   }
 
   function outcome(kind, ...children) {
@@ -292,111 +133,74 @@
     result.replaceChildren(...children);
   }
 
-  /* Why no route exists, from what the served graphs show (they cannot show why an update is missing). */
-  function explainUnreachable(data, scope, from, to, where, arch) {
-    const name = (v) => data.versions[v];
-    if (to < from) {  // versions are numbered in SemVer order
-      return `Updates only go to newer versions, and ${name(to)} is older than ${name(from)}.`;
-    }
-    const inScope = (v) => scope === null || data.channels[scope].memberSet.has(v);
-    const sources = data.versions.map((_, v) => v)
-      .filter((v) => updatesFrom(data, null, v, true).some(([t]) => t === to));
-    if (!sources.some(inScope)) {
-      if (!sources.length) {
-        return `Nothing ${where} updates to ${name(to)} on ${arch}: no served graph has an update into it, ` +
-          "so clusters only get there by being installed at it.";
-      }
-      const elsewhere = new Set(sources.flatMap((v) => servingChannels(data, null, v, to)));
-      return `Nothing ${where} updates to ${name(to)} on ${arch}. Updates into it are offered in ` +
-        `${Array.from(elsewhere, (c) => channelName(data, c)).join(", ")}: choose “Any channel” to plan across channels.`;
-    }
-    if (!updatesFrom(data, scope, from, true).length) {
-      return `${name(from)} has no updates ${where} on ${arch}: it is a dead end.`;
-    }
-    const seen = new Set([from]);
-    const stack = [from];
-    while (stack.length) {
-      for (const [t] of updatesFrom(data, scope, stack.pop(), true)) {
-        if (!seen.has(t)) {
-          seen.add(t);
-          stack.push(t);
-        }
-      }
-    }
-    return `${name(to)} cannot be reached from ${name(from)} ${where} on ${arch}: the ` +
-      `${count(seen.size - 1, "version")} reachable from it go up to ${name(Math.max(...seen))}, ` +
-      `and none of them updates to ${name(to)}.`;
+  async function submit() {
+    const question = {source: typedVersion(fields.from.value), target: typedVersion(fields.to.value),
+                      kind: fields.kind.value, channel: fields.channel.value || null};
+    fields.from.value = question.source;
+    fields.to.value = question.target;
+    if (!question.source || !question.target) return;
+    const data = await load(fields.arch.value);
+    show(data, plan(data, question));
   }
 
-  /* Is route a better than route b on (flagged updates, updates)? */
-  function fewerFlaggedOrShorter(data, a, b) {
-    const flagged = (route) => route.hops.filter((hop) => hopFlags(data, hop.from, hop.to).length).length;
-    return flagged(a) - flagged(b) || a.hops.length - b.hops.length;
+  /* "Plan for my cluster": the pasted text is read here and never sent anywhere. Only the site's
+     own data files are fetched (the planner file, and the payload digests when the document does
+     not name its architecture). */
+  const clusterForm = document.getElementById("cluster-form");
+  const clusterText = document.getElementById("cluster-text");
+  let payloads = null;
+
+  async function planCluster() {
+    const {parseDocument, readCluster, planForCluster, ClusterError} = SiteGenCluster;
+    try {
+      const parsed = parseDocument(clusterText.value);
+      if (!SiteGenCluster.namesArchitecture(parsed) && payloads === null) {
+        payloads = await fetchJSON(`${form.dataset.planner}payloads.json`);
+      }
+      const cluster = readCluster(parsed, payloads);
+      const data = await load(cluster.arch || fields.arch.value);
+      show(data, planForCluster(data, cluster, typedVersion(inputValue("cluster-to")),
+                                 inputValue("cluster-kind") || null));
+    } catch (error) {
+      if (!(error instanceof ClusterError)) throw error;
+      window.plannerAnswer = null;
+      window.plannerClusterError = error.message;
+      outcome("cluster-error", el("p", {class: "notice"}, error.message, error.detail ? ` (${error.detail})` : ""));
+    }
   }
 
-  async function plan() {
-    const arch = fields.arch.value;
-    const fromName = typedVersion(fields.from.value);
-    const toName = typedVersion(fields.to.value);
-    fields.from.value = fromName;
-    fields.to.value = toName;
-    const channelChoice = fields.channel.value;
-    if (!fromName || !toName) return;
-    const data = await load(arch);
-    const where = channelChoice ? `in ${channelChoice}` : "in any channel";
-    for (const version of [fromName, toName]) {
-      if (!data.number.has(version)) {
-        outcome("invalid", el("p", {class: "notice"}, `${version} is not a release served for ${arch} in any channel.`));
-        return;
-      }
-    }
-    const from = data.number.get(fromName);
-    const to = data.number.get(toName);
-    let scope = null;
-    if (channelChoice) {
-      scope = data.channelNumber.has(channelChoice) ? data.channelNumber.get(channelChoice) : -1;
-      const missing = [from, to].filter((v) => scope < 0 || !data.channels[scope].memberSet.has(v));
-      if (missing.length) {
-        outcome("not-in-channel", ...missing.map((v) => el("p", {class: "notice"},
-          `${data.versions[v]} is not in ${channelChoice} on ${arch}, so no route exists there. It is in: `,
-          joinNodes(data.channelsOf[v].map((c) => channelName(data, c)), ", "), ".")));
-        return;
-      }
-    }
-    if (from === to) {
-      outcome("same", el("p", {}, `A cluster at ${fromName} is already at the target.`));
-      return;
-    }
-    const recommended = bestRoute(data, scope, from, to, false, ["flagged", "updates", "conditional"]);
-    if (recommended) {
-      const sections = [routeSection(data, scope, recommended, "recommended", `Recommended routes ${where} (${arch})`)];
-      const risky = bestRoute(data, scope, from, to, true, ["flagged", "updates", "conditional"]);
-      const better = fewerFlaggedOrShorter(data, risky, recommended);
-      if (better < 0) {
-        sections.push(routeSection(data, scope, risky, "shorter-conditional",
-          risky.hops.length < recommended.hops.length ? "Shorter, through conditional updates"
-            : "Through conditional updates, with fewer prereleases and candidate-only updates"));
-      }
-      outcome("routes", ...sections);
-      return;
-    }
-    const risky = bestRoute(data, scope, from, to, true, ["flagged", "conditional", "updates"]);
-    if (risky) {
-      outcome("conditional-only",
-        el("p", {class: "notice"}, `No route ${where} (${arch}) uses only recommended updates: ` +
-          `every way from ${fromName} to ${toName} includes a conditional update.`),
-        routeSection(data, scope, risky, "conditional-only", "Routes with the fewest conditional updates"));
-      return;
-    }
-    outcome("unreachable", el("p", {class: "notice"}, explainUnreachable(data, scope, from, to, where, arch)));
+  function inputValue(id) {
+    return document.getElementById(id).value;
   }
+
+  function readFile(file) {
+    if (!file) return;
+    const reader = new FileReader();
+    reader.addEventListener("load", () => {
+      clusterText.value = reader.result;
+      planCluster().catch(failed);
+    });
+    reader.readAsText(file);
+  }
+
+  clusterForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    result.dataset.outcome = "loading";
+    planCluster().catch(failed);
+  });
+  document.getElementById("cluster-file").addEventListener("change", (event) => readFile(event.target.files[0]));
+  clusterText.addEventListener("dragover", (event) => event.preventDefault());
+  clusterText.addEventListener("drop", (event) => {
+    event.preventDefault();
+    readFile(event.dataTransfer.files[0]);
+  });
 
   /* Versions and channels offered by the form follow the chosen architecture. */
   async function refreshChoices() {
     const data = await load(fields.arch.value);
     datalist.replaceChildren(...data.versions.map((v) => el("option", {value: v})));
     const wanted = fields.channel.value;
-    fields.channel.replaceChildren(el("option", {value: ""}, "Any channel"),
+    fields.channel.replaceChildren(el("option", {value: ""}, "Every channel of that kind"),
       ...data.channels.map((channel) => el("option", {value: channel.name}, channel.name)));
     fields.channel.value = data.channelNumber.has(wanted) ? wanted : "";
   }
@@ -408,6 +212,10 @@
   fields.from.value = params.get("from") || "";
   fields.to.value = params.get("to") || "";
   const askedChannel = params.get("channel") || "";
+  // Links made before channel kinds existed name no kind: an empty channel then meant any channel.
+  const askedKind = params.get("kind") || (params.has("channel") && !askedChannel ? ANY : "stable");
+  if (Array.from(fields.kind.options).some((o) => o.value === askedKind)) fields.kind.value = askedKind;
+  else fields.kind.append(el("option", {value: askedKind, selected: "selected"}, askedKind));
   const failed = (error) => outcome("error", el("p", {class: "notice"}, error.message));
   if (!fields.arch.value) {
     outcome("idle", el("p", {}, "No architecture has a served release, so there is nothing to plan."));
@@ -420,7 +228,7 @@
       fields.channel.append(el("option", {value: askedChannel}, askedChannel));
     }
     fields.channel.value = askedChannel;
-    return plan();
+    return submit();
   }).then(() => {
     if (result.dataset.outcome === "loading") result.dataset.outcome = "idle";
   }).catch(failed);

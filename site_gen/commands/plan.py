@@ -1,0 +1,101 @@
+"""``site-gen plan``: the planner page's answer in a terminal, from a built site's planner data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import orjson
+
+from ..model.errors import InputError, Warnings
+from ..planner.answer import SCOPE_CHOICES, Question, plan
+from ..planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster, upstream_note
+from ..planner.data import load_planner_data
+from ..planner.text import answer_text, cluster_text
+
+EPILOG = """\
+The route is the one planner.html shows for the same question: both follow the same rules
+(site_gen/planner and assets/planner-rules.js, held equal by a shared test corpus), and
+both read data/planner-<arch>.json of the site.
+
+With --cluster FILE, the cluster's own ClusterVersion (`oc get clusterversion version -o json`,
+or -o yaml) gives the version, channel, channel kind and architecture, and its evaluations of
+the conditional updates it is offered decide the first update: the route the planner page shows
+for the same document. FILE "-" reads standard input. Nothing is sent anywhere.
+
+Exit status: 0 a route was found, 1 no route (the reason is printed), 2 bad input.
+
+Examples:
+  site-gen plan --site public --arch amd64 --from 4.14.20 --to 4.18
+  oc get clusterversion version -o json | site-gen plan --site public --cluster - --to 4.18
+"""
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("plan", help="print the update route from one version to another",
+                            description="Plan an update as the site's planner page does, in plain text.",
+                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--site", type=Path, default=Path("_site"), metavar="DIR",
+                        help="a site built with pages (default: _site)")
+    parser.add_argument("--arch", dest="arch_given", default=None,
+                        help="architecture (default: amd64, or the cluster's)")
+    parser.add_argument("--from", dest="source", metavar="VERSION", help="the cluster's version")
+    parser.add_argument("--to", dest="target", metavar="VERSION", default="",
+                        help="the target version, or a minor such as 4.18 for its newest release the route "
+                             "reaches (with --cluster, default: the minor of the cluster's channel)")
+    parser.add_argument("--kind", choices=SCOPE_CHOICES, default=None,
+                        help="the cluster's kind of channel; the route stays in it (default: stable, or the "
+                             "kind of the cluster's channel; eus also lists the EUS-to-EUS steps; any mixes kinds)")
+    parser.add_argument("--cluster", type=Path, metavar="FILE",
+                        help="plan for this cluster: its ClusterVersion as JSON or YAML (- for standard input)")
+    parser.add_argument("--site-url", metavar="URL",
+                        help="where the site is served, to tell whether the cluster's spec.upstream points at it")
+    parser.add_argument("--channel", default=None, metavar="NAME", help="route within this one channel only")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text (default) or the answer as JSON, as the page computes it")
+
+
+def _cluster(args) -> dict:
+    text = sys.stdin.read() if str(args.cluster) == "-" else args.cluster.read_text("utf-8")
+    payloads_path = args.site / "data" / "payloads.json"
+    payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
+    return read_cluster(parse_document(text), payloads)
+
+
+def run(args, warnings: Warnings) -> int:
+    if args.cluster is None and (not args.source or not args.target):
+        print("error: give --from and --to, or --cluster FILE", file=sys.stderr)
+        return 2
+    cluster = None
+    if args.cluster is not None:
+        try:
+            cluster = _cluster(args)
+        except OSError as exc:
+            print(f"{args.cluster}: error: {exc.strerror}", file=sys.stderr)
+            return 2
+        except ClusterError as exc:
+            print(f"{args.cluster}: error: {exc.message}" + (f" ({exc.detail})" if exc.detail else ""), file=sys.stderr)
+            return 2
+        if not cluster["arch"] and args.arch_given is None:
+            print(f"{args.cluster}: error: " + cluster["notes"][-1] + " (pass --arch)", file=sys.stderr)
+            return 2
+    arch = (cluster["arch"] if cluster and cluster["arch"] else args.arch_given) or "amd64"
+    try:
+        data = load_planner_data(args.site, arch)
+    except InputError as exc:  # nothing is written, so the build's "nothing was published" does not apply
+        print(f"{exc.location}error: {exc.message}", file=sys.stderr)
+        return 2
+    if cluster is not None:
+        answer = plan_for_cluster(data, cluster, args.target, args.kind)
+    else:
+        answer = plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
+    if args.format == "json":
+        sys.stdout.buffer.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        lines = [] if cluster is None else cluster_text(answer["cluster"],
+                                                         upstream_note(cluster["upstream"], args.site_url))
+        sys.stdout.write("".join(line + "\n" for line in lines) + answer_text(answer))
+    if answer["outcome"] == "invalid":
+        return 2
+    return 0 if answer["outcome"] in ("routes", "conditional-only", "same") else 1

@@ -1,0 +1,241 @@
+"""Plan for one cluster from its own ClusterVersion (`oc get clusterversion version -o json`).
+
+The document gives the version the cluster runs or is updating to, its channel, its architecture
+(``status.desired.architecture`` is ``Multi`` on multi clusters; otherwise the image digest is
+looked up among the site's payloads), its upstream, its history, and in
+``status.conditionalUpdates`` the cluster's own evaluation of every conditional update it is
+offered (``Recommended`` True, False or Unknown). The first update of the route uses those
+evaluations: True counts as recommended, False is avoided while another route exists, Unknown
+stays conditional. Later updates that carry a risk with the same name and rules as one the
+cluster evaluated show that evaluation as a hint, marked as not re-evaluated.
+
+planner-rules.js does the same in the browser, where the pasted text never leaves the page.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import yaml
+
+from .answer import KINDS, Question, plan
+from .data import PlannerData, channel_kind, channel_minor
+
+RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
+
+
+class ClusterError(ValueError):
+    """The text is not a usable ClusterVersion; the message says what is missing."""
+
+    def __init__(self, message: str, detail: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+def parse_document(text: str) -> dict:
+    """JSON, else YAML (`-o yaml`); a mapping either way."""
+    try:
+        document = json.loads(text)
+    except ValueError as json_error:
+        if text.lstrip().startswith(("{", "[")):
+            raise ClusterError("Could not read the text as JSON.", str(json_error)) from None
+        try:
+            document = yaml.safe_load(text)
+        except yaml.YAMLError as yaml_error:
+            raise ClusterError("Could not read the text as JSON or YAML.", str(yaml_error)) from None
+    if not isinstance(document, dict):
+        raise ClusterError("This is not a ClusterVersion: expected the output of "
+                           "“oc get clusterversion version -o json”.")
+    return document
+
+
+def _field(document, *path):
+    value = document
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def read_cluster(document: dict, payloads: dict | None) -> dict:
+    """The facts planning needs, or ClusterError naming what is missing. ``payloads``: the site's
+    digest -> {"arch", "version"} (data/payloads.json)."""
+    if document.get("kind") != "ClusterVersion":
+        kind = document.get("kind")
+        raise ClusterError("This is not a ClusterVersion" + (f": its kind is {kind}." if isinstance(kind, str) and kind
+                                                              else ": it has no kind.")
+                           + " Paste the output of “oc get clusterversion version -o json”.")
+    version = _text(_field(document, "status", "desired", "version"))
+    if not version:
+        raise ClusterError("status.desired.version is missing: paste the whole ClusterVersion, with its status.")
+    image = _text(_field(document, "status", "desired", "image"))
+    architecture = _text(_field(document, "status", "desired", "architecture"))
+    notes = []
+    if architecture:
+        arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
+    else:
+        digest = image.rpartition("@")[2]
+        known = (payloads or {}).get(digest)
+        if known:
+            arch, source = known["arch"], "image"
+            if known["version"] != version:
+                notes.append(f"The cluster's image is the payload of {known['version']} on this site, "
+                             f"but it says it runs {version}.")
+        else:
+            arch, source = "", "none"
+            notes.append("The cluster's image is not a payload this site serves, so its architecture is "
+                         "not known: choose it.")
+    channel = _text(_field(document, "spec", "channel"))
+    history = _field(document, "status", "history")
+    history = history if isinstance(history, list) else []
+    updating = None
+    if history and isinstance(history[0], dict) and history[0].get("state") == "Partial":
+        previous = next((_text(entry.get("version")) for entry in history[1:]
+                         if isinstance(entry, dict) and entry.get("state") == "Completed"), "")
+        updating = {"from": previous, "to": _text(history[0].get("version")) or version}
+        notes.append(f"The cluster is updating{' from ' + previous if previous else ''} to {updating['to']}: "
+                     f"the plan starts at {version}, where it is going. Let that update finish first.")
+    evaluations: list[dict] = []
+    for entry in _field(document, "status", "conditionalUpdates") or []:
+        if not isinstance(entry, dict):
+            continue
+        target = _text(_field(entry, "release", "version"))
+        condition = next((c for c in entry.get("conditions") or []
+                          if isinstance(c, dict) and c.get("type") == "Recommended"), {})
+        status = _text(condition.get("status"))
+        risks = [{"name": _text(risk.get("name")), "rules": risk.get("matchingRules") or []}
+                 for risk in entry.get("risks") or [] if isinstance(risk, dict)]
+        if target:
+            evaluations.append({"version": target, "status": status if status in RECOMMENDED_TEXT else "Unknown",
+                                "reason": _text(condition.get("reason")), "message": _text(condition.get("message")),
+                                "risks": risks})
+    evaluations.sort(key=lambda e: e["version"])
+    return {"version": version, "image": image, "arch": arch, "archFrom": source, "channel": channel,
+            "upstream": _text(_field(document, "spec", "upstream")), "updating": updating,
+            "evaluations": evaluations, "notes": notes}
+
+
+def canonical(value) -> str:
+    """Rules compared as JSON with sorted keys, as planner-rules.js writes them."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def cluster_question(data: PlannerData, cluster: dict, target: str, kind: str | None) -> tuple[Question, list[str]]:
+    """The planner question for the cluster, and what the site and the cluster disagree on."""
+    notes = []
+    channel = cluster["channel"]
+    if not channel:
+        notes.append("The cluster has no channel set (spec.channel), so it is offered no updates: set one. "
+                     "Planning in stable channels.")
+    elif channel not in data.channel_number:
+        notes.append(f"This site has no channel {channel} on {data.arch}: the cluster's channel is not served here.")
+    cluster_kind = channel_kind(channel) if channel else "stable"
+    if channel and cluster_kind not in KINDS:
+        notes.append(f"{channel} is not a stable, eus, fast or candidate channel: planning in stable channels.")
+        cluster_kind = "stable"
+    if not target:
+        minor = channel_minor(channel) if channel else None
+        target = f"{minor[0]}.{minor[1]}" if minor else cluster["version"]
+    return Question(data.arch, cluster["version"], target, kind or cluster_kind), notes
+
+
+def _first_hop_view(data: PlannerData, source: int, evaluations: list[dict], avoid: bool) -> PlannerData:
+    """The data with the cluster's evaluations of its own conditional updates applied."""
+    view = copy.copy(data)
+    view.recommended = list(data.recommended)
+    view.conditional = list(data.conditional)
+    pairs = data.conditional[source]
+    kept, promoted = [], []
+    status = {data.number.get(e["version"]): e["status"] for e in evaluations}
+    for i in range(0, len(pairs), 2):
+        t, risks = pairs[i], pairs[i + 1]
+        if status.get(t) == "True":
+            promoted.append(t)
+        elif status.get(t) == "False" and avoid:
+            continue
+        else:
+            kept += [t, risks]
+    view.recommended[source] = sorted(data.recommended[source] + promoted)
+    view.conditional[source] = kept
+    return view
+
+
+def _hints(data: PlannerData, cluster: dict, risks_of_hop: list[int]) -> list[dict]:
+    """The cluster's evaluations of the same risks (same name and rules) on a later update."""
+    hints = []
+    for r in risks_of_hop:
+        risk = data.risks[r]
+        for evaluation in cluster["evaluations"]:
+            same = [e for e in evaluation["risks"]
+                    if e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))]
+            if not same:
+                continue
+            status = evaluation["status"]
+            if status == "False" and len(evaluation["risks"]) > 1 and evaluation["reason"] != risk["name"]:
+                verdict = "may apply (one of several risks applies)"
+            else:
+                verdict = RECOMMENDED_TEXT[status]
+            hints.append({"risk": risk["name"], "status": status, "verdict": verdict,
+                          "text": f"evaluated at {cluster['version']} for the update to {evaluation['version']}: "
+                                  f"{verdict} (not evaluated again for this update)"})
+            break
+    return hints
+
+
+def plan_for_cluster(data: PlannerData, cluster: dict, target: str = "", kind: str | None = None) -> dict:
+    question, notes = cluster_question(data, cluster, target, kind)
+    source = data.number.get(cluster["version"])
+    if source is None:
+        notes.append(f"The cluster runs {cluster['version']}, which this site does not serve on {data.arch}: "
+                     "it cannot plan from there (a mirror missing that release?).")
+        answer = plan(data, question)
+    else:
+        answer = plan(_first_hop_view(data, source, cluster["evaluations"], avoid=True), question)
+        if answer["outcome"] not in ("routes", "conditional-only", "same") and \
+                any(e["status"] == "False" for e in cluster["evaluations"]):
+            answer = plan(_first_hop_view(data, source, cluster["evaluations"], avoid=False), question)
+            notes.append("Every route starts with an update whose risks apply to this cluster.")
+    evaluated = {e["version"]: e for e in cluster["evaluations"]}
+    served_from = set()
+    if source is not None:
+        pairs = data.conditional[source]
+        served_from = {data.versions[pairs[i]] for i in range(0, len(pairs), 2)}
+    for version in evaluated:
+        if source is not None and version not in served_from:
+            notes.append(f"The cluster is offered {version} as a conditional update, but this site serves no "
+                         f"conditional update from {cluster['version']} to it.")
+    for section in answer["sections"]:
+        for i, hop in enumerate(section["hops"]):
+            a, b = data.number[hop["from"]], data.number[hop["to"]]
+            pairs = data.conditional[a]
+            original = next((pairs[k + 1] for k in range(0, len(pairs), 2) if pairs[k] == b), None)
+            if i == 0 and hop["from"] == cluster["version"] and hop["to"] in evaluated:
+                e = evaluated[hop["to"]]
+                hop["evaluation"] = {"status": e["status"], "reason": e["reason"], "message": e["message"],
+                                     "verdict": RECOMMENDED_TEXT[e["status"]]}
+                if original is not None:
+                    hop["risks"] = data.risk_names(original)
+            elif original is not None:
+                hints = _hints(data, cluster, data.risk_lists[original])
+                if hints:
+                    hop["hints"] = hints
+        if section["hops"] and section["hops"][0]["set"] == cluster["channel"]:
+            section["hops"][0]["set"] = None  # the cluster is set to it already
+    answer["cluster"] = {**cluster, "notes": cluster["notes"] + notes, "kind": question.kind,
+                         "target": question.target}
+    return answer
+
+
+def upstream_note(upstream: str, site_url: str | None) -> str:
+    """Whether the cluster reads this site. Not in the shared answer: only the page knows its URL."""
+    if not upstream:
+        return "The cluster reads Red Hat's update service (spec.upstream is not set), not this site."
+    if site_url and not upstream.startswith(re.sub(r"/+$", "", site_url)):
+        return f"The cluster's upstream is {upstream}, not this site ({site_url}): it may be offered other updates."
+    return f"The cluster's upstream is {upstream}."

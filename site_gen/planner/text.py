@@ -1,0 +1,53 @@
+"""A planner answer as plain text, for terminals and scripts (`site-gen plan`)."""
+
+from __future__ import annotations
+
+EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
+             "False": "a risk applies to this cluster (Recommended=False)",
+             "Unknown": "the cluster could not evaluate the risks (Recommended=Unknown)"}
+
+
+def cluster_text(cluster: dict, upstream: str) -> list[str]:
+    """What was read from the ClusterVersion, and where the cluster and this site disagree."""
+    arch_from = {"architecture": "status.desired.architecture", "image": "its image's digest",
+                 "none": "not known"}[cluster["archFrom"]]
+    lines = [f"Cluster: {cluster['version']} on {cluster['arch'] or '?'} ({arch_from}), channel "
+             f"{cluster['channel'] or '(none)'}, planning in {cluster['kind']} channels to {cluster['target']}.",
+             upstream, *cluster["notes"]]
+    for evaluation in cluster["evaluations"]:
+        lines.append(f"  conditional update to {evaluation['version']}: Recommended={evaluation['status']}"
+                     + (f" ({evaluation['reason']})" if evaluation["reason"] else ""))
+    return lines + [""]
+
+
+def answer_text(answer: dict) -> str:
+    lines = [*answer["notes"]]
+    if answer["message"]:
+        lines.append(answer["message"])
+    if answer["procedure"]:
+        lines += ["", "EUS-to-EUS: the steps in order"]
+        lines += [f"  {i}. {step}" for i, step in enumerate(answer["procedure"], 1)]
+    for section in answer["sections"]:
+        lines += ["", section["heading"], section["size"], *section["notices"],
+                  "Route: " + " -> ".join(section["route"]), section["channelsLine"]]
+        for i, hop in enumerate(section["hops"], 1):
+            if hop["set"]:
+                verb = "Set" if i == 1 else "Switch"
+                lines.append(f"     {verb} the cluster's channel to {hop['set']}.")
+            evaluation = hop.get("evaluation")
+            kind = ("recommended for this cluster" if evaluation and evaluation["status"] == "True"
+                    else "conditional" if hop["risks"] else "recommended")
+            flags = "".join(f" [{flag}]" for flag in hop["flags"])
+            lines.append(f"  {i}. {hop['from']} -> {hop['to']} ({kind}){flags} in {', '.join(hop['channels'])}")
+            if hop["risks"]:
+                lines.append(f"     risks: {', '.join(hop['risks'])}")
+            if evaluation:
+                lines.append(f"     the cluster's own evaluation: {EVALUATED[evaluation['status']]}"
+                             + (f" ({evaluation['message']})" if evaluation["message"] else ""))
+            for hint in hop.get("hints", []):
+                lines.append(f"     {hint['risk']}: {hint['text']}")
+            if hop["alternatives"]:
+                lines.append(f"     instead of {hop['to']}: " + ", ".join(
+                    alt["version"] + (f" ({'; '.join(alt['notes'])})" if alt["notes"] else "")
+                    for alt in hop["alternatives"]))
+    return "\n".join(lines).strip("\n") + "\n"

@@ -1,0 +1,68 @@
+"""When each change a feed reports was made, read from the graph-data's git history.
+
+A release entered a channel when its ``- VERSION`` line was committed (git blame, as the
+promotion tool reads it); a risk was last defined when its blocked-edges file was last
+committed. Without git (or for lines not committed yet) a time is unknown, and feeds use
+``SOURCE_DATE_EPOCH`` or, without it, 1970-01-01: the same input always gives the same feed.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+from ..inputs.git import git_output
+from ..model.graph_data import Channel, GraphData
+from ..promotion.git_blame import blame_line_times, is_shallow_clone
+from ..promotion.times import UTC
+
+
+def fallback_time() -> datetime:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return datetime.fromtimestamp(int(epoch) if epoch.isdigit() else 0, UTC)
+
+
+class FeedTimes:
+    def __init__(self, data: GraphData):
+        self._data = data
+        self._git = data.revision is not None
+        self._shallow = self._git and is_shallow_clone(data.root)
+        self._blamed: dict[Path, dict[int, datetime | None] | None] = {}
+        self._file_times: dict[str, datetime] | None = None
+        self.fallback = fallback_time()
+
+    def entered(self, channel: Channel, version: str) -> datetime:
+        """When ``version``'s line was committed to the channel file."""
+        written = channel.document.data.get("versions") or [] if self._git else []
+        if version not in written:
+            return self.fallback
+        if channel.path not in self._blamed:
+            self._blamed[channel.path] = blame_line_times(channel.path, boundary_unknown=self._shallow)
+        times = self._blamed[channel.path]
+        line = channel.document.line("versions", written.index(version))
+        return (times.get(line) if times and line else None) or self.fallback
+
+    def changed(self, path: Path) -> datetime:
+        """The last commit time of a graph-data file (one `git log` for all of them)."""
+        if self._file_times is None:
+            self._file_times = self._last_commits() if self._git else {}
+        return self._file_times.get(path.relative_to(self._data.root).as_posix(), self.fallback)
+
+    def revision_time(self) -> datetime:
+        """The commit time of the graph-data's revision (what --changes-since compares with)."""
+        commit = (self._data.revision or {}).get("commit")
+        stamp = git_output(self._data.root, "show", "-s", "--format=%ct", commit) if commit else None
+        return datetime.fromtimestamp(int(stamp), UTC) if stamp and stamp.strip().isdigit() else self.fallback
+
+    def _last_commits(self) -> dict[str, datetime]:
+        output = git_output(self._data.root, "log", "--first-parent", "--format=@%ct", "--name-only",
+                            "--relative", "--", "blocked-edges", timeout=300) or ""
+        times: dict[str, datetime] = {}
+        moment = None
+        for line in output.splitlines():
+            if line.startswith("@"):
+                moment = datetime.fromtimestamp(int(line[1:]), UTC)
+            elif line and moment is not None:
+                times.setdefault(line, moment)  # newest first: the first time seen is the last change
+        return times

@@ -1,0 +1,161 @@
+"""Atom feeds, so admins subscribe instead of polling pages: one per channel × architecture
+(``feeds/<channel>/<arch>.atom``) and one per channel kind × architecture
+(``feeds/kind-<kind>/<arch>.atom``).
+
+Entries: the newest releases of the channel, every risk on its updates (a risk whose text,
+rules or updates change gets a new entry id, so readers show it again), and, with
+``--changes-since``, the updates and releases that change removed. Ids are ``urn:uuid``s
+derived from the content, links are relative to the feed, times come from git (see
+feed_times): the same input gives byte-identical feeds.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from xml.sax.saxutils import escape, quoteattr
+
+from .. import layout
+from ..model import versions
+from . import links
+from .channel_names import kind_of
+from .feed_times import FeedTimes
+from .served_index import RiskCatalog
+
+NEWEST_RELEASES = 20  # release entries per channel
+ENTRIES = 50          # entries per feed
+_NAMESPACE = uuid.UUID("6d3f9a8e-52b1-4c1e-9a52-3f1f0c6b2a10")  # this generator's ids
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: str          # what the id is derived from: changes whenever the entry's content does
+    title: str
+    updated: datetime
+    link: str         # a site path
+    summary: str
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _release_entries(channel, arch: str, doc: dict, times: FeedTimes) -> list[Entry]:
+    names = [node["version"] for node in doc["nodes"]]
+    into: dict[str, int] = {}
+    for _, b in doc["edges"]:
+        into[names[b]] = into.get(names[b], 0) + 1
+    entries = []
+    for version in sorted(names, key=versions.sort_key)[-NEWEST_RELEASES:]:
+        entries.append(Entry(
+            f"release {channel.name} {arch} {version}", f"{version} in {channel.name} ({arch})",
+            times.entered(channel, version), layout.release_page(version),
+            f"{version} is served in {channel.name} on {arch}; {into.get(version, 0)} recommended "
+            f"updates lead to it."))
+    return entries
+
+
+def _risk_entries(channel: str, arch: str, doc: dict, times: FeedTimes, risk_files: dict,
+                  catalog: RiskCatalog) -> list[Entry]:
+    covered: dict[str, list[tuple[str, str]]] = {}
+    risks: dict[str, dict] = {}
+    for group in doc["conditionalEdges"]:
+        for risk in group["risks"]:
+            risks[risk["name"]] = risk
+            covered.setdefault(risk["name"], []).extend((e["from"], e["to"]) for e in group["edges"])
+    entries = []
+    for name, risk in sorted(risks.items()):
+        updates = sorted(covered[name], key=lambda e: (versions.sort_key(e[1]), versions.sort_key(e[0])))
+        rules = ", ".join(rule["type"] for rule in risk["matchingRules"])
+        listed = ", ".join(f"{a} → {b}" for a, b in updates)
+        moments = [times.changed(path) for path in risk_files.get(name, [])]
+        entries.append(Entry(
+            f"risk {channel} {arch} {name} {risk['url']} {risk['message']} {rules} {listed}",
+            f"Risk {name} on {len(updates)} update{'s' if len(updates) != 1 else ''} in {channel} ({arch})",
+            max(moments) if moments else times.fallback, layout.risk_page(catalog.add(risk).slug),
+            f"{risk['message']} Rules: {rules}. Updates: {listed}."))
+    return entries
+
+
+def _removal_entries(channel: str, arch: str, change: dict | None, since: str, times: FeedTimes) -> list[Entry]:
+    if not change:
+        return []
+    removed = [f"{e['from']} → {e['to']}" for e in change["updates"]["removed"]]
+    removed += [f"{e['from']} → {e['to']} (conditional)" for e in change["conditionalUpdates"]["removed"]]
+    nodes = change["nodes"]["removed"]
+    if not removed and not nodes:
+        return []
+    parts = []
+    if removed:
+        parts.append(f"Updates removed: {', '.join(removed)}.")
+    if nodes:
+        parts.append(f"Releases removed: {', '.join(nodes)}.")
+    text = " ".join(parts)
+    return [Entry(f"removed {channel} {arch} {since} {text}",
+                  f"{len(removed)} update{'s' if len(removed) != 1 else ''} and {len(nodes)} "
+                  f"release{'s' if len(nodes) != 1 else ''} removed from {channel} ({arch}) since {since}",
+                  times.revision_time(), layout.channel_page(channel, arch), text)]
+
+
+def _atom(path: str, title: str, alternate: str, entries: list[Entry], fallback: datetime) -> bytes:
+    entries = sorted(entries, key=lambda e: (e.updated, e.title, e.key), reverse=True)[:ENTRIES]
+    updated = max((e.updated for e in entries), default=fallback)
+    out = ['<?xml version="1.0" encoding="utf-8"?>',
+           '<feed xmlns="http://www.w3.org/2005/Atom">',
+           f"<id>urn:uuid:{uuid.uuid5(_NAMESPACE, 'feed ' + path)}</id>",
+           f"<title>{escape(title)}</title>",
+           f"<updated>{_when(updated)}</updated>",
+           "<author><name>site-gen</name></author>",
+           f"<link rel=\"self\" href={quoteattr(links.href(path, path))}/>",
+           f"<link rel=\"alternate\" type=\"text/html\" href={quoteattr(links.href(path, alternate))}/>"]
+    for entry in entries:
+        out += ["<entry>",
+                f"<id>urn:uuid:{uuid.uuid5(_NAMESPACE, entry.key)}</id>",
+                f"<title>{escape(entry.title)}</title>",
+                f"<updated>{_when(entry.updated)}</updated>",
+                f"<link rel=\"alternate\" type=\"text/html\" href={quoteattr(links.href(path, entry.link))}/>",
+                f"<summary>{escape(entry.summary)}</summary>",
+                "</entry>"]
+    out.append("</feed>")
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
+    """The kind feeds there are: each channel kind with the architectures that have a page of it."""
+    kinds: dict[str, set[str]] = {}
+    for channel, arches in page_arches.items():
+        kinds.setdefault(kind_of(channel), set()).update(arches)
+    return [(kind, sorted(arches)) for kind, arches in sorted(kinds.items()) if arches]
+
+
+def write_feeds(site, data, documents: dict, catalog: RiskCatalog, changes: dict | None,
+                since: str | None) -> int:
+    """``documents``: (channel, arch) -> served document; ``catalog``: the risks with their page
+    slugs; ``changes``: the --changes-since model or None. Returns the number of feeds."""
+    times = FeedTimes(data)
+    risk_files: dict[str, list] = {}
+    for edge in data.blocked_edges:
+        if edge.risk is not None:
+            risk_files.setdefault(edge.risk.name, []).append(edge.path)
+    changed = {(g["channel"], g["arch"]): g for g in (changes or {}).get("graphs", [])}
+    by_kind: dict[tuple[str, str], list[Entry]] = {}
+    written = 0
+    for channel in data.channels:
+        for (name, arch), doc in documents.items():
+            if name != channel.name or not doc["nodes"]:
+                continue
+            entries = (_release_entries(channel, arch, doc, times)
+                       + _risk_entries(name, arch, doc, times, risk_files, catalog)
+                       + _removal_entries(name, arch, changed.get((name, arch)), since or "", times))
+            path = layout.feed_path(name, arch)
+            site.write(path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
+                                   layout.channel_page(name, arch), entries, times.fallback))
+            by_kind.setdefault((kind_of(name), arch), []).extend(entries)
+            written += 1
+    for (kind, arch), entries in sorted(by_kind.items()):
+        path = layout.kind_feed_path(kind, arch)
+        site.write(path, _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
+                               layout.HOME, entries, times.fallback))
+        written += 1
+    return written

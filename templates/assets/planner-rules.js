@@ -1,0 +1,712 @@
+/* Update planner rules: the best routes between two versions, from data/planner-<arch>.json (see
+   site_gen/render/planner_data.py). These are the rules of site_gen/planner, the same functions under
+   the same names, so `site-gen plan` answers as the page does; tests/data/planner_corpus.json holds both
+   to it. docs/site.md ("Planner") describes how a route is chosen and shown. */
+"use strict";
+
+const SiteGenPlanner = (() => {
+  const KINDS = ["stable", "eus", "fast", "candidate"];  // which channel to suggest first; others last
+  const CANDIDATE_RANK = KINDS.indexOf("candidate");      // ranks below it carry supported releases
+  const ANY = "any";
+  const SCOPE_CHOICES = [...KINDS, ANY];
+  const PREFERENCE = ["flagged", "updates", "conditional"];    // recommended routes and shorter risky ones
+  const FEWEST_RISKS = ["flagged", "conditional", "updates"];  // when every route carries a risk
+  const PAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":true}}'";
+  const UNPAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":false}}'";
+
+  const channelKind = (name) => name.split("-")[0];
+
+  /* The planner file plus the lookups routes need (site_gen/planner/data.py). */
+  function prepare(data) {
+    data.number = new Map(data.versions.map((v, i) => [v, i]));
+    data.prerelease = data.versions.map((v) => v.includes("-"));  // served versions carry no +build
+    data.channelsOf = data.versions.map(() => []);
+    data.channels.forEach((channel, c) => {
+      channel.memberSet = new Set(channel.members);
+      channel.kind = channelKind(channel.name);
+      const rank = KINDS.indexOf(channel.kind);
+      channel.rank = rank < 0 ? KINDS.length : rank;
+      for (const v of channel.members) data.channelsOf[v].push(c);
+    });
+    data.channelNumber = new Map(data.channels.map((channel, c) => [channel.name, c]));
+    data.kinds = KINDS.filter((kind) => data.channels.some((channel) => channel.kind === kind));
+    return data;
+  }
+
+  const riskNames = (data, list) => data.riskLists[list].map((r) => data.risks[r].name);
+
+  /* Channels of the scope (a Set of channel numbers, or null: any) offering a -> b. */
+  function servingChannels(data, scope, a, b) {
+    return data.channelsOf[a].filter((c) => (scope === null || scope.has(c)) && data.channels[c].memberSet.has(b));
+  }
+
+  function inScope(data, scope, v) {
+    return scope === null || data.channelsOf[v].some((c) => scope.has(c));
+  }
+
+  /* Updates out of v inside the scope: [target, riskList or -1 for recommended]. */
+  function updatesFrom(data, scope, v, withConditional) {
+    const holders = data.channelsOf[v].filter((c) => scope === null || scope.has(c)).map((c) => data.channels[c].memberSet);
+    const reach = scope === null ? () => true : (t) => holders.some((members) => members.has(t));
+    const out = [];
+    for (const t of data.recommended[v]) if (reach(t)) out.push([t, -1]);
+    if (withConditional) {
+      const pairs = data.conditional[v];
+      for (let i = 0; i < pairs.length; i += 2) if (reach(pairs[i])) out.push([pairs[i], pairs[i + 1]]);
+    }
+    return out;
+  }
+
+  /* Why an update is a worse step than others, judged on every channel whatever the scope:
+     it lands on a prerelease, or no stable, eus or fast channel offers it. */
+  function hopFlags(data, a, b) {
+    const flags = [];
+    if (data.prerelease[b]) flags.push("prerelease");
+    const ranks = servingChannels(data, null, a, b).map((c) => data.channels[c].rank);
+    if (ranks.every((rank) => rank >= CANDIDATE_RANK)) {
+      flags.push(ranks.every((rank) => rank === CANDIDATE_RANK) ? "candidate channels only" : "no stable, eus or fast channel");
+    }
+    return flags;
+  }
+
+  /* A cost per update ranking routes by criteria, most important first: each criterion weighs more
+     than the largest total the later ones can reach (a route has fewer updates than there are versions). */
+  function costOf(data, criteria) {
+    const base = data.versions.length + 1;
+    const weight = Object.fromEntries(criteria.map((name, i) => [name, base ** (criteria.length - 1 - i)]));
+    return (a, b, risks) => weight.updates + (risks >= 0 ? weight.conditional : 0) +
+      (hopFlags(data, a, b).length ? weight.flagged : 0);
+  }
+
+  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. */
+  function search(data, scope, from, to, withConditional, cost) {
+    const dist = new Array(data.versions.length).fill(Infinity);
+    const preds = data.versions.map(() => []);
+    const frontier = [[0, from]];  // [distance, version]; there are at most a few thousand versions,
+    dist[from] = 0;
+    while (frontier.length) {  // so a linear scan for the nearest keeps this short and clear
+      let best = 0;
+      for (let i = 1; i < frontier.length; i++) if (frontier[i][0] < frontier[best][0]) best = i;
+      const [d, v] = frontier[best];
+      frontier[best] = frontier[frontier.length - 1];
+      frontier.pop();
+      if (d > dist[v] || v === to) continue;
+      for (const [t, risks] of updatesFrom(data, scope, v, withConditional)) {
+        const next = d + cost(v, t, risks);
+        if (next < dist[t]) {
+          dist[t] = next;
+          preds[t] = [[v, risks]];
+          frontier.push([next, t]);
+        } else if (next === dist[t]) {
+          preds[t].push([v, risks]);
+        }
+      }
+    }
+    return dist[to] === Infinity ? null : preds;
+  }
+
+  /* The channels to set for a -> b: where a stable, eus or fast channel offers it, only those,
+     so a candidate channel is never suggested just to save a switch. */
+  function hopChannels(data, scope, a, b) {
+    const every = servingChannels(data, scope, a, b);
+    const supported = every.filter((c) => data.channels[c].rank < CANDIDATE_RANK);
+    return supported.length ? supported : every;
+  }
+
+  /* stable, eus, fast, then candidate; inside a kind the oldest minor (channels come newest first). */
+  const preference = (data, c) => [data.channels[c].rank, -c];
+
+  function compareTuples(x, y) {
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  }
+
+  /* Among the cheapest routes (onward), the one needing the fewest channel settings, then the
+     newest version at each step. fewest.get(v).get(c): settings still needed from v to the goal
+     when the cluster is set to c at v (anew.get(v) when c serves none of v's next updates). */
+  function fewestSwitches(data, scope, from, to, onward) {
+    const fewest = new Map();
+    const anew = new Map([[to, 0]]);
+    const needed = (t, c) => (t === to ? 0 : (fewest.get(t).has(c) ? fewest.get(t).get(c) : anew.get(t)));
+    const options = (v) => onward.get(v).flatMap(([t]) => hopChannels(data, scope, v, t).map((c) => [t, c]));
+    for (const v of Array.from(onward.keys()).sort((a, b) => b - a)) {  // every t is done before v
+      const choices = options(v);
+      anew.set(v, Math.min(...choices.map(([t, c]) => 1 + needed(t, c))));
+      const own = new Map();
+      for (const [t, c] of choices) own.set(c, Math.min(own.has(c) ? own.get(c) : anew.get(v), needed(t, c)));
+      fewest.set(v, own);
+    }
+    const route = [];
+    let current = null;
+    for (let v = from; v !== to;) {
+      const risksOf = new Map(onward.get(v));
+      const key = ([t, c]) => [(c !== current ? 1 : 0) + needed(t, c), -t, ...preference(data, c)];
+      const [t, c] = options(v).reduce((best, option) => (compareTuples(key(option), key(best)) < 0 ? option : best));
+      route.push({from: v, to: t, risks: risksOf.get(t)});
+      v = t;
+      current = c;
+    }
+    return route;
+  }
+
+  /* Every cheapest route as one route to follow, the number of cheapest routes, and per step the
+     other versions that could replace that step's version at the same cost, the rest unchanged. */
+  function bestRoute(data, scope, from, to, withConditional, criteria) {
+    const cost = costOf(data, criteria);
+    const preds = search(data, scope, from, to, withConditional, cost);
+    if (!preds) return null;
+    const onward = new Map();  // v -> cheapest updates out of v that still lead to the target
+    const seen = new Set([to]);
+    const stack = [to];
+    while (stack.length) {
+      const t = stack.pop();
+      for (const [v, risks] of preds[t]) {
+        if (!onward.has(v)) onward.set(v, []);
+        onward.get(v).push([t, risks]);
+        if (!seen.has(v)) {
+          seen.add(v);
+          stack.push(v);
+        }
+      }
+    }
+    const counts = new Map([[from, 1n]]);
+    for (const v of Array.from(seen).sort((a, b) => a - b)) {  // older versions first: no deep recursion
+      if (!counts.has(v)) counts.set(v, preds[v].reduce((sum, [u]) => sum + counts.get(u), 0n));
+    }
+    const hops = fewestSwitches(data, scope, from, to, onward);
+    hops.forEach((hop, k) => {
+      hop.alternatives = k + 1 < hops.length ? replacements(data, scope, hop, hops[k + 1], withConditional, cost) : [];
+    });
+    return {hops, total: counts.get(to)};
+  }
+
+  /* Versions w with before -> w -> after costing as much as before -> hop.to -> after. */
+  function replacements(data, scope, hop, following, withConditional, cost) {
+    const budget = cost(hop.from, hop.to, hop.risks) + cost(hop.to, following.to, following.risks);
+    const found = [];
+    for (const [w, first] of updatesFrom(data, scope, hop.from, withConditional)) {
+      if (w === hop.to) continue;
+      const second = updatesFrom(data, scope, w, withConditional).find(([t]) => t === following.to);
+      if (second && cost(hop.from, w, first) + cost(w, following.to, second[1]) === budget) {
+        found.push({version: w, hops: [[hop.from, w, first], [w, following.to, second[1]]]});
+      }
+    }
+    return found.sort((x, y) => y.version - x.version);
+  }
+
+  /* Stretches of the route that one channel serves; a cluster switches channel between them.
+     Extending each stretch as far as it goes gives the fewest switches. */
+  function channelStretches(data, scope, hops) {
+    const stretches = [];
+    hops.forEach((hop, i) => {
+      const serving = hopChannels(data, scope, hop.from, hop.to);
+      const last = stretches[stretches.length - 1];
+      const common = last ? last.channels.filter((c) => serving.includes(c)) : [];
+      if (common.length) {
+        last.channels = common;
+        last.end = i;
+      } else {
+        stretches.push({start: i, end: i, channels: serving});
+      }
+    });
+    for (const stretch of stretches) stretch.channels.sort((a, b) => compareTuples(preference(data, a), preference(data, b)));
+    return stretches;
+  }
+
+  /* Every version some route in the scope leads to from start, start included. */
+  function reachable(data, scope, start) {
+    const seen = new Set([start]);
+    const stack = [start];
+    while (stack.length) {
+      for (const [t] of updatesFrom(data, scope, stack.pop(), true)) {
+        if (!seen.has(t)) {
+          seen.add(t);
+          stack.push(t);
+        }
+      }
+    }
+    return seen;
+  }
+
+  /* ------------------------------------------------------------------ the answer (site_gen/planner/answer.py) */
+  const typedVersion = (text) => (text || "").trim().replace(/^v(?=\d)/i, "");
+  const count = (number, noun) => `${number.toLocaleString("en")} ${number == 1 ? noun : noun + "s"}`;
+
+  function scopeOf(data, question) {
+    if (question.channel) {
+      const c = data.channelNumber.get(question.channel);
+      return [new Set(c === undefined ? [] : [c]), `in ${question.channel}`];
+    }
+    if (question.kind === ANY) return [null, "in any channel"];
+    return [new Set(data.channels.flatMap((channel, c) => (channel.kind === question.kind ? [c] : []))),
+      `in ${question.kind} channels`];
+  }
+
+  function notInScope(data, question, v) {
+    const holders = data.channelsOf[v].map((c) => data.channels[c].name).join(", ");
+    const name = data.versions[v];
+    if (question.channel) {
+      const kind = channelKind(question.channel);
+      const hint = KINDS.includes(kind) && data.channelsOf[v].some((c) => data.channels[c].kind === kind)
+        ? ` Choose the channel kind ${kind} to switch between ${kind} channels on the way.` : "";
+      return `${name} is not in ${question.channel} on ${data.arch}, so no route exists there. ` +
+        `It is in: ${holders}.${hint}`;
+    }
+    const kinds = KINDS.filter((kind) => data.channelsOf[v].some((c) => data.channels[c].kind === kind));
+    return `${name} is in no ${question.kind} channel on ${data.arch}, so no route exists there. It is in: ` +
+      `${holders}. Choose the channel kind ${kinds.join(" or ") || "any"} to plan there.`;
+  }
+
+  /* Why no route exists, from what the served graphs show (they cannot show why an update is missing). */
+  function explainUnreachable(data, question, scope, from, to, where) {
+    const name = (v) => data.versions[v];
+    const arch = data.arch;
+    if (to < from) return `Updates only go to newer versions, and ${name(to)} is older than ${name(from)}.`;
+    const sources = data.versions.map((_, v) => v)
+      .filter((v) => updatesFrom(data, null, v, true).some(([t]) => t === to));
+    if (!sources.some((v) => inScope(data, scope, v) && updatesFrom(data, scope, v, true).some(([t]) => t === to))) {
+      if (!sources.length) {
+        return `Nothing ${where} updates to ${name(to)} on ${arch}: no served graph has an update into it, ` +
+          "so clusters only get there by being installed at it.";
+      }
+      const elsewhere = Array.from(new Set(sources.flatMap((v) => servingChannels(data, null, v, to)))).sort((a, b) => a - b);
+      const advice = question.channel || question.kind === ANY ? "choose “Any channel” to plan across channels"
+        : "choose another channel kind or “Any channel”";
+      return `Nothing ${where} updates to ${name(to)} on ${arch}. Updates into it are offered in ` +
+        `${elsewhere.map((c) => data.channels[c].name).join(", ")}: ${advice}.`;
+    }
+    if (!updatesFrom(data, scope, from, true).length) return `${name(from)} has no updates ${where} on ${arch}: it is a dead end.`;
+    const seen = reachable(data, scope, from);
+    const others = seen.size - 1;
+    const newest = name(Math.max(...seen));
+    const reach = others === 1 ? `the only version reachable from it is ${newest}, and it does not update`
+      : `the ${count(others, "version")} reachable from it go up to ${newest}, and none of them updates`;
+    return `${name(to)} cannot be reached from ${name(from)} ${where} on ${arch}: ${reach} to ${name(to)}.`;
+  }
+
+  function fewerFlaggedOrShorter(data, a, b) {
+    const flagged = (found) => found.hops.filter((hop) => hopFlags(data, hop.from, hop.to).length).length;
+    return flagged(a) - flagged(b) || a.hops.length - b.hops.length;
+  }
+
+  /* How a replacement's two updates differ from the route's: their risks and flags ("then" for the second). */
+  function alternativeNotes(data, alternative, route) {
+    const notes = [];
+    alternative.hops.forEach(([a, b, risks], i) => {
+      if (i >= route.length) return;
+      const [ra, rb, routeRisks] = route[i];
+      const then = i ? "then " : "";
+      if (risks >= 0 && risks !== routeRisks) notes.push(then + "conditional: " + riskNames(data, risks).join(", "));
+      else if (risks < 0 && routeRisks >= 0) notes.push(then + "recommended");
+      const usual = new Set(hopFlags(data, ra, rb));
+      notes.push(...hopFlags(data, a, b).filter((flag) => !usual.has(flag)).map((flag) => then + flag));
+    });
+    return notes;
+  }
+
+  /* Answer objects are plain JSON data; what only the page needs (risk numbers) is not enumerable. */
+  const hidden = (object, name, value) =>
+    Object.defineProperty(object, name, {value, enumerable: false, configurable: true, writable: true});
+
+  function section(data, scope, found, kind, heading) {
+    const {hops, total} = found;
+    const stretches = channelStretches(data, scope, hops);
+    const setAt = new Map(stretches.map((s) => [s.start, data.channels[s.channels[0]].name]));
+    const conditional = hops.filter((hop) => hop.risks >= 0).length;
+    let size = `${count(total, "route")} of ${count(hops.length, "update")}` +
+      (conditional ? ` (${conditional} conditional)` : "") + ".";
+    if (total > 1n) {
+      size += hops.some((hop) => hop.alternatives.length)
+        ? " Shown: the one through the newest version at each step. Under a step, “Instead of” lists the other " +
+          "versions that work there with the rest of the route unchanged."
+        : " Shown: the one through the newest version at each step; the others differ from it in more than one step.";
+    }
+    const notices = [];
+    if (hops.some((hop) => hopFlags(data, hop.from, hop.to).length)) {
+      notices.push("Marked updates land on a prerelease or are offered in no stable, eus or fast channel; " +
+        "no route of this kind avoids them.");
+    }
+    const preferred = stretches.map((s) => data.channels[s.channels[0]].name);
+    const kindKey = (k) => [KINDS.includes(k) ? KINDS.indexOf(k) : KINDS.length, k];
+    const kinds = Array.from(new Set(preferred.map(channelKind))).sort((a, b) => compareTuples(kindKey(a), kindKey(b)));
+    if (scope === null) {
+      notices.push(`Any channel: this route is set to ${kinds.join(" and ")} channels, whatever the ` +
+        "cluster's kind. Choose a channel kind to stay within it.");
+    }
+    const out = hops.map((hop, i) => {
+      const following = hops[i + 1];
+      const routePair = [[hop.from, hop.to, hop.risks], ...(following ? [[hop.to, following.to, following.risks]] : [])];
+      const entry = {
+        from: data.versions[hop.from], to: data.versions[hop.to],
+        risks: hop.risks >= 0 ? riskNames(data, hop.risks) : [],
+        channels: servingChannels(data, scope, hop.from, hop.to).map((c) => data.channels[c].name),
+        set: setAt.has(i) ? setAt.get(i) : null,
+        flags: hopFlags(data, hop.from, hop.to),
+        alternatives: hop.alternatives.map((alt) => ({version: data.versions[alt.version],
+                                                      notes: alternativeNotes(data, alt, routePair)})),
+      };
+      return hidden(entry, "riskList", hop.risks);
+    });
+    let channelsLine;
+    if (stretches.length === 1) {
+      const others = stretches[0].channels.slice(1).map((c) => data.channels[c].name);
+      channelsLine = `One channel serves every update of this route: ${preferred[0]}` +
+        (others.length ? ` (also ${others.join(", ")}).` : ".");
+    } else {
+      const updates = (s) => (s.start === s.end ? `update ${s.start + 1}` : `updates ${s.start + 1}–${s.end + 1}`);
+      channelsLine = "No one channel serves every update, so the cluster switches channel on the way: " +
+        stretches.map((s, i) => `${preferred[i]} for ${updates(s)}`).join(", then ") + ".";
+    }
+    return {kind, heading, total: String(total), size, notices,
+            route: [data.versions[hops[0].from], ...hops.map((hop) => data.versions[hop.to])],
+            channels: preferred, channelsLine, hops: out};
+  }
+
+  /* The newest release of minor a route in the scope reaches (else the newest there). */
+  function resolveTarget(data, scope, from, minor, where) {
+    const members = data.versions.map((_, v) => v)
+      .filter((v) => data.versions[v].split(".").slice(0, 2).join(".") === minor && inScope(data, scope, v));
+    if (!members.length) return [null, `No ${minor} release is served ${where} on ${data.arch}.`];
+    const reach = reachable(data, scope, from);
+    const reached = members.filter((v) => reach.has(v));
+    if (reached.length) {
+      const v = Math.max(...reached);
+      return [v, `Target: ${data.versions[v]}, the newest ${minor} release reachable ${where}.`];
+    }
+    const v = Math.max(...members);
+    return [v, `Target: ${data.versions[v]}, the newest ${minor} release ${where}.`];
+  }
+
+  const minorOf = (version) => Number(version.split(".")[1]);
+
+  /* EUS-to-EUS as the documented procedure (site_gen/planner/eus.py): the control plane goes through
+     the odd minor while the worker pools stay paused, so the workers update once per step. */
+  function eusProcedure(routeSection) {
+    const hops = routeSection.hops;
+    const start = minorOf(hops[0].from);
+    if (hops.every((hop) => minorOf(hop.to) === start)) return [];
+    const steps = [];
+    const update = (hop, how) => {
+      if (hop.set) steps.push(`Set the cluster's channel to ${hop.set}.`);
+      steps.push(`Update ${how} to ${hop.to} and wait until it completes.`);
+    };
+    const stages = [];
+    for (const hop of hops) {
+      const minor = minorOf(hop.to);
+      if (minor === start) {
+        update(hop, "the cluster");
+        continue;
+      }
+      const stage = minor + (minor % 2);
+      const last = stages[stages.length - 1];
+      if (last && last.stage === stage) last.hops.push(hop);
+      else stages.push({stage, hops: [hop]});
+    }
+    for (const stage of stages) {
+      const paused = new Set(stage.hops.map((hop) => minorOf(hop.to))).size > 1;
+      if (paused) steps.push(`Pause the worker pools: ${PAUSE}`);
+      for (const hop of stage.hops) update(hop, paused ? "the control plane" : "the cluster");
+      if (paused) {
+        steps.push(`Unpause the worker pools: ${UNPAUSE}; the workers update once, to ` +
+          `${stage.hops[stage.hops.length - 1].to}. Wait until every pool is updated.`);
+      }
+    }
+    return steps;
+  }
+
+  /* question: {source, target, kind, channel}; data: a prepared planner file. */
+  function plan(data, question) {
+    const answer = {outcome: "", arch: data.arch, from: typedVersion(question.source), to: typedVersion(question.target),
+                    where: "", message: null, notes: [], sections: [], procedure: []};
+    const done = (outcome, message = null) => Object.assign(answer, {outcome, message});
+    if (!SCOPE_CHOICES.includes(question.kind) && !question.channel) {
+      return done("invalid", `Unknown channel kind '${question.kind}': choose one of ${SCOPE_CHOICES.join(", ")}.`);
+    }
+    const [scope, where] = scopeOf(data, question);
+    answer.where = where;
+    if (scope !== null && !question.channel && !scope.size) {
+      return done("invalid", `${data.arch} has no ${question.kind} channel: choose one of ${[...data.kinds, ANY].join(", ")}.`);
+    }
+    const minorTarget = /^\d+\.\d+$/.test(answer.to);
+    for (const name of [answer.from, ...(minorTarget ? [] : [answer.to])]) {
+      if (!data.number.has(name)) return done("invalid", `${name} is not a release served for ${data.arch} in any channel.`);
+    }
+    const from = data.number.get(answer.from);
+    const missing = [from, ...(minorTarget ? [] : [data.number.get(answer.to)])].filter((v) => !inScope(data, scope, v));
+    if (missing.length) return done("not-in-channel", missing.map((v) => notInScope(data, question, v)).join(" "));
+    if (minorTarget) {
+      const [resolved, note] = resolveTarget(data, scope, from, answer.to, where);
+      if (resolved === null) return done("invalid", note);
+      answer.to = data.versions[resolved];
+      answer.notes.push(note);
+    }
+    const to = data.number.get(answer.to);
+    if (from === to) return done("same", `A cluster at ${answer.from} is already at the target.`);
+    const label = `${where} (${data.arch})`;
+    const recommended = bestRoute(data, scope, from, to, false, PREFERENCE);
+    let outcome;
+    if (recommended) {
+      answer.sections.push(section(data, scope, recommended, "recommended", `Recommended routes ${label}`));
+      const risky = bestRoute(data, scope, from, to, true, PREFERENCE);
+      if (risky && fewerFlaggedOrShorter(data, risky, recommended) < 0) {
+        answer.sections.push(section(data, scope, risky, "shorter-conditional",
+          risky.hops.length < recommended.hops.length ? "Shorter, through conditional updates"
+            : "Through conditional updates, with fewer prereleases and candidate-only updates"));
+      }
+      outcome = "routes";
+    } else {
+      const risky = bestRoute(data, scope, from, to, true, FEWEST_RISKS);
+      if (!risky) return done("unreachable", explainUnreachable(data, question, scope, from, to, where));
+      answer.message = `No route ${label} uses only recommended updates: every way from ` +
+        `${answer.from} to ${answer.to} includes a conditional update.`;
+      answer.sections.push(section(data, scope, risky, "conditional-only", "Routes with the fewest conditional updates"));
+      outcome = "conditional-only";
+    }
+    if (question.kind === "eus" && !question.channel) answer.procedure = eusProcedure(answer.sections[0]);
+    answer.outcome = outcome;
+    return answer;
+  }
+
+  return {KINDS, ANY, prepare, plan, typedVersion};
+})();
+
+/* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.
+   Everything happens here, in the page: the pasted text is never sent anywhere. */
+const SiteGenCluster = (() => {
+  const {plan, KINDS} = SiteGenPlanner;
+  const RECOMMENDED_TEXT = {True: "does not apply", False: "applies", Unknown: "could not be evaluated"};
+
+  class ClusterError extends Error {
+    constructor(message, detail = "") {
+      super(message);
+      this.detail = detail;
+    }
+  }
+
+  /* JSON, else the YAML `oc get -o yaml` writes (block mappings and sequences, plain, quoted and
+     block scalars); a mapping either way. */
+  function parseDocument(text) {
+    let document;
+    try {
+      document = JSON.parse(text);
+    } catch (jsonError) {
+      if (/^\s*[{[]/.test(text)) throw new ClusterError("Could not read the text as JSON.", jsonError.message);
+      try {
+        document = SiteGenYaml.parse(text);
+      } catch (yamlError) {
+        throw new ClusterError("Could not read the text as JSON or YAML.", yamlError.message);
+      }
+    }
+    if (document === null || typeof document !== "object" || Array.isArray(document)) {
+      throw new ClusterError("This is not a ClusterVersion: expected the output of " +
+        "“oc get clusterversion version -o json”.");
+    }
+    return document;
+  }
+
+  const field = (document, ...path) => path.reduce((value, key) =>
+    (value !== null && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined), document);
+  const text = (value) => (typeof value === "string" ? value : "");
+  const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+  function readCluster(document, payloads) {
+    if (document.kind !== "ClusterVersion") {
+      const kind = document.kind;
+      throw new ClusterError("This is not a ClusterVersion" +
+        (typeof kind === "string" && kind ? `: its kind is ${kind}.` : ": it has no kind.") +
+        " Paste the output of “oc get clusterversion version -o json”.");
+    }
+    const version = text(field(document, "status", "desired", "version"));
+    if (!version) throw new ClusterError("status.desired.version is missing: paste the whole ClusterVersion, with its status.");
+    const image = text(field(document, "status", "desired", "image"));
+    const architecture = text(field(document, "status", "desired", "architecture"));
+    const notes = [];
+    let arch;
+    let source;
+    if (architecture) {
+      [arch, source] = [architecture === "Multi" ? "multi" : architecture.toLowerCase(), "architecture"];
+    } else {
+      const digest = image.split("@").pop();
+      const known = image.includes("@") && payloads && Object.hasOwn(payloads, digest) ? payloads[digest] : null;
+      if (known) {
+        [arch, source] = [known.arch, "image"];
+        if (known.version !== version) {
+          notes.push(`The cluster's image is the payload of ${known.version} on this site, but it says it runs ${version}.`);
+        }
+      } else {
+        [arch, source] = ["", "none"];
+        notes.push("The cluster's image is not a payload this site serves, so its architecture is not known: choose it.");
+      }
+    }
+    const channel = text(field(document, "spec", "channel"));
+    const rawHistory = field(document, "status", "history");
+    const history = Array.isArray(rawHistory) ? rawHistory : [];
+    let updating = null;
+    if (history.length && isMapping(history[0]) && history[0].state === "Partial") {
+      const previous = history.slice(1).filter((entry) => isMapping(entry) && entry.state === "Completed")
+        .map((entry) => text(entry.version))[0] || "";
+      updating = {from: previous, to: text(history[0].version) || version};
+      notes.push(`The cluster is updating${previous ? " from " + previous : ""} to ${updating.to}: ` +
+        `the plan starts at ${version}, where it is going. Let that update finish first.`);
+    }
+    const evaluations = [];
+    const listed = field(document, "status", "conditionalUpdates");
+    for (const entry of Array.isArray(listed) ? listed : []) {
+      if (!isMapping(entry)) continue;
+      const target = text(field(entry, "release", "version"));
+      const condition = (Array.isArray(entry.conditions) ? entry.conditions : [])
+        .find((c) => isMapping(c) && c.type === "Recommended") || {};
+      const status = text(condition.status);
+      const risks = (Array.isArray(entry.risks) ? entry.risks : []).filter(isMapping)
+        .map((risk) => ({name: text(risk.name), rules: risk.matchingRules || []}));
+      if (target) {
+        evaluations.push({version: target, status: Object.hasOwn(RECOMMENDED_TEXT, status) ? status : "Unknown",
+                          reason: text(condition.reason), message: text(condition.message), risks});
+      }
+    }
+    evaluations.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+    return {version, image, arch, archFrom: source, channel, upstream: text(field(document, "spec", "upstream")),
+            updating, evaluations, notes};
+  }
+
+  /* JSON with sorted keys and no spaces, as Python's json.dumps(sort_keys=True, separators=(",", ":")). */
+  function canonical(value) {
+    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+    if (isMapping(value)) {
+      return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+    }
+    return JSON.stringify(value);
+  }
+
+  const channelMinor = (name) => {
+    const match = /-(\d+)\.(\d+)$/.exec(name);
+    return match ? `${Number(match[1])}.${Number(match[2])}` : null;
+  };
+
+  function clusterQuestion(data, cluster, target, kind) {
+    const notes = [];
+    const channel = cluster.channel;
+    if (!channel) {
+      notes.push("The cluster has no channel set (spec.channel), so it is offered no updates: set one. " +
+        "Planning in stable channels.");
+    } else if (!data.channelNumber.has(channel)) {
+      notes.push(`This site has no channel ${channel} on ${data.arch}: the cluster's channel is not served here.`);
+    }
+    let clusterKind = channel ? channel.split("-")[0] : "stable";
+    if (channel && !KINDS.includes(clusterKind)) {
+      notes.push(`${channel} is not a stable, eus, fast or candidate channel: planning in stable channels.`);
+      clusterKind = "stable";
+    }
+    if (!target) target = (channel && channelMinor(channel)) || cluster.version;
+    return [{source: cluster.version, target, kind: kind || clusterKind, channel: null}, notes];
+  }
+
+  function firstHopView(data, source, evaluations, avoid) {
+    const view = Object.assign(Object.create(Object.getPrototypeOf(data)), data);
+    view.recommended = data.recommended.slice();
+    view.conditional = data.conditional.slice();
+    const status = new Map(evaluations.filter((e) => data.number.has(e.version))
+      .map((e) => [data.number.get(e.version), e.status]));
+    const pairs = data.conditional[source];
+    const kept = [];
+    const promoted = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const [t, risks] = [pairs[i], pairs[i + 1]];
+      if (status.get(t) === "True") promoted.push(t);
+      else if (status.get(t) === "False" && avoid) continue;
+      else kept.push(t, risks);
+    }
+    view.recommended[source] = [...data.recommended[source], ...promoted].sort((a, b) => a - b);
+    view.conditional[source] = kept;
+    return view;
+  }
+
+  function hints(data, cluster, risksOfHop) {
+    const found = [];
+    for (const r of risksOfHop) {
+      const risk = data.risks[r];
+      for (const evaluation of cluster.evaluations) {
+        const same = evaluation.risks.filter((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []));
+        if (!same.length) continue;
+        const status = evaluation.status;
+        const verdict = status === "False" && evaluation.risks.length > 1 && evaluation.reason !== risk.name
+          ? "may apply (one of several risks applies)" : RECOMMENDED_TEXT[status];
+        found.push({risk: risk.name, status, verdict,
+                    text: `evaluated at ${cluster.version} for the update to ${evaluation.version}: ${verdict} ` +
+                      "(not evaluated again for this update)"});
+        break;
+      }
+    }
+    return found;
+  }
+
+  const originalRisks = (data, a, b) => {
+    const pairs = data.conditional[a];
+    for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === b) return pairs[k + 1];
+    return null;
+  };
+
+  function planForCluster(data, cluster, target = "", kind = null) {
+    const [question, notes] = clusterQuestion(data, cluster, target, kind);
+    const source = data.number.has(cluster.version) ? data.number.get(cluster.version) : null;
+    let answer;
+    if (source === null) {
+      notes.push(`The cluster runs ${cluster.version}, which this site does not serve on ${data.arch}: ` +
+        "it cannot plan from there (a mirror missing that release?).");
+      answer = plan(data, question);
+    } else {
+      answer = plan(firstHopView(data, source, cluster.evaluations, true), question);
+      if (!["routes", "conditional-only", "same"].includes(answer.outcome) &&
+          cluster.evaluations.some((e) => e.status === "False")) {
+        answer = plan(firstHopView(data, source, cluster.evaluations, false), question);
+        notes.push("Every route starts with an update whose risks apply to this cluster.");
+      }
+    }
+    const evaluated = new Map(cluster.evaluations.map((e) => [e.version, e]));
+    if (source !== null) {
+      const pairs = data.conditional[source];
+      const servedFrom = new Set();
+      for (let i = 0; i < pairs.length; i += 2) servedFrom.add(data.versions[pairs[i]]);
+      for (const version of evaluated.keys()) {
+        if (!servedFrom.has(version)) {
+          notes.push(`The cluster is offered ${version} as a conditional update, but this site serves no ` +
+            `conditional update from ${cluster.version} to it.`);
+        }
+      }
+    }
+    for (const section of answer.sections) {
+      section.hops.forEach((hop, i) => {
+        const [a, b] = [data.number.get(hop.from), data.number.get(hop.to)];
+        const original = originalRisks(data, a, b);
+        if (i === 0 && hop.from === cluster.version && evaluated.has(hop.to)) {
+          const e = evaluated.get(hop.to);
+          hop.evaluation = {status: e.status, reason: e.reason, message: e.message, verdict: RECOMMENDED_TEXT[e.status]};
+          if (original !== null) {
+            hop.risks = data.riskLists[original].map((r) => data.risks[r].name);
+            Object.defineProperty(hop, "riskList", {value: original, enumerable: false, configurable: true});
+          }
+        } else if (original !== null) {
+          const found = hints(data, cluster, data.riskLists[original]);
+          if (found.length) hop.hints = found;
+        }
+      });
+      if (section.hops.length && section.hops[0].set === cluster.channel) section.hops[0].set = null;
+    }
+    answer.cluster = {...cluster, notes: [...cluster.notes, ...notes], kind: question.kind, target: question.target};
+    return answer;
+  }
+
+  /* Whether the cluster reads this site: only the page knows its own address. */
+  function upstreamNote(upstream, siteUrl) {
+    if (!upstream) return "The cluster reads Red Hat's update service (spec.upstream is not set), not this site.";
+    if (siteUrl && !upstream.startsWith(siteUrl.replace(/\/+$/, ""))) {
+      return `The cluster's upstream is ${upstream}, not this site (${siteUrl}): it may be offered other updates.`;
+    }
+    return `The cluster's upstream is ${upstream}.`;
+  }
+
+  /* Whether the document says its architecture (else the page needs the site's payload digests). */
+  const namesArchitecture = (document) => Boolean(text(field(document, "status", "desired", "architecture")));
+
+  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote, namesArchitecture};
+})();

@@ -1,0 +1,225 @@
+"""The planner's shared corpus: questions and the answers both implementations must give.
+
+`site-gen plan` (site_gen/planner) and planner.html (assets/planner-rules.js) are held to the
+same answers, in tests/test_planner.py, so they cannot disagree. Every hop of every answer is
+also checked against the graph JSON files a cluster reads (``verify_hops``).
+
+After a deliberate change of the rules, regenerate the answers and review the diff:
+
+    .venv/bin/python tests/planner_corpus.py --update
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import orjson
+
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS))
+sys.path.insert(0, str(TESTS.parent / "benchmarks"))
+CORPUS = TESTS / "data" / "planner_corpus.json"
+
+
+def q(arch: str, source: str, target: str, kind: str = "stable", channel: str | None = None) -> dict:
+    return {"arch": arch, "from": source, "to": target, "kind": kind, "channel": channel}
+
+
+QUESTIONS = {
+    "example": [
+        q("amd64", "4.14.10", "4.16.0", "eus"),              # F8.1 as EUS-to-EUS, with the procedure
+        q("amd64", "4.14.10", "4.16.0", "any"),
+        q("amd64", "4.14.0", "4.16.0", "any"),               # F7: a channel switch
+        q("amd64", "4.14.0", "4.16"),                         # the newest 4.16 in stable channels
+        q("amd64", "4.14.10", "4.16.0", "fast"),
+        q("amd64", "4.15.5", "4.16.0-rc.3", "candidate"),    # prereleases, flagged
+        q("amd64", "4.15.5", "4.16.0-rc.3"),                  # not in any stable channel
+        q("amd64", "4.14.6", "4.14.7", channel="stable-4.14"),  # F4: conditional only
+        q("amd64", "4.15.0", "4.15.1", "any"),               # F8.3: nothing updates to it
+        q("amd64", "4.14.10", "4.15.7", channel="stable-4.15"),  # F8.3: not in the channel
+        q("s390x", "4.14.9", "4.14.8", channel="eus-4.14"),  # updates only go forward
+        q("s390x", "4.14.8", "4.16.0", "eus"),               # F8.2
+        q("arm64", "4.15.4", "4.16.0-ec.0", "any"),          # F1: not served
+        q("multi", "4.14.0", "4.16", "any"),
+        q("amd64", " v4.14.10 ", "V4.16.0"),
+    ],
+    "real": [
+        q("amd64", "4.14.20", "4.18.52"),                     # finding 1: stays in stable channels
+        q("amd64", "4.14.20", "4.18"),                        # finding 1: the newest 4.18 in stable
+        q("amd64", "4.14.20", "4.18.52", "any"),             # finding 1: any channel, marked
+        q("amd64", "4.14.20", "4.18.54"),                     # finding 1: candidate-only target
+        q("amd64", "4.14.20", "4.18.54", "candidate"),
+        q("amd64", "4.12.10", "4.16.68", "eus"),             # finding 2: EUS-to-EUS
+        q("amd64", "4.12.10", "4.16", "eus"),
+        q("amd64", "4.12.10", "4.16.68", channel="eus-4.16"),  # finding 2: the old dead end, explained
+        q("amd64", "4.14.20", "4.14", "stable"),
+        q("amd64", "4.8.4", "4.14.30", "any"),               # millions of routes
+    ],
+}
+
+
+CLUSTERS_DIR = TESTS / "data" / "clusters"
+HINT_RULES = [{"type": "PromQL", "promql": {"promql": 'group(cluster_infrastructure_provider{type="BareMetal"})'}}]
+
+
+def c(site: str, file: str, target: str = "", kind: str | None = None, arch: str | None = None) -> dict:
+    """A ClusterVersion document pasted into the planner (--cluster FILE): target, kind and
+    architecture as the admin sets them (empty: from the document)."""
+    return {"site": site, "file": file, "target": target, "kind": kind, "arch": arch}
+
+
+CLUSTER_QUESTIONS = [
+    c("example", "single-arch-true.json"),               # True: the first update counts as recommended
+    c("example", "single-arch-false.yaml"),              # False: avoided while another route exists
+    c("example", "single-arch-unknown.json"),            # Unknown: shown as such
+    c("example", "single-arch-true.json", "4.16.0", "any"),
+    c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
+    c("example", "mid-update.yaml"),                     # history: updating 4.15.4 -> 4.15.5
+    c("example", "unknown-version.json", arch="amd64"),  # a version, channel and upstream the site lacks
+    c("example", "malformed-truncated.json"),
+    c("example", "malformed-not-clusterversion.yaml"),
+    c("example", "malformed-no-status.json"),
+    c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
+]
+
+
+def build_hints_site(root: Path) -> Path:
+    """4.1.0 -> 4.1.1 -> 4.2.0 and 4.1.0 -> 4.2.0, both updates into 4.2.0 carrying the risk
+    BareMetalNetworkStall: a cluster at 4.1.0 that evaluated it meets it again one update later."""
+    from scenario import Scenario
+    from site_helpers import build_site
+    scenario = Scenario(root)
+    scenario.release("4.1.0").release("4.1.1", previous=["4.1.0"]).release("4.2.0", previous=["4.1.0", "4.1.1"])
+    scenario.channel("stable-4.2", ["4.1.0", "4.1.1", "4.2.0"])
+    scenario.risk("4.2.0-BareMetalNetworkStall.yaml", "4.2.0", "4[.]1[.][01][+]", "BareMetalNetworkStall",
+                  rules=HINT_RULES)
+    return build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
+
+
+def python_cluster_answer(site: Path, entry: dict) -> dict:
+    """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs)."""
+    import orjson as json_lib
+
+    from site_gen.planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster
+    from site_gen.planner.data import load_planner_data
+    payloads = json_lib.loads((site / "data" / "payloads.json").read_bytes())
+    try:
+        cluster = read_cluster(parse_document((CLUSTERS_DIR / entry["file"]).read_text("utf-8")), payloads)
+    except ClusterError as exc:
+        return {"error": exc.message}
+    data = load_planner_data(site, cluster["arch"] or entry["arch"])
+    return {"answer": plan_for_cluster(data, cluster, entry["target"], entry["kind"])}
+
+
+def build_example_site(root: Path) -> Path:
+    from conftest import EXAMPLE
+    from site_helpers import build_site
+    return build_site(root / "site", root / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases").out
+
+
+def build_real_site(root: Path) -> Path:
+    """The real 2026-08 graph-data with synthetic amd64 releases (the planner needs no other arch)."""
+    from conftest import REAL_GRAPH_DATA
+    from site_helpers import build_site
+    from synthetic_releases import write_synthetic_releases
+    write_synthetic_releases(REAL_GRAPH_DATA, root / "releases", arches=("amd64",))
+    return build_site(root / "site", root / "cache", graph_data=REAL_GRAPH_DATA, releases=root / "releases").out
+
+
+def python_answer(site: Path, question: dict) -> dict:
+    from site_gen.planner.answer import Question, plan
+    from site_gen.planner.data import load_planner_data
+    return plan(load_planner_data(site, question["arch"]),
+                Question(question["arch"], question["from"], question["to"], question["kind"], question["channel"]))
+
+
+def load_corpus() -> dict:
+    return orjson.loads(CORPUS.read_bytes())
+
+
+def _graph(site: Path, channel: str, arch: str, cache: dict) -> tuple[dict, set, dict]:
+    """A channel's served graph as (version -> index, recommended pairs, conditional pair -> risk names)."""
+    if (channel, arch) not in cache:
+        document = orjson.loads((site / f"api/upgrades_info/v1/graph/{channel}/{arch}.json").read_bytes())
+        versions = [node["version"] for node in document["nodes"]]
+        recommended = {(versions[a], versions[b]) for a, b in document["edges"]}
+        conditional = {}
+        for group in document["conditionalEdges"]:
+            for edge in group["edges"]:
+                conditional.setdefault((edge["from"], edge["to"]), []).extend(r["name"] for r in group["risks"])
+        cache[channel, arch] = ({v: i for i, v in enumerate(versions)}, recommended, conditional)
+    return cache[channel, arch]
+
+
+def cluster_as_question(answer: dict) -> dict:
+    """The question a cluster plan answered, for verify_hops."""
+    cluster = answer["cluster"]
+    return {"arch": answer["arch"], "from": answer["from"], "to": answer["to"], "kind": cluster["kind"],
+            "channel": None, "cluster_channel": cluster["channel"]}
+
+
+def verify_hops(site: Path, question: dict, answer: dict, cache: dict | None = None) -> int:
+    """Check every hop of every route against the graph JSON of every channel it names: the update is
+    there, recommended or conditional with exactly those risks; the channel the cluster is set to
+    serves it; the route is connected; in a kind, every channel is of that kind. Returns the hops checked."""
+    cache = {} if cache is None else cache
+    arch = answer["arch"]
+    checked = 0
+    for section in answer["sections"]:
+        assert section["route"][0] == answer["from"] and section["route"][-1] == answer["to"], section["route"]
+        current = question.get("cluster_channel")  # a cluster's own channel, already set
+        for hop, (a, b) in zip(section["hops"], zip(section["route"], section["route"][1:]), strict=True):
+            assert (hop["from"], hop["to"]) == (a, b)
+            current = hop["set"] or current
+            assert current in hop["channels"], (a, b, current, hop["channels"])
+            if hop.get("evaluation", {}).get("status") == "False":  # avoided unless nothing else gets there
+                assert any("Every route starts with an update whose risks apply" in note
+                           for note in answer["cluster"]["notes"]), (a, b)
+            if question["channel"]:
+                assert hop["channels"] == [question["channel"]]
+            elif question["kind"] != "any":
+                assert all(c.startswith(question["kind"] + "-") for c in hop["channels"]), hop["channels"]
+            for channel in hop["channels"]:
+                _, recommended, conditional = _graph(site, channel, arch, cache)
+                if hop["risks"]:
+                    assert sorted(conditional.get((a, b), [])) == sorted(hop["risks"]), (channel, a, b)
+                else:
+                    assert (a, b) in recommended, (channel, a, b)
+            checked += 1
+    return checked
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--update", action="store_true", help="recompute every answer with site_gen/planner")
+    args = parser.parse_args(argv)
+    if not args.update:
+        parser.print_help()
+        return 2
+    corpus = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sites = {}
+        for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site)):
+            site = sites[name] = build(Path(tmp) / name)
+            if name not in QUESTIONS:
+                continue
+            corpus[name] = [{"question": question, "answer": python_answer(site, question)}
+                            for question in QUESTIONS[name]]
+            for entry in corpus[name]:
+                verify_hops(site, entry["question"], entry["answer"])
+        corpus["clusters"] = []
+        for entry in CLUSTER_QUESTIONS:
+            result = python_cluster_answer(sites[entry["site"]], entry)
+            if "answer" in result:
+                verify_hops(sites[entry["site"]], cluster_as_question(result["answer"]), result["answer"])
+            corpus["clusters"].append({**entry, **result})
+    CORPUS.write_bytes(orjson.dumps(corpus, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+    print(f"wrote {CORPUS}: {sum(len(entries) for entries in corpus.values())} answers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

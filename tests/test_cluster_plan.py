@@ -1,0 +1,188 @@
+"""Issue 14: "Plan for my cluster" from its own ClusterVersion, on the planner page (pasted, never
+sent anywhere) and with `site-gen plan --cluster FILE`. Both must give the answers of the shared
+corpus (tests/data/planner_corpus.json, "clusters"; the documents are tests/data/clusters/): single
+architecture found by the image digest, Multi, mid-update, Recommended True/False/Unknown, a version,
+channel and upstream the site lacks, malformed input, and a risk the cluster evaluated met again on a
+later update. Every hop is checked against the graph JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from planner_corpus import (
+    CLUSTERS_DIR,
+    build_example_site,
+    build_hints_site,
+    cluster_as_question,
+    load_corpus,
+    verify_hops,
+)
+
+from site_gen.cli import main
+
+from conftest import REPO
+from site_helpers import PHONE, chromium, serve
+
+CORPUS = load_corpus()["clusters"]
+DESKTOP = {"width": 1280, "height": 900}
+IDS = [f"{e['file']} {e['target']} {e['kind'] or ''}".strip() for e in CORPUS]
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    return {"example": build_example_site(tmp_path_factory.mktemp("cluster-example")),
+            "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints"))}
+
+
+@pytest.mark.parametrize("entry", CORPUS, ids=IDS)
+def test_cli_gives_the_corpus_answer(sites, entry, capsys):
+    site = sites[entry["site"]]
+    argv = ["plan", "--site", str(site), "--cluster", str(CLUSTERS_DIR / entry["file"]), "--format", "json"]
+    argv += ["--to", entry["target"]] if entry["target"] else []
+    argv += ["--kind", entry["kind"]] if entry["kind"] else []
+    argv += ["--arch", entry["arch"]] if entry["arch"] else []
+    status = main(argv)
+    out, err = capsys.readouterr()
+    if "error" in entry:
+        assert status == 2 and out == ""
+        assert err.startswith(f"{CLUSTERS_DIR / entry['file']}: error: {entry['error']}") and err.count("\n") == 1
+        return
+    answer = json.loads(out)
+    assert answer == entry["answer"]
+    verify_hops(site, cluster_as_question(answer), answer)
+
+
+def test_cli_reads_standard_input_and_says_where_the_cluster_reads(sites, capsys, monkeypatch):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO((CLUSTERS_DIR / "unknown-version.json").read_text()))
+    assert main(["plan", "--site", str(sites["example"]), "--cluster", "-", "--arch", "amd64",
+                 "--site-url", "https://mirror.example.com/updates/"]) == 2
+    out = capsys.readouterr().out
+    assert ("The cluster's upstream is https://updates.internal.example.com/api/upgrades_info/v1/graph, not this "
+            "site (https://mirror.example.com/updates/): it may be offered other updates.") in out
+    assert "This site has no channel stable-4.99 on amd64" in out
+    assert main(["plan", "--site", str(sites["example"]),
+                 "--cluster", str(CLUSTERS_DIR / "single-arch-true.json")]) == 0
+    out = capsys.readouterr().out
+    assert "The cluster reads Red Hat's update service (spec.upstream is not set), not this site." in out
+    assert "  1. 4.15.3 -> 4.16.0 (recommended for this cluster) in stable-4.16" in out
+
+
+def test_first_update_follows_the_clusters_own_evaluations():
+    """True counts as recommended, False is avoided while another route exists, Unknown stays conditional;
+    a later update with the same risk shows the evaluation as a hint."""
+    by_file = {(e["file"], e["target"], e["kind"]): e.get("answer") for e in CORPUS}
+    true = by_file["single-arch-true.json", "", None]
+    assert true["sections"][0]["route"] == ["4.15.3", "4.16.0", "4.16.1"]
+    assert true["sections"][0]["hops"][0]["evaluation"]["status"] == "True"
+    assert true["sections"][0]["hops"][0]["risks"] == ["ConsolePluginCapabilityLoss"]
+    false = by_file["single-arch-false.yaml", "", None]
+    assert all(section["route"][1] != "4.16.0" for section in false["sections"])
+    unknown = by_file["single-arch-unknown.json", "", None]
+    assert unknown["sections"][1]["hops"][0]["evaluation"]["status"] == "Unknown"
+    hint = by_file["hint-later-hop.json", "", None]
+    assert hint["sections"][0]["hops"][1]["hints"][0]["text"] == (
+        "evaluated at 4.1.0 for the update to 4.2.0: applies (not evaluated again for this update)")
+    multi = by_file["multi-eus.json", "", None]
+    assert multi["arch"] == "multi" and multi["cluster"]["archFrom"] == "architecture" and multi["procedure"]
+    mid = by_file["mid-update.yaml", "", None]
+    assert mid["cluster"]["updating"] == {"from": "4.15.4", "to": "4.15.5"} and mid["from"] == "4.15.5"
+
+
+def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, list, list]:
+    """Each document pasted into the page; (answers or errors, requests, their post data)."""
+    results, requests = [], []
+    with serve(site) as base_url, chromium() as browser:
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.route("**/*", lambda route: (requests.append((route.request.method, route.request.url,
+                                                           route.request.post_data)), route.continue_()))
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for entry in entries:
+            page.goto(base_url + "planner.html", wait_until="load")
+            page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
+            page.click("#cluster-plan summary")
+            if entry["arch"]:
+                page.select_option("#arch", entry["arch"])
+            page.fill("#cluster-text", (CLUSTERS_DIR / entry["file"]).read_text("utf-8"))
+            page.fill("#cluster-to", entry["target"])
+            page.select_option("#cluster-kind", entry["kind"] or "")
+            before = page.url
+            page.click("#cluster-form button[type=submit]")
+            page.wait_for_function(
+                "!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
+            assert page.url == before  # nothing went into the address either
+            results.append(page.evaluate("({answer: window.plannerAnswer, error: window.plannerClusterError,"
+                                         " width: document.documentElement.scrollWidth,"
+                                         " text: document.getElementById('planner-result').innerText})"))
+        context.close()
+    assert errors == []
+    return results, requests, base_url
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
+    for site_name in ("example", "hints"):
+        entries = [e for e in CORPUS if e["site"] == site_name]
+        results, requests, base_url = _paste_all(sites[site_name], entries, viewport)
+        for entry, shown in zip(entries, results):
+            if "error" in entry:
+                assert shown["answer"] is None and shown["error"] == entry["error"], entry["file"]
+                assert shown["text"].startswith(entry["error"])
+            else:
+                assert shown["answer"] == entry["answer"], entry["file"]
+                verify_hops(sites[site_name], cluster_as_question(shown["answer"]), shown["answer"])
+            assert shown["width"] <= viewport["width"], entry["file"]
+        # only the site's own files were asked for, with GET, and nothing pasted went out
+        assert {method for method, _, _ in requests} == {"GET"}
+        assert all(url.startswith(base_url) for _, url, _ in requests), requests
+        assert all(body is None for _, _, body in requests)
+        asked = {url[len(base_url):].split("?")[0] for _, url, _ in requests}
+        assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
+                         "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
+                         "data/payloads.json"} | {f"data/planner-{arch}.json"
+                                                  for arch in ("amd64", "arm64", "multi", "s390x")}
+        assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
+
+
+@pytest.mark.browser
+def test_page_shows_the_evaluations_and_says_the_text_stays_in_the_browser(sites):
+    with serve(sites["example"]) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        page.click("#cluster-plan summary")
+        assert "What you paste stays in your browser" in page.locator("#cluster-plan").inner_text()
+        page.fill("#cluster-text", (CLUSTERS_DIR / "single-arch-false.yaml").read_text())
+        page.click("#cluster-form button[type=submit]")
+        page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'routes'")
+        text = page.locator("#planner-result").inner_text()
+        assert "The cluster reads Red Hat's update service (spec.upstream is not set), not this site." in text
+        evaluation = page.locator("section[data-kind=shorter-conditional] li.hop .hop-evaluation").first
+        assert evaluation.get_attribute("data-status") == "Unknown"
+        assert "could not evaluate" in evaluation.inner_text()
+
+
+@pytest.mark.browser
+def test_the_page_reads_yaml_as_pyyaml_does(sites):
+    """The page's small YAML reader (assets/yaml-lite.js) against PyYAML on every YAML document of the tests:
+    wrapped plain and quoted scalars, escapes, block scalars, comments, sequences at their key's indentation."""
+    documents = sorted((REPO / "tests" / "data").rglob("*.yaml"))
+    assert len(documents) >= 5
+    with serve(sites["example"]) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        for path in documents:
+            text = path.read_text("utf-8")
+            assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text), path.name
+
+
+def test_readme_explains_the_privacy_property_and_the_command():
+    readme = (REPO / "README.md").read_text()
+    assert "oc get clusterversion version -o json" in readme
+    assert "never leaves the browser" in readme

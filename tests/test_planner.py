@@ -1,0 +1,209 @@
+"""The update planner: `site-gen plan` and planner.html give the answers of the shared corpus
+(tests/data/planner_corpus.json, see tests/planner_corpus.py), every hop checked against the
+graph JSON files, on the example and at real scale (the 2026-08 graph-data with synthetic
+releases), in Chromium at desktop and phone sizes.
+
+Issue 12's findings, each a test: the route stays in the admin's channel kind (1), EUS-to-EUS
+has a mode with the procedure's steps (2), and the route says which channel to set before the
+first update (6).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from planner_corpus import build_example_site, load_corpus, python_answer, verify_hops
+from real_site import real_site as shared_real_site
+
+from site_gen.cli import main
+
+from site_helpers import PHONE, chromium, serve
+
+DESKTOP = {"width": 1280, "height": 900}
+CORPUS = load_corpus()
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory):
+    return build_example_site(tmp_path_factory.mktemp("planner-example"))
+
+
+@pytest.fixture(scope="module")
+def real_site():
+    return shared_real_site()
+
+
+def _query(question: dict) -> str:
+    from urllib.parse import urlencode
+    return urlencode({"arch": question["arch"], "from": question["from"], "to": question["to"],
+                      "kind": question["kind"], "channel": question["channel"] or ""})
+
+
+def _cli_answer(site, question: dict, capsys) -> tuple[int, dict]:
+    argv = ["plan", "--site", str(site), "--arch", question["arch"], "--from", question["from"],
+            "--to", question["to"], "--kind", question["kind"], "--format", "json"]
+    if question["channel"]:
+        argv += ["--channel", question["channel"]]
+    status = main(argv)
+    return status, json.loads(capsys.readouterr().out)
+
+
+# ----------------------------------------------------------------------------- the command line
+def test_cli_gives_the_corpus_answers_on_the_example(example_site, capsys):
+    hops = 0
+    for entry in CORPUS["example"]:
+        status, answer = _cli_answer(example_site, entry["question"], capsys)
+        assert answer == entry["answer"], entry["question"]
+        assert status == {"routes": 0, "conditional-only": 0, "same": 0, "invalid": 2}.get(answer["outcome"], 1)
+        hops += verify_hops(example_site, entry["question"], answer)
+    assert hops >= 30
+
+
+def test_cli_prints_the_route_as_text(example_site, capsys):
+    assert main(["plan", "--site", str(example_site), "--from", "4.14.0", "--to", "4.16"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == ["Target: 4.16.1, the newest 4.16 release reachable in stable channels.", ""]
+    assert "Route: 4.14.0 -> 4.14.10 -> 4.15.4 -> 4.15.5 -> 4.16.0 -> 4.16.1" in out
+    assert "     Set the cluster's channel to stable-4.15.\n  1. 4.14.0 -> 4.14.10 (recommended)" in out
+    assert "     Switch the cluster's channel to stable-4.16.\n  4. 4.15.5 -> 4.16.0 (recommended)" in out
+
+
+def test_cli_explains_bad_input_in_one_line(example_site, tmp_path, capsys):
+    assert main(["plan", "--site", str(tmp_path), "--from", "4.14.0", "--to", "4.16"]) == 2
+    assert capsys.readouterr().err == (f"{tmp_path}/data/planner-amd64.json: error: no planner data for amd64 "
+                                       "(is it a site built with pages?)\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data/planner-amd64.json").write_text("{")
+    assert main(["plan", "--site", str(tmp_path), "--from", "4.14.0", "--to", "4.16"]) == 2
+    assert capsys.readouterr().err.startswith(f"{tmp_path}/data/planner-amd64.json: error: not planner data")
+    assert main(["plan", "--site", str(example_site), "--arch", "ppc64le", "--from", "4.14.0", "--to", "4.16"]) == 2
+    assert "(architectures: amd64, arm64, multi, s390x)" in capsys.readouterr().err
+    assert main(["plan", "--site", str(example_site), "--from", "4.99.0", "--to", "4.16"]) == 2
+    assert capsys.readouterr().out == "4.99.0 is not a release served for amd64 in any channel.\n"
+
+
+@pytest.mark.parametrize("entry", CORPUS["real"], ids=lambda e: " ".join(filter(None, e["question"].values())))
+@pytest.mark.real_data
+@pytest.mark.slow
+def test_cli_gives_the_corpus_answers_at_real_scale(real_site, entry, capsys):
+    status, answer = _cli_answer(real_site, entry["question"], capsys)
+    assert answer == entry["answer"]
+    verify_hops(real_site, entry["question"], answer)
+
+
+@pytest.mark.real_data
+@pytest.mark.slow
+def test_the_route_stays_in_the_admins_channel_kind(real_site):
+    """Finding 1: "any channel" from 4.14.20 to 4.18.52 went through 4.15.67 and 4.16.67, which are in
+    no stable channel, and stable-4.18 could not even hold 4.14.20. The default is now the stable
+    kind: an all-stable route as short as any, switching stable-x.y channels."""
+    question = {"arch": "amd64", "from": "4.14.20", "to": "4.18.52", "kind": "stable", "channel": None}
+    stable = python_answer(real_site, question)
+    anywhere = python_answer(real_site, dict(question, kind="any"))
+    route = stable["sections"][0]
+    assert stable["outcome"] == "routes" and route["kind"] == "recommended"
+    assert len(route["hops"]) == len(anywhere["sections"][0]["hops"])
+    assert all(channel.startswith("stable-") for hop in route["hops"] for channel in hop["channels"])
+    assert {"4.15.67", "4.16.67"} <= set(anywhere["sections"][0]["route"])  # what "any channel" picks
+    assert anywhere["sections"][0]["notices"][-1].startswith("Any channel: this route is set to eus channels")
+    assert route["channels"] == ["stable-4.15", "stable-4.16", "stable-4.18"]
+    newest = python_answer(real_site, dict(question, to="4.18"))
+    assert newest["to"] == "4.18.52" and newest["sections"] == stable["sections"]
+    candidate_only = python_answer(real_site, dict(question, to="4.18.54"))
+    assert candidate_only["outcome"] == "not-in-channel"
+    assert candidate_only["message"].endswith("Choose the channel kind candidate to plan there.")
+
+
+@pytest.mark.real_data
+@pytest.mark.slow
+def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
+    """Finding 2: 4.12.10 -> 4.16.68 in eus-4.16 was a dead end that suggested nothing."""
+    question = {"arch": "amd64", "from": "4.12.10", "to": "4.16.68", "kind": "eus", "channel": None}
+    answer = python_answer(real_site, question)
+    assert answer["sections"][0]["route"] == ["4.12.10", "4.12.94", "4.13.69", "4.14.70", "4.15.67", "4.16.68"]
+    assert [step.split(":")[0].split(" and ")[0] for step in answer["procedure"]] == [
+        "Set the cluster's channel to eus-4.14.", "Update the cluster to 4.12.94",
+        "Pause the worker pools", "Update the control plane to 4.13.69", "Update the control plane to 4.14.70",
+        "Unpause the worker pools",
+        "Pause the worker pools", "Set the cluster's channel to eus-4.16.", "Update the control plane to 4.15.67",
+        "Update the control plane to 4.16.68", "Unpause the worker pools"]
+    dead_end = python_answer(real_site, dict(question, kind="stable", channel="eus-4.16"))
+    assert dead_end["message"].endswith("Choose the channel kind eus to switch between eus channels on the way.")
+
+
+# ----------------------------------------------------------------------------- the page
+PLANNER_ANSWERED = "!['loading', undefined].includes(document.getElementById('planner-result').dataset.outcome)"
+
+
+def _page_answers(site, entries, viewport) -> list[tuple[dict, dict, list[str]]]:
+    """Each question asked through planner.html's URL: (question, the page's answer, requests outside the site)."""
+    results = []
+    with serve(site) as base_url, chromium() as browser:
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        outside = []
+        page.on("request", lambda request: request.url.startswith(base_url) or outside.append(request.url))
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for entry in entries:
+            page.goto(base_url + "planner.html?" + _query(entry["question"]), wait_until="load")
+            page.wait_for_function(PLANNER_ANSWERED)
+            results.append((entry, page.evaluate("window.plannerAnswer ?? null"),
+                            page.evaluate("document.documentElement.scrollWidth")))
+        context.close()
+    assert errors == [] and outside == []
+    return results
+
+
+def _check_page_answers(site, results, viewport):
+    for entry, answer, width in results:
+        assert answer == entry["answer"], entry["question"]
+        verify_hops(site, entry["question"], answer)
+        assert width <= viewport["width"], entry["question"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_page_gives_the_corpus_answers_on_the_example(example_site, viewport):
+    _check_page_answers(example_site, _page_answers(example_site, CORPUS["example"], viewport), viewport)
+
+
+@pytest.mark.browser
+@pytest.mark.real_data
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_page_gives_the_corpus_answers_at_real_scale(real_site, viewport):
+    _check_page_answers(real_site, _page_answers(real_site, CORPUS["real"], viewport), viewport)
+
+
+@pytest.mark.browser
+def test_page_defaults_to_stable_shows_the_eus_steps_and_sets_the_first_channel(example_site):
+    """Findings 1, 2 and 6 on the page: no kind means stable; the eus kind lists the procedure; the first
+    update says which channel to set; an old link (channel= without kind=) keeps its meaning."""
+    with serve(example_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(base_url + "planner.html?arch=amd64&from=4.14.0&to=4.16", wait_until="load")
+        page.wait_for_function(PLANNER_ANSWERED)
+        assert page.input_value("#kind") == "stable"
+        first = page.locator("li.hop").first
+        assert first.get_attribute("data-channel") == "stable-4.15"
+        assert first.locator(".hop-set").inner_text() == (
+            "Set the cluster's channel to stable-4.15 before this update, if it is not set already.")
+        assert page.locator(".plan-note").inner_text() == (
+            "Target: 4.16.1, the newest 4.16 release reachable in stable channels.")
+
+        page.goto(base_url + "planner.html?arch=amd64&from=4.14.10&to=4.16.0&kind=eus", wait_until="load")
+        page.wait_for_function(PLANNER_ANSWERED)
+        steps = page.locator("section.procedure ol.procedure-steps > li").all_inner_texts()
+        assert steps[0].startswith("Pause the worker pools") and steps[-1].startswith("Unpause the worker pools")
+        assert steps[1] == "Set the cluster's channel to eus-4.16."
+        assert [s for s in steps if s.startswith("Update")] == [
+            "Update the control plane to 4.15.4 and wait until it completes.",
+            "Update the control plane to 4.15.5 and wait until it completes.",
+            "Update the control plane to 4.16.0 and wait until it completes."]
+
+        page.goto(base_url + "planner.html?arch=amd64&from=4.14.10&to=4.16.0&channel=", wait_until="load")
+        page.wait_for_function(PLANNER_ANSWERED)
+        assert page.input_value("#kind") == "any"
