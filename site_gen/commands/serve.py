@@ -20,8 +20,11 @@ Besides every file of the site, it answers
   GET /api/upgrades_info/v1/graph?channel=C&arch=A   (and /api/upgrades_info/graph)
 as the policy engine does: default arch amd64, 400 for a missing or invalid channel or
 arch, 406 for an Accept it cannot satisfy, the empty graph for an unknown channel or
-arch, CORS for browsers. For many clusters or a long-lived service, put the site behind
-nginx with the generated deploy/nginx/ configuration instead.
+arch, CORS for browsers. Graphs go out precompressed (the build's .json.gz) to clients
+that accept gzip, with ETags (If-None-Match gives 304) and Cache-Control, as from nginx.
+It runs on one event loop: slow or stalled clients cannot hold it up. For many clusters or
+a long-lived service, put the site behind nginx with the generated deploy/nginx/
+configuration instead.
 """
 
 
