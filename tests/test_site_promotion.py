@@ -69,10 +69,16 @@ def _pending_rows(container) -> list[dict]:
 def _expected_rows(channel: dict) -> list[dict]:
     """The pending rows as data/promotion.json says them, in the page's words."""
     because = {"delay": "delay", "errata": "errata public", None: "nothing yet"}
+
+    def guard(p):
+        if p["waiting"]:
+            return f"{p['waiting']['reason']} (looked at {', '.join(p['waiting']['channelsLookedAt'])})"
+        return [f"blocked: {reason}" for reason in p["blockedBy"]] or "passes"
+
     return [{"version": p["version"], "entered": p["entered"] or "unknown", "due": p["due"],
-             "because": because[p["dueBecause"]],
+             "because": because[p["dueBecause"]] + (": waits only on errata" if p["waitsOnlyOnErrata"] else ""),
              "relative": (p["due"], "true" if p["blockedBy"] else None) if p["due"] else None,
-             "guard": [f"blocked: {reason}" for reason in p["blockedBy"]] or "passes"}
+             "guard": guard(p)}
             for p in channel["pending"]]
 
 

@@ -1,0 +1,153 @@
+"""The promotion tool's update-path guard (spec §9.2, 4b), on the build's own graphs.
+
+Before promoting V from an older minor into ``<phase>-x.y``, the tool
+(``get_concerns_about_updating_out`` in the graph-data's
+``hack/stabilization-changes.py``) asks the update service for the amd64 graphs
+of candidate-x.y down to candidate-(V's minor + 1). It keeps the edges,
+recommended and conditional, whose target is in the channel and whose source is
+V or in the channel: the edges the channel will serve once V is in it. V waits
+until those edges lead from V, in any number of hops, to an x.y release.
+Candidate channels, version-agnostic channels and same-minor promotions are
+exempt.
+
+Those candidate graphs are what this build serves, so we decide exactly what the
+tool decides against the live service that serves the same data.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..model import versions
+from ..model.graph import Graph
+
+GUARD_ARCH = "amd64"  # the tool asks the service without ``arch``, which means amd64
+
+
+@dataclass(frozen=True)
+class PathWait:
+    """V waits: none of ``channels`` leads from it into ``minor`` within the target channel."""
+
+    version: str
+    minor: str
+    channels: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        return f"waiting: no update path from {self.version} into {self.minor}"
+
+
+class CandidateGraphs:
+    """The amd64 update edges of any channel's version list, as the policy engine
+    would serve them from ``graph`` (whose edges do not depend on channels)."""
+
+    def __init__(self, graph: Graph, arch: str = GUARD_ARCH):
+        self._graph = graph
+        self._by_core: dict[str, list[int]] = defaultdict(list)
+        for node, version in enumerate(graph.versions):
+            if graph.is_concrete(node) and arch in _split(graph.arch_of(node)):
+                self._by_core[versions.split_build(version)[0]].append(node)
+        self._risky: dict[int, set[int]] = defaultdict(set)
+        for group in graph.conditional:
+            for source, target in group.edges:
+                self._risky[source].add(target)
+        self._cache: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+
+    def _members(self, channel_versions: Iterable[str]) -> dict[int, str]:
+        """Served node -> its served version (build metadata dropped), by the
+        channel-membership rule of apply_channels."""
+        members = {}
+        for entry in channel_versions:
+            if not versions.is_semver(entry):
+                continue
+            core, build = versions.split_build(entry)
+            core = versions.core_of(core)
+            for node in self._by_core.get(core, ()):
+                if build is None or self._graph.build_of(node) == build:
+                    members[node] = core
+        return members
+
+    def edges(self, channel_versions: Iterable[str]) -> list[tuple[str, str]]:
+        """(from, to) served versions of every recommended and conditional edge."""
+        key = tuple(channel_versions)
+        if key not in self._cache:
+            members = self._members(key)
+            found = set()
+            for node, source in members.items():
+                for child in self._graph.children[node] | self._risky.get(node, set()):
+                    target = members.get(child)
+                    if target is not None:
+                        found.add((source, target))
+            self._cache[key] = sorted(found)
+        return self._cache[key]
+
+
+def _split(value: str | None) -> set[str]:
+    return {part.strip() for part in value.split(",")} if value else set()
+
+
+def _minor(version: str) -> str:
+    return ".".join(version.split(".", 2)[:2])
+
+
+def candidate_channels(version: str, channel: str) -> list[str] | None:
+    """The candidate channels the tool reads before promoting ``version`` into
+    ``channel``, newest first; None when the channel is exempt from the guard."""
+    phase, dash, channel_minor = channel.rpartition("-")
+    if not dash or phase == "candidate" or _minor(version) == channel_minor:
+        return None
+    try:
+        release_major, release_minor = (int(x) for x in _minor(version).split("."))
+        channel_major, target_minor = (int(x) for x in channel_minor.split("."))
+    except ValueError:
+        return None  # not <phase>-<x.y>: the tool has no rule for it
+    if release_major != channel_major:
+        return []  # the tool cannot tell which channels lead across majors: it never finds a path
+    return [f"candidate-{channel_major}.{minor}" for minor in range(target_minor, release_minor, -1)]
+
+
+def path_wait(version: str, channel: str, channel_versions: Iterable[str],
+              candidate_edges: Callable[[str], list[tuple[str, str]]]) -> PathWait | None:
+    """Why the tool would not promote ``version`` into ``channel`` yet, or None.
+
+    ``candidate_edges(name)`` gives the served edges of candidate channel ``name``
+    (no edges for a channel that does not exist, as the service answers)."""
+    looked_at = candidate_channels(version, channel)
+    if looked_at is None:
+        return None
+    target_minor = channel.rpartition("-")[2]
+    present = set(channel_versions)
+    updates: dict[str, set[str]] = defaultdict(set)
+    for name in looked_at:
+        for source, target in candidate_edges(name):
+            # an edge the channel will not serve, even with version in it
+            if target in present and (source == version or source in present):
+                updates[source].add(target)
+    reachable, seen = [version], {version}
+    while reachable:
+        for target in updates.get(reachable.pop(), ()):
+            if _minor(target) == target_minor:
+                return None
+            if target not in seen:
+                seen.add(target)
+                reachable.append(target)
+    return PathWait(version, target_minor, tuple(looked_at))
+
+
+class PathGuard:
+    """:func:`path_wait` against the candidate channels of one state of the channels."""
+
+    def __init__(self, graphs: CandidateGraphs | None, channel_versions: Callable[[str], list[str] | None]):
+        self._graphs = graphs
+        self._channel_versions = channel_versions
+
+    def _edges(self, name: str) -> list[tuple[str, str]]:
+        listed = self._channel_versions(name)
+        return self._graphs.edges(listed) if listed and self._graphs is not None else []
+
+    def wait(self, version: str, channel: str, channel_versions: Iterable[str]) -> PathWait | None:
+        if self._graphs is None:
+            return None  # no releases, no graphs: the guard is not evaluated
+        return path_wait(version, channel, channel_versions, self._edges)
