@@ -39,6 +39,17 @@ class PathWait:
         return f"waiting: no update path from {self.version} into {self.minor}"
 
 
+@dataclass(frozen=True)
+class ServedEdges:
+    """One channel's amd64 edges as served: by version, conditional ones with their risk names."""
+
+    recommended: tuple[tuple[str, str], ...]
+    conditional: tuple[tuple[str, str, tuple[str, ...]], ...]
+
+    def all(self) -> list[tuple[str, str]]:
+        return sorted({*self.recommended, *((s, t) for s, t, _ in self.conditional)})
+
+
 class CandidateGraphs:
     """The amd64 update edges of any channel's version list, as the policy engine
     would serve them from ``graph`` (whose edges do not depend on channels)."""
@@ -49,11 +60,12 @@ class CandidateGraphs:
         for node, version in enumerate(graph.versions):
             if graph.is_concrete(node) and arch in _split(graph.arch_of(node)):
                 self._by_core[versions.split_build(version)[0]].append(node)
-        self._risky: dict[int, set[int]] = defaultdict(set)
+        self._risky: dict[int, dict[int, tuple[str, ...]]] = defaultdict(dict)
         for group in graph.conditional:
+            names = tuple(risk.name for risk in group.risks)
             for source, target in group.edges:
-                self._risky[source].add(target)
-        self._cache: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+                self._risky[source][target] = names
+        self._cache: dict[tuple[str, ...], ServedEdges] = {}
 
     def _members(self, channel_versions: Iterable[str]) -> dict[int, str]:
         """Served node -> its served version (build metadata dropped), by the
@@ -69,19 +81,24 @@ class CandidateGraphs:
                     members[node] = core
         return members
 
-    def edges(self, channel_versions: Iterable[str]) -> list[tuple[str, str]]:
-        """(from, to) served versions of every recommended and conditional edge."""
+    def served(self, channel_versions: Iterable[str]) -> ServedEdges:
         key = tuple(channel_versions)
         if key not in self._cache:
             members = self._members(key)
-            found = set()
+            recommended, conditional = set(), set()
             for node, source in members.items():
-                for child in self._graph.children[node] | self._risky.get(node, set()):
-                    target = members.get(child)
-                    if target is not None:
-                        found.add((source, target))
-            self._cache[key] = sorted(found)
+                for child in self._graph.children[node]:
+                    if child in members:
+                        recommended.add((source, members[child]))
+                for child, names in self._risky.get(node, {}).items():
+                    if child in members:
+                        conditional.add((source, members[child], names))
+            self._cache[key] = ServedEdges(tuple(sorted(recommended)), tuple(sorted(conditional)))
         return self._cache[key]
+
+    def edges(self, channel_versions: Iterable[str]) -> list[tuple[str, str]]:
+        """(from, to) served versions of every recommended and conditional edge."""
+        return self.served(channel_versions).all()
 
 
 def _split(value: str | None) -> set[str]:
