@@ -105,7 +105,7 @@ def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
     return {
         "promotedUntil": _time(until),
         "entryTimeSources": times.sources,
-        "errataFile": errata_source is not None,
+        "errataFile": errata_source is not None and "file" in errata_source.split("+"),
         "errataSource": errata_source,
         "updatePathGuard": graphs is not None,
         "channels": models,

@@ -43,16 +43,14 @@ class PathWait:
 class ServedEdges:
     """One channel's amd64 edges as served: by version, conditional ones with their risk names."""
 
-    recommended: tuple[tuple[str, str], ...]
-    conditional: tuple[tuple[str, str, tuple[str, ...]], ...]
-
-    def all(self) -> list[tuple[str, str]]:
-        return sorted({*self.recommended, *((s, t) for s, t, _ in self.conditional)})
+    recommended: frozenset[tuple[str, str]]
+    conditional: frozenset[tuple[str, str, tuple[str, ...]]]
 
 
 class CandidateGraphs:
     """The amd64 update edges of any channel's version list, as the policy engine
-    would serve them from ``graph`` (whose edges do not depend on channels)."""
+    would serve them from ``graph`` (whose edges do not depend on channels): an
+    edge is served in a channel when both of its ends are."""
 
     def __init__(self, graph: Graph, arch: str = GUARD_ARCH):
         self._graph = graph
@@ -60,45 +58,51 @@ class CandidateGraphs:
         for node, version in enumerate(graph.versions):
             if graph.is_concrete(node) and arch in _split(graph.arch_of(node)):
                 self._by_core[versions.split_build(version)[0]].append(node)
-        self._risky: dict[int, dict[int, tuple[str, ...]]] = defaultdict(dict)
-        for group in graph.conditional:
-            names = tuple(risk.name for risk in group.risks)
-            for source, target in group.edges:
-                self._risky[source][target] = names
-        self._cache: dict[tuple[str, ...], ServedEdges] = {}
+        self._risky_index: dict[int, dict[int, tuple[str, ...]]] | None = None
+        self._members_cache: dict[tuple[str, ...], dict[int, str]] = {}
 
-    def _members(self, channel_versions: Iterable[str]) -> dict[int, str]:
+    def _risky(self) -> dict[int, dict[int, tuple[str, ...]]]:
+        """source -> {target: risk names} of the conditional edges from ``arch`` nodes (built once)."""
+        if self._risky_index is None:
+            ours = {node for nodes in self._by_core.values() for node in nodes}
+            self._risky_index = defaultdict(dict)
+            for group in self._graph.conditional:
+                names = tuple(risk.name for risk in group.risks)
+                for source, target in group.edges:
+                    if source in ours:
+                        self._risky_index[source][target] = names
+        return self._risky_index
+
+    def members(self, channel_versions: Iterable[str]) -> dict[int, str]:
         """Served node -> its served version (build metadata dropped), by the
         channel-membership rule of apply_channels."""
-        members = {}
-        for entry in channel_versions:
-            if not versions.is_semver(entry):
-                continue
-            core, build = versions.split_build(entry)
-            core = versions.core_of(core)
-            for node in self._by_core.get(core, ()):
-                if build is None or self._graph.build_of(node) == build:
-                    members[node] = core
-        return members
+        key = tuple(channel_versions)
+        if key not in self._members_cache:
+            members = {}
+            for entry in key:
+                if not versions.is_semver(entry):
+                    continue
+                core, build = versions.split_build(entry)
+                core = versions.core_of(core)
+                for node in self._by_core.get(core, ()):
+                    if build is None or self._graph.build_of(node) == build:
+                        members[node] = core
+            self._members_cache[key] = members
+        return self._members_cache[key]
+
+    def successors(self, node: int) -> set[int]:
+        """Targets of the node's recommended and conditional edges."""
+        return self._graph.children[node] | self._risky().get(node, {}).keys()
 
     def served(self, channel_versions: Iterable[str]) -> ServedEdges:
-        key = tuple(channel_versions)
-        if key not in self._cache:
-            members = self._members(key)
-            recommended, conditional = set(), set()
-            for node, source in members.items():
-                for child in self._graph.children[node]:
-                    if child in members:
-                        recommended.add((source, members[child]))
-                for child, names in self._risky.get(node, {}).items():
-                    if child in members:
-                        conditional.add((source, members[child], names))
-            self._cache[key] = ServedEdges(tuple(sorted(recommended)), tuple(sorted(conditional)))
-        return self._cache[key]
-
-    def edges(self, channel_versions: Iterable[str]) -> list[tuple[str, str]]:
-        """(from, to) served versions of every recommended and conditional edge."""
-        return self.served(channel_versions).all()
+        members = self.members(channel_versions)
+        risky = self._risky()
+        recommended, conditional = set(), set()
+        for node, source in members.items():
+            recommended.update((source, members[child]) for child in self._graph.children[node] if child in members)
+            conditional.update((source, members[child], names) for child, names in risky.get(node, {}).items()
+                               if child in members)
+        return ServedEdges(frozenset(recommended), frozenset(conditional))
 
 
 def _split(value: str | None) -> set[str]:
@@ -125,31 +129,37 @@ def candidate_channels(version: str, channel: str) -> list[str] | None:
     return [f"candidate-{channel_major}.{minor}" for minor in range(target_minor, release_minor, -1)]
 
 
-def path_wait(version: str, channel: str, channel_versions: Iterable[str],
-              candidate_edges: Callable[[str], list[tuple[str, str]]]) -> PathWait | None:
+def path_wait(version: str, channel: str, channel_versions: Iterable[str], graphs: CandidateGraphs,
+              candidate_versions: Callable[[str], list[str] | None]) -> PathWait | None:
     """Why the tool would not promote ``version`` into ``channel`` yet, or None.
 
-    ``candidate_edges(name)`` gives the served edges of candidate channel ``name``
-    (no edges for a channel that does not exist, as the service answers)."""
+    ``candidate_versions(name)``: the versions of candidate channel ``name`` (None:
+    no such channel, which the service answers with no edges).
+
+    The tool collects every edge of the candidate channels whose target is in the
+    channel and whose source is V or in the channel, then searches from V. We search
+    the graph from V's node instead, following an edge when some candidate channel
+    serves both ends and its target is in the channel: the same edges, since every
+    node the search leaves is V or a target already in the channel."""
     looked_at = candidate_channels(version, channel)
     if looked_at is None:
         return None
     target_minor = channel.rpartition("-")[2]
     present = set(channel_versions)
-    updates: dict[str, set[str]] = defaultdict(set)
-    for name in looked_at:
-        for source, target in candidate_edges(name):
-            # an edge the channel will not serve, even with version in it
-            if target in present and (source == version or source in present):
-                updates[source].add(target)
-    reachable, seen = [version], {version}
+    served = [graphs.members(candidate_versions(name) or ()) for name in looked_at]
+    reachable = [node for members in served for node, served_as in members.items() if served_as == version]
+    seen = set(reachable)
     while reachable:
-        for target in updates.get(reachable.pop(), ()):
+        node = reachable.pop()
+        for child in graphs.successors(node):
+            target = next((members[child] for members in served if node in members and child in members), None)
+            if target is None or target not in present:
+                continue  # not an edge the channel will serve, even with version in it
             if _minor(target) == target_minor:
                 return None
-            if target not in seen:
-                seen.add(target)
-                reachable.append(target)
+            if child not in seen:
+                seen.add(child)
+                reachable.append(child)
     return PathWait(version, target_minor, tuple(looked_at))
 
 
@@ -160,11 +170,7 @@ class PathGuard:
         self._graphs = graphs
         self._channel_versions = channel_versions
 
-    def _edges(self, name: str) -> list[tuple[str, str]]:
-        listed = self._channel_versions(name)
-        return self._graphs.edges(listed) if listed and self._graphs is not None else []
-
     def wait(self, version: str, channel: str, channel_versions: Iterable[str]) -> PathWait | None:
         if self._graphs is None:
             return None  # no releases, no graphs: the guard is not evaluated
-        return path_wait(version, channel, channel_versions, self._edges)
+        return path_wait(version, channel, channel_versions, self._graphs, self._channel_versions)
