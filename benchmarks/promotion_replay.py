@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import shutil
 import statistics
 import subprocess
 import sys

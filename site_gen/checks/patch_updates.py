@@ -58,15 +58,15 @@ def patch_update_warnings(channel: Channel, early_versions: list[str] | None,
             recommended.discard(target)
             if not recommended:
                 del updates[source][None]
-        for risk in risks:
-            updates[source][risk].add(target)
+        for name in risks:
+            updates[source][name].add(target)
     warnings = {}
     for version in sorted(listed, key=tool_sort_key):
         if not version.startswith(prefix) or version == largest or None in updates.get(version, {}):
             continue
         if updates.get(version):
-            risks = ", ".join(sorted(r for r in updates[version] if r is not None))
-            warnings[version] = f"{version} has patch updates in {channel.name}, but they are exposed to risks: {risks}"
+            named = ", ".join(sorted(r for r in updates[version] if r is not None))
+            warnings[version] = f"{version} has patch updates in {channel.name}, but they are exposed to risks: {named}"
         else:
             warnings[version] = f"{version} has no patch updates in {channel.name}"
     return {version: text for version, text in sorted(warnings.items())

@@ -97,7 +97,8 @@ class CandidateGraphs:
     def served(self, channel_versions: Iterable[str]) -> ServedEdges:
         members = self.members(channel_versions)
         risky = self._risky()
-        recommended, conditional = set(), set()
+        recommended: set[tuple[str, str]] = set()
+        conditional: set[tuple[str, str, tuple[str, ...]]] = set()
         for node, source in members.items():
             recommended.update((source, members[child]) for child in self._graph.children[node] if child in members)
             conditional.update((source, members[child], names) for child, names in risky.get(node, {}).items()
