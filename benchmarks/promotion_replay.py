@@ -42,12 +42,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from site_gen import versions  # noqa: E402
-from site_gen.engine.graph import ARCH_KEY, Graph  # noqa: E402
 from site_gen.engine.pipeline import apply_graph_data  # noqa: E402
-from site_gen.errors import InputError, Warnings  # noqa: E402
-from site_gen.inputs.graph_data import (GraphData, load_blocked_edges, load_channel,  # noqa: E402
-                                        load_graph_data, load_raw_metadata)
+from site_gen.inputs.graph_data import (load_blocked_edges, load_channel, load_graph_data,  # noqa: E402
+                                        load_raw_metadata)
+from site_gen.model import versions  # noqa: E402
+from site_gen.model.errors import InputError, Warnings  # noqa: E402
+from site_gen.model.graph import Graph  # noqa: E402
+from site_gen.model.graph_data import GraphData  # noqa: E402
+from site_gen.model.metadata_keys import ARCH_KEY  # noqa: E402
 from site_gen.promotion.entry_times import EntryTimes  # noqa: E402
 from site_gen.promotion.feeders import feeder_rules  # noqa: E402
 from site_gen.promotion.git_blame import parse_porcelain  # noqa: E402
@@ -150,8 +152,8 @@ def release_graph(released: dict[str, datetime], moment: datetime, data: GraphDa
             for earlier in older:
                 if released[earlier] < released[version] - lead:
                     graph.add_edge(graph.index[f"{earlier}+amd64"], target)
-    apply_graph_data(graph, data, Warnings(), channels=False)
-    return graph
+    # no channels: the candidate graphs are served from version lists (update_paths.py)
+    return apply_graph_data(graph, dataclasses.replace(data, channels=[]), Warnings())
 
 
 # -- the replay -------------------------------------------------------------------

@@ -29,8 +29,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from site_gen.errors import InputError, Warnings  # noqa: E402
 from site_gen.inputs.releases import load_release_documents  # noqa: E402
+from site_gen.model.errors import InputError, Warnings  # noqa: E402
 from site_gen.promotion.errata import load_errata  # noqa: E402
 from site_gen.promotion.times import LONG_AGO, format_time  # noqa: E402
 
