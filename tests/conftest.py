@@ -25,6 +25,7 @@ atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(REPO / "tools"))
 
 needs_shared = pytest.mark.skipif(not REAL_GRAPH_DATA.is_dir(),
                                   reason="../shared/data is not beside the checkout")

@@ -336,15 +336,38 @@ def test_top_level_alternation_in_a_filter(data, capsys):
                    "whole versions"}
 
 
-def test_zombies(data, capsys):
+def _zombie_in_fast_4_15(data):
     data.write("internal-channels/fast.yaml", "name: fast\ntombstones:\n- 4.15.1\n- 4.15.9\nversions:\n"
                                               "- 4.15.0\n- 4.15.1\n")
     data.write("channels/fast-4.15.yaml", "name: fast-4.15\nfeeder: {name: fast}\nversions:\n- 4.15.0\n"
                                           "- 4.15.1\n")
+
+
+def test_zombies(data, capsys):
+    _zombie_in_fast_4_15(data)
+    data.write("internal-channels/stable.yaml", "name: stable\nversions: [4.15.0]\n")
+    # 4.15 is still maintained: stable-4.15 has a feeder
+    data.write("channels/stable-4.15.yaml", CLEAN_CHANNEL + "feeder: {name: stable, delay: P1W}\n")
     assert single_finding(data, capsys) == {
         "path": "channels/fast-4.15.yaml", "line": 5, "severity": "warning", "code": "zombie",
         "message": "4.15.1 is tombstoned in this channel's feeder fast (internal-channels/fast.yaml:3) but "
                    "listed here, so it is served in this channel anyway"}
+
+
+def test_zombies_of_minors_past_end_of_maintenance_are_historical(data, capsys):
+    """release-end-of-maintenance.sh removes stable-x.y's feeder: 4.15 (stable-4.15 has none
+    here) and every older minor are done, so their zombies get their own code."""
+    _zombie_in_fast_4_15(data)
+    data.write("internal-channels/fast.yaml", "name: fast\ntombstones:\n- 4.14.1\n- 4.15.1\n- 4.16.1\n"
+                                              "versions:\n- 4.14.1\n- 4.15.0\n- 4.15.1\n- 4.16.1\n")
+    for minor in ("4.14", "4.16"):
+        data.write(f"channels/fast-{minor}.yaml", f"name: fast-{minor}\nfeeder: {{name: fast}}\n"
+                                                  f"versions:\n- {minor}.1\n")
+    code = main(["check", "--graph-data", str(data.data), "--format", "json"])
+    found = {(f["path"], f["code"]) for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert code == 1
+    assert found == {("channels/fast-4.14.yaml", "historical-zombie"),
+                     ("channels/fast-4.15.yaml", "historical-zombie"), ("channels/fast-4.16.yaml", "zombie")}
 
 
 # -- blocked edges and risks --------------------------------------------------
@@ -427,3 +450,32 @@ def test_example_graph_data_findings(capsys):
         ("channels/fast-4.16.yaml", 8, "zombie"), ("internal-channels/fast.yaml", 25, "zombie"),
         ("channels/candidate-4.15.yaml", 8, "filter-alternation"),
     }
+
+
+# -- patch updates (with --releases) ---------------------------------------------
+
+def test_patch_updates_as_the_promotion_tool_checks_them(data, capsys):
+    """fast-4.15 (it has a feeder) as candidate-4.15's amd64 graph serves it: 4.15.1 updates only
+    through the risk Foo; 4.15.0 only through Bar to 4.15.1, which is reported itself, so
+    4.15.0 is not; 4.15.3 is the highest; the prerelease and channels without a feeder are
+    never checked; nor is anything without --releases."""
+    listed = ["4.15.0-rc.1", "4.15.0", "4.15.1", "4.15.2", "4.15.3"]
+    data.release("4.15.0-rc.1").release("4.15.0").release("4.15.1", previous=["4.15.0"])
+    data.release("4.15.2", previous=["4.15.1"]).release("4.15.3", previous=["4.15.2"])
+    data.risk("4.15.1-Bar.yaml", to="4.15.1", from_=".*", name="Bar")
+    data.risk("4.15.2-Foo.yaml", to="4.15.2", from_=".*", name="Foo")
+    data.channel("candidate-4.15", listed)
+    data.write("internal-channels/fast.yaml", "name: fast\nversions: [" + ", ".join(listed) + "]\n")
+    data.channel("fast-4.15", listed, feeder={"name": "fast", "delay": "PT0H"})
+    code, findings = run_check(data, capsys)
+    assert code == 0 and findings == []
+    code, findings = run_check(data, capsys, "--releases", str(data.releases))
+    assert code == 1
+    assert [(f["path"], f["line"], f["code"], f["message"]) for f in findings] == [
+        ("channels/fast-4.15.yaml", 5, "patch-update",
+         "4.15.1 has patch updates in fast-4.15, but they are exposed to risks: Foo (as served by "
+         "candidate-4.15 for amd64): clusters on it get no recommended update within its minor")]
+    data.release("4.15.3", previous=["4.15.0", "4.15.2"])  # a recommended way on for 4.15.0 too
+    data.block("4.15.2-Foo.yaml", to="4.15.2", from_="4[.]15[.]1[+]")  # now silently blocked
+    code, findings = run_check(data, capsys, "--releases", str(data.releases))
+    assert [f["message"].split(" (")[0] for f in findings] == ["4.15.1 has no patch updates in fast-4.15"]

@@ -141,8 +141,15 @@ def test_promote_until_on_the_example(example, capsys):
                                     ("4.14.12", "2024-05-15T00:00:00Z", 3)]
     assert set(promoted) == {"candidate-4.16", "eus-4.14", "eus-4.16", "fast", "fast-4.14", "fast-4.15",
                              "fast-4.16", "stable", "stable-4.14", "stable-4.15", "stable-4.16"}
-    # Still waiting: the guard holds 4.16.3 (silent block on 4.16.1) and 4.16.4 in stable-4.16.
-    assert [p["version"] for p in by_name["stable-4.16"]["pending"]] == ["4.16.4"]
+    # Still waiting in stable-4.16: the risk guard holds 4.16.4 (4.16.3 is held upstream by a
+    # silent block on 4.16.1), and the update-path guard holds 4.15.8: stable-4.16 serves
+    # 4.16.0 and 4.16.1, and only 4.16.3 onwards update from 4.15.8.
+    pending = {p["version"]: p for p in by_name["stable-4.16"]["pending"]}
+    assert list(pending) == ["4.15.8", "4.16.4"]
+    assert pending["4.15.8"]["waiting"] == {"reason": "waiting: no update path from 4.15.8 into 4.16",
+                                            "into": "4.16", "channelsLookedAt": ["candidate-4.16"]}
+    assert pending["4.16.4"]["blockedBy"] and pending["4.16.4"]["waiting"] is None
+    assert "4.15.8" not in served(example, "stable-4.16")
     assert "4.16.3" not in served(example, "fast-4.16")
     assert served(example, "stable-4.15") == [
         "4.14.0", "4.14.1", "4.14.2", "4.14.3", "4.14.5", "4.14.6", "4.14.7", "4.14.8", "4.14.9", "4.14.10",

@@ -96,10 +96,10 @@ def test_pending_promotions_and_due_dates(history, capsys):
     assert model["promotedUntil"] is None and model["entryTimeSources"] == ["git"]
     assert channel(model, "fast")["pending"] == [
         {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "due": "2024-01-02T00:00:00Z",
-         "dueBecause": "delay", "blockedBy": []},
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
         {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "due": "2024-01-11T12:00:00Z",
-         "dueBecause": "delay", "blockedBy": []},
-        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": []},
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
+        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
     ]
     assert channel(model, "stable")["pending"] == []
     assert history.graph("stable-4.15").versions == ["4.15.0"]
@@ -131,7 +131,7 @@ def test_promote_until_an_earlier_time_stops_part_way(history, capsys):
     assert history.graph("stable-4.15").versions == ["4.15.0", "4.15.1"]  # 4.15.2 due Jan 18
     assert channel(model, "stable")["pending"] == [
         {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "due": "2024-01-18T12:00:00Z",
-         "dueBecause": "delay", "blockedBy": []}]
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False}]
 
 
 def test_promote_until_now_uses_source_date_epoch(history, capsys, monkeypatch):
@@ -275,7 +275,7 @@ def test_errata_driven_due_times_along_a_chain(scenario, capsys, tmp_path):
     # stable-4.15 has a delay only: a version whose time in stable is unknown never gets due
     assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.2"]
     assert channel(model, "stable-4.15")["pending"] == [
-        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": []}]
+        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False}]
 
     model = build(scenario, capsys, "--errata", str(errata), "--promote-until", JAN(9))
     assert promoted(model, "fast") == [("4.15.1", JAN(1), JAN(4), 1), ("4.15.2", JAN(1), JAN(1), 1),
@@ -306,10 +306,12 @@ def test_tombstones_and_zombies_during_projection(scenario, capsys):
 
 def test_top_level_alternation_in_a_filter_during_projection(scenario, capsys):
     """The tool's '^A|B$' lets branch A match a prefix: 4.14.0-rc.1 is promoted into
-    candidate-4.15; the grouped filter of fast-4.15 does not admit it."""
+    candidate-4.15; the grouped filter of fast-4.15 does not admit it. 4.14.0 reaches
+    fast-4.15 one run after 4.15.0: only then does fast-4.15 serve a path from it into
+    4.15 (the update-path guard)."""
     listed = ("4.14.0-rc.1", "4.14.0", "4.15.0", "4.16.0")
     for version in listed:
-        scenario.release(version)
+        scenario.release(version, previous=["4.14.0"] if version == "4.15.0" else [])
     scenario.write("internal-channels/candidate.yaml", candidate(*listed))
     scenario.channel("candidate-4.15", [], feeder={"name": "candidate", "delay": "PT0H",
                                                    "filter": "4[.]14[.][0-9]+|4[.]15[.].*"})
@@ -318,5 +320,5 @@ def test_top_level_alternation_in_a_filter_during_projection(scenario, capsys):
     commit_all(scenario.data, JAN(1))
     model = build(scenario, capsys, "--promote-until", JAN(2))
     assert [p[0] for p in promoted(model, "candidate-4.15")] == ["4.14.0-rc.1", "4.14.0", "4.15.0"]
-    assert [p[0] for p in promoted(model, "fast-4.15")] == ["4.14.0", "4.15.0"]
+    assert [(p[0], p[3]) for p in promoted(model, "fast-4.15")] == [("4.14.0", 2), ("4.15.0", 1)]
     assert scenario.graph("candidate-4.15").versions == ["4.14.0-rc.1", "4.14.0", "4.15.0"]

@@ -58,7 +58,8 @@ def _pending_rows(container) -> list[dict]:
             "prefix_only": version.find("span", "badge") is not None,
             "entered": entered.find("time").attrs["datetime"] if entered.find("time") else entered.text,
             "due": due.find("time").attrs["datetime"] if due.find("time") else None,
-            "relative": (relative.attrs["data-due"], relative.attrs.get("data-blocked")) if relative else None,
+            "relative": (relative.attrs["data-due"], relative.attrs.get("data-blocked"),
+                         relative.attrs.get("data-waiting")) if relative else None,
             "unscheduled": None if due.find("time") else due.text,
             "because": because.text,
             "guard": [li.text for li in guard.iter("li")] or guard.text,
@@ -69,10 +70,17 @@ def _pending_rows(container) -> list[dict]:
 def _expected_rows(channel: dict) -> list[dict]:
     """The pending rows as data/promotion.json says them, in the page's words."""
     because = {"delay": "delay", "errata": "errata public", None: "nothing yet"}
+
+    def guard(p):
+        if p["waiting"]:
+            return f"{p['waiting']['reason']} (looked at {', '.join(p['waiting']['channelsLookedAt'])})"
+        return [f"blocked: {reason}" for reason in p["blockedBy"]] or "passes"
+
     return [{"version": p["version"], "entered": p["entered"] or "unknown", "due": p["due"],
-             "because": because[p["dueBecause"]],
-             "relative": (p["due"], "true" if p["blockedBy"] else None) if p["due"] else None,
-             "guard": [f"blocked: {reason}" for reason in p["blockedBy"]] or "passes"}
+             "because": because[p["dueBecause"]] + (": waits only on errata" if p["waitsOnlyOnErrata"] else ""),
+             "relative": (p["due"], "true" if p["blockedBy"] else None,
+                          "true" if p["waiting"] and not p["blockedBy"] else None) if p["due"] else None,
+             "guard": guard(p)}
             for p in channel["pending"]]
 
 
@@ -361,3 +369,24 @@ def test_every_reason_for_a_missing_due_time():
     assert entries["b"].pending[0].unscheduled == "not scheduled: when it entered src is unknown"
     assert entries["c"].pending[0].unscheduled == "never: the feeder has neither a delay nor errata: public"
     assert entries["d"].pending[0].unscheduled == "not scheduled: its errata are not known to be public"
+
+
+def test_a_version_waiting_for_an_update_path_says_so(tmp_path):
+    """Promoted until June 2024, 4.15.8 reaches stable and waits for stable-4.16 (F9): the row
+    gives the tool's reason and the channel looked at, as promotion.json does; the page says the
+    guard was evaluated."""
+    shutil.copytree(EXAMPLE, tmp_path / "graph-data", ignore=shutil.ignore_patterns("releases"))
+    (tmp_path / "times.yaml").write_text(TIMES)
+    (tmp_path / "errata.yaml").write_text(ERRATA)
+    options = PromotionOptions(until=parse_time("2024-06-01T00:00:00Z"), entry_times=tmp_path / "times.yaml",
+                               errata=tmp_path / "errata.yaml")
+    site = build_site(tmp_path / "site", tmp_path / "cache", graph_data=tmp_path / "graph-data",
+                      releases=RELEASES, promotion=options).out
+    model = {c["name"]: c for c in orjson.loads((site / "data/promotion.json").read_bytes())["channels"]}
+    rows = {row["version"]: row for row in _pending_rows(_entries(site)["stable-4.16"])}
+    assert rows["4.15.8"]["guard"] == ("waiting: no update path from 4.15.8 into 4.16 "
+                                       "(looked at candidate-4.16)")
+    assert [{k: row[k] for k in ("version", "entered", "due", "because", "relative", "guard")}
+            for row in rows.values()] == _expected_rows(model["stable-4.16"])
+    facts = _facts(parse_html(site / "promotion.html").find("dl", "facts"))
+    assert facts["Update-path guard"].text.startswith("evaluated on this build's amd64 candidate graphs")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diffing.since import ChangesSince, resolve_changes_since
-from ..engine.pipeline import build_graphs
+from ..engine.pipeline import prepare_graph, serve_channels
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
 from ..interruption import worker_initializer
@@ -22,6 +22,7 @@ from ..promotion.resolve import (
     PromotionOptions,
     add_promotion_arguments,
     options_from_args,
+    report_problems,
     resolve_promotions,
     write_promotion_data,
 )
@@ -114,9 +115,16 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
         site = StagedSite(out, inputs)
         with site:
             data = load_graph_data(options.graph_data, warnings)
-            promotion = resolve_promotions(data, options.promotion, warnings)
-            tarball = background.submit(tar_gz_bytes, tarball_files(promotion.data), source_date_epoch())
-            built = build_graphs(promotion.data, releases, warnings)
+            report_problems(data, options.promotion, warnings)  # before a long graph build
+            if options.promotion.until is None:  # the channels stay as they are: compress them now
+                tarball = background.submit(tar_gz_bytes, tarball_files(data), source_date_epoch())
+            # promotion needs the graph's edges (the update-path guard); the graphs
+            # served need promotion's channels (with --promote-until)
+            graph = prepare_graph(data, releases, warnings)
+            promotion = resolve_promotions(data, options.promotion, warnings, graph, problems_reported=True)
+            if options.promotion.until is not None:  # the tarball carries the promoted channels too
+                tarball = background.submit(tar_gz_bytes, tarball_files(promotion.data), source_date_epoch())
+            built = serve_channels(graph, promotion.data)
             write_promotion_data(site, promotion)
             with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
                 documents = graph_documents(built)

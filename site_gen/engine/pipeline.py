@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
 from .policy import ServedGraph, serve_all
+from .secondary import apply_channels
 from .stages import GRAPH_BUILDER_STAGES, Settings, run_stages
 
 
@@ -36,10 +38,25 @@ class BuiltGraphs:
     served: dict[tuple[str, str], ServedGraph]
 
 
-def build_graphs(data: GraphData, release_source: Path, warnings: Warnings) -> BuiltGraphs:
-    """The graph-builder's stages, then the policy engine's for every channel × arch (fused)."""
-    settings = Settings(warnings, releases=release_source, graph_data=data)
-    graph = run_stages(GRAPH_BUILDER_STAGES, Graph(), settings)
+def prepare_graph(data: GraphData, release_source: Path, warnings: Warnings) -> Graph:
+    """The graph-builder's stages with no channel membership yet: every edge is final,
+    because edges never depend on channels, and promotion may still change them
+    (--promote-until). :func:`serve_channels` adds the channels after edge-add-remove,
+    which only reorders independent steps: the result is the reference's."""
+    without_channels = dataclasses.replace(data, channels=[])
+    settings = Settings(warnings, releases=release_source, graph_data=without_channels)
+    return run_stages(GRAPH_BUILDER_STAGES, Graph(), settings)
+
+
+def serve_channels(graph: Graph, data: GraphData) -> BuiltGraphs:
+    """Channel membership from ``data``, then the policy engine's stages for every
+    channel × arch (fused)."""
+    apply_channels(graph, data.channels)
     channels = sorted(channel.name for channel in data.channels)
     arches = architectures(graph)
     return BuiltGraphs(graph, data, channels, arches, serve_all(graph, channels, arches))
+
+
+def build_graphs(data: GraphData, release_source: Path, warnings: Warnings) -> BuiltGraphs:
+    """The graph-builder's stages, then the policy engine's for every channel × arch."""
+    return serve_channels(prepare_graph(data, release_source, warnings), data)

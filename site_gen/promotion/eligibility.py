@@ -21,6 +21,7 @@ from ..model import versions
 from .entry_times import EntryTimes
 from .feeders import FeederRule
 from .times import LONG_AGO
+from .update_paths import PathWait
 
 
 @dataclass
@@ -30,6 +31,12 @@ class Pending:
     due: datetime | None            # None: not known to become due (see ``basis``)
     basis: str | None               # "delay" or "errata": what makes it due; None: nothing yet
     blocked_by: list[str] = field(default_factory=list)  # risk-extension guard failures
+    waiting: PathWait | None = None  # the update-path guard holds it back
+
+    @property
+    def held(self) -> bool:
+        """A guard stops the tool from promoting it, however due it is."""
+        return bool(self.blocked_by) or self.waiting is not None
 
     @property
     def due_at_any_time(self) -> bool:

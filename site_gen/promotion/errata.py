@@ -1,5 +1,6 @@
-"""Errata publicity, from a file: the build is offline and cannot ask the
-Customer Portal as the promotion tool does.
+"""Errata publicity, from a file or, when the user trusts them, from the release
+metadata's errata URLs: the build is offline and cannot ask the Customer Portal
+as the promotion tool does.
 
 The file maps versions to ``public`` / ``true`` (public, since when unknown),
 ``false`` (not public), or a time (public since then). YAML 1.1's ``yes``,
@@ -12,7 +13,10 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from ..model import versions
 from ..model.errors import InputError
+from ..model.graph import Graph
+from ..model.metadata_keys import ARCH_KEY
 from .time_files import load_time_file
 from .times import LONG_AGO, parse_time
 
@@ -39,4 +43,15 @@ def load_errata(path: Path) -> dict[str, datetime | None]:
             except ValueError:
                 raise doc.error(f"errata of {version}: {value!r} must be public, true, false "
                                 "or the time it became public", version) from None
+    return public
+
+
+def errata_from_release_urls(graph: Graph, arch: str = "amd64") -> dict[str, datetime | None]:
+    """Public (since when unknown) for every version whose ``arch`` release has a
+    metadata ``url``: the URL the tool would ask, taken as answering."""
+    public: dict[str, datetime | None] = {}
+    for node, version in enumerate(graph.versions):
+        metadata = graph.metadata[node]
+        if metadata and metadata.get("url") and arch in metadata.get(ARCH_KEY, "").split(","):
+            public[versions.split_build(version)[0]] = LONG_AGO
     return public

@@ -14,9 +14,10 @@ from ..model.graph_data import Channel, GraphData
 from .eligibility import Pending, pending_versions, zombies
 from .entry_times import EntryTimes
 from .feeders import FeederRule, feeder_rules
-from .guard import RiskGuard
+from .guards import Guards, public_channel_versions
 from .projection import Promotion
 from .times import format_time
+from .update_paths import CandidateGraphs
 
 
 def _time(moment: datetime | None) -> str | None:
@@ -40,9 +41,23 @@ def _feeder(rule: FeederRule) -> dict:
     }
 
 
-def _pending(item: Pending) -> dict:
+def _waiting(item: Pending) -> dict | None:
+    if item.waiting is None:
+        return None
+    return {"reason": item.waiting.message, "into": item.waiting.minor,
+            "channelsLookedAt": list(item.waiting.channels)}
+
+
+def _only_errata(rule: FeederRule, item: Pending) -> bool:
+    """Nothing but public errata can make it due: no delay applies and no guard holds it."""
+    return (rule.errata and item.basis != "errata" and not item.held
+            and (rule.delay is None or item.entered is None))
+
+
+def _pending(rule: FeederRule, item: Pending) -> dict:
     return {"version": item.version, "entered": _time(item.entered), "due": _time(item.due),
-            "dueBecause": item.basis, "blockedBy": item.blocked_by}
+            "dueBecause": item.basis, "blockedBy": item.blocked_by, "waiting": _waiting(item),
+            "waitsOnlyOnErrata": _only_errata(rule, item)}
 
 
 def _promoted(item: Promotion) -> dict:
@@ -58,37 +73,40 @@ def channel_model(channel: Channel, rule: FeederRule | None, pending: list[Pendi
         "feeder": _feeder(rule) if rule else None,
         "problems": [{"line": p.line, "code": p.code, "message": p.message}
                      for p in (rule.problems if rule else [])],
-        "pending": [_pending(item) for item in pending],
+        "pending": [_pending(rule, item) for item in pending] if rule else [],
         "promoted": [_promoted(item) for item in promoted],
         "tombstones": list(channel.tombstones),
         "zombies": zombies(rule) if rule else [],
     }
 
 
-def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guard: RiskGuard) -> list[Pending]:
-    """Pending versions in SemVer order, with the guard as the next tool run evaluates it."""
+def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guards: Guards) -> list[Pending]:
+    """Pending versions in SemVer order, with the guards as the next tool run evaluates them."""
     pending = pending_versions(rule, rule.target.versions, rule.source.versions if rule.source else [],
                                times, errata)
-    guard.judge(pending, rule.target.versions)
+    guards.judge(pending, rule.target.name, rule.target.versions)
     return sorted(pending, key=lambda p: versions.sort_key(p.version))
 
 
 def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
-                    promoted: list[Promotion], until: datetime | None, errata_file: bool) -> dict:
+                    promoted: list[Promotion], until: datetime | None, errata_source: str | None,
+                    graphs: CandidateGraphs | None) -> dict:
     channels = sorted(data.channels + data.internal_channels, key=lambda c: c.name)
     rules = {rule.target.name: rule for rule in feeder_rules(channels)}
-    guard = RiskGuard(data.blocked_edges, data.root)
+    guards = Guards(data, graphs, public_channel_versions(data))
     promoted_into: dict[str, list[Promotion]] = {}
     for item in sorted(promoted, key=lambda p: versions.sort_key(p.version)):
         promoted_into.setdefault(item.channel, []).append(item)
     models = []
     for channel in channels:
         rule = rules.get(channel.name)
-        pending = evaluate_pending(rule, times, errata, guard) if rule else []
+        pending = evaluate_pending(rule, times, errata, guards) if rule else []
         models.append(channel_model(channel, rule, pending, promoted_into.get(channel.name, [])))
     return {
         "promotedUntil": _time(until),
         "entryTimeSources": times.sources,
-        "errataFile": errata_file,
+        "errataFile": errata_source is not None and "file" in errata_source.split("+"),
+        "errataSource": errata_source,
+        "updatePathGuard": graphs is not None,
         "channels": models,
     }

@@ -20,8 +20,9 @@ from ..model.graph_data import Channel, GraphData
 from .eligibility import pending_versions
 from .entry_times import EntryTimes
 from .feeders import feeder_rules
-from .guard import RiskGuard
+from .guards import Guards
 from .ordering import tool_sort_key
+from .update_paths import CandidateGraphs
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,15 @@ class Promotion:
 
 
 def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, datetime | None],
-                       until: datetime) -> tuple[GraphData, list[Promotion]]:
+                       until: datetime, graphs: CandidateGraphs | None = None) -> tuple[GraphData, list[Promotion]]:
     """The graph-data with every promotion due before ``until`` applied, and the list of them.
-    ``times`` learns each promoted version's entry time."""
+    ``times`` learns each promoted version's entry time. Each round judges the
+    update-path guard on the candidate channels as they are at its start."""
     channels = data.channels + data.internal_channels
     state = {channel.name: list(channel.versions) for channel in channels}
+    public = {channel.name for channel in data.channels}
     rules = [rule for rule in feeder_rules(channels) if rule.usable]
-    guard = RiskGuard(data.blocked_edges, data.root)
+    guards = Guards(data, graphs, lambda name: state[name] if name in public else None)
     applied: list[Promotion] = []
     round_number = 0
     while True:
@@ -49,8 +52,8 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
         for rule in rules:
             target = state[rule.target.name]
             pending = pending_versions(rule, target, state[rule.source.name], times, errata)
-            guard.judge(pending, target)
-            promoted_now += [(rule, p) for p in pending if p.due_before(until) and not p.blocked_by]
+            guards.judge(pending, rule.target.name, target)
+            promoted_now += [(rule, p) for p in pending if p.due_before(until) and not p.held]
         if not promoted_now:
             break
         for rule, pending in promoted_now:

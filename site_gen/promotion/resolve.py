@@ -12,14 +12,16 @@ import orjson
 
 from ..layout import PROMOTION_DATA
 from ..model.errors import InputError, Warnings
+from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from .entry_times import EntryTimes, load_entry_times
-from .errata import load_errata
+from .errata import errata_from_release_urls, load_errata
 from .feeders import feeder_rules
 from .git_blame import is_shallow_clone
 from .model import promotion_model
 from .projection import Promotion, project_promotions
 from .times import format_time, resolve_time
+from .update_paths import CandidateGraphs
 
 
 @dataclass
@@ -27,6 +29,7 @@ class PromotionOptions:
     until: datetime | None = None      # --promote-until, already resolved
     entry_times: Path | None = None    # --entry-times FILE
     errata: Path | None = None         # --errata FILE
+    trust_errata_urls: bool = False    # --trust-errata-urls
 
     def files(self) -> dict[str, Path]:
         """The input files these options name, by label (for fingerprints and output checks)."""
@@ -41,7 +44,8 @@ class PromotionResult:
     promoted: list[Promotion] = field(default_factory=list)
 
 
-def _report_problems(data: GraphData, options: PromotionOptions, warnings: Warnings) -> None:
+def report_problems(data: GraphData, options: PromotionOptions, warnings: Warnings) -> None:
+    """Feeder problems: warnings, or errors when --promote-until needs the feeders."""
     for rule in feeder_rules(data.channels + data.internal_channels):
         for problem in rule.problems:
             if options.until is not None:
@@ -63,14 +67,32 @@ def _entry_times(data: GraphData, options: PromotionOptions, warnings: Warnings)
     return EntryTimes(table, use_git=use_git, shallow=shallow)
 
 
-def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings) -> PromotionResult:
+def _errata(options: PromotionOptions, graph: Graph | None) -> tuple[dict, str | None]:
+    """Errata publicity and where it came from; the file wins over trusted URLs."""
+    errata, sources = {}, []
+    if options.trust_errata_urls and graph is not None:
+        errata.update(errata_from_release_urls(graph))
+        sources.append("release-urls")
+    if options.errata:
+        errata.update(load_errata(options.errata))
+        sources.append("file")
+    return errata, "+".join(sources) or None
+
+
+def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings,
+                       graph: Graph | None = None, problems_reported: bool = False) -> PromotionResult:
+    """``graph``: the build's graph (edges final; channel membership not needed), for
+    the update-path guard and trusted errata URLs; without it neither is evaluated.
+    ``problems_reported``: the caller ran :func:`report_problems` already."""
     times = _entry_times(data, options, warnings)
-    errata = load_errata(options.errata) if options.errata else {}
-    _report_problems(data, options, warnings)
+    errata, errata_source = _errata(options, graph)
+    if not problems_reported:
+        report_problems(data, options, warnings)
+    graphs = CandidateGraphs(graph) if graph is not None else None
     promoted: list[Promotion] = []
     if options.until is not None:
-        data, promoted = project_promotions(data, times, errata, options.until)
-    model = promotion_model(data, times, errata, promoted, options.until, options.errata is not None)
+        data, promoted = project_promotions(data, times, errata, options.until, graphs)
+    model = promotion_model(data, times, errata, promoted, options.until, errata_source, graphs)
     return PromotionResult(data, model, promoted)
 
 
@@ -89,7 +111,12 @@ def add_promotion_arguments(parser) -> None:
                             "for graph-data without git history (git blame fills the rest)")
     group.add_argument("--errata", type=Path, metavar="FILE",
                        help="YAML/JSON {version: public | true | false | time}: errata publicity "
-                            "for feeders with 'errata: public'")
+                            "for feeders with 'errata: public' (tools/errata_status.py writes it "
+                            "on a connected machine); it overrides --trust-errata-urls")
+    group.add_argument("--trust-errata-urls", action="store_true",
+                       help="count a version's errata as public when its amd64 release metadata "
+                            "has an errata 'url' (the promotion tool checks that the URL answers; "
+                            "offline we can only trust it)")
 
 
 def options_from_args(args) -> PromotionOptions:
@@ -104,7 +131,7 @@ def options_from_args(args) -> PromotionOptions:
         if from_clock and not args.quiet:
             print(f"promoting until {format_time(until)} (now); pass --promote-until "
                   f"{format_time(until)} to repeat this build", file=sys.stderr)
-    return PromotionOptions(until, args.entry_times, args.errata)
+    return PromotionOptions(until, args.entry_times, args.errata, args.trust_errata_urls)
 
 
 def summary(result: PromotionResult) -> str | None:

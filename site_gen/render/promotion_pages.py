@@ -30,6 +30,8 @@ class PendingRow:
     blocked_by: list[str]       # risk-extension guard failures
     prefix_only: bool           # admitted only because a filter branch matched a prefix
     unscheduled: str | None     # why there is no due time, in words; None when there is one
+    waiting: dict | None = None  # the update-path guard's wait (promotion.json "waiting")
+    only_errata: bool = False    # nothing but public errata can make it due
 
 
 @dataclass
@@ -84,7 +86,8 @@ class PromotionSection:
 class PromotionPage:
     promoted_until: str | None
     entry_time_sources: list[str]
-    errata_file: bool
+    errata_source: str | None
+    path_guard: bool
     sections: list[PromotionSection]
     entries: dict[str, FeederEntry]   # by channel name
 
@@ -134,7 +137,8 @@ def _entry(channel: dict, by_name: dict[str, dict], page_arches: dict[str, list[
     filter_text = feeder["filter"]
     loose = _prefix_only(filter_text, [p["version"] for p in channel["pending"]])
     pending = [PendingRow(p["version"], p["entered"], p["due"], p["dueBecause"], p["blockedBy"],
-                          p["version"] in loose, _unscheduled(p, feeder))
+                          p["version"] in loose, _unscheduled(p, feeder), p.get("waiting"),
+                          p.get("waitsOnlyOnErrata", False))
                for p in channel["pending"]]
     return FeederEntry(
         channel=channel["name"], internal=channel["internal"],
@@ -160,8 +164,9 @@ def promotion_page(model: dict, page_arches: dict[str, list[str]]) -> PromotionP
     internal = sorted((e for e in fed if e.internal), key=lambda e: display_key(e.channel))
     if internal:
         sections.append(PromotionSection("Internal channels (not served)", "internal", internal))
-    return PromotionPage(model["promotedUntil"], model["entryTimeSources"], model["errataFile"],
-                         sections, {entry.channel: entry for entry in fed})
+    errata_source = model.get("errataSource", "file" if model.get("errataFile") else None)
+    return PromotionPage(model["promotedUntil"], model["entryTimeSources"], errata_source,
+                         model.get("updatePathGuard", False), sections, {entry.channel: entry for entry in fed})
 
 
 def chain_tombstones(model: dict) -> dict[str, dict[str, tuple[str, ...]]]:

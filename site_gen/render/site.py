@@ -114,7 +114,7 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
 def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served: set[str]) -> None:
     pages.write(layout.PROMOTION, "promotion.html.j2", sections=promotion.sections, served_versions=served,
                 promoted_until=promotion.promoted_until, entry_time_sources=promotion.entry_time_sources,
-                errata_file=promotion.errata_file)
+                errata_source=promotion.errata_source, path_guard=promotion.path_guard)
 
 
 def _compare_with(since: ChangesSince | None, documents: dict, warnings: Warnings) -> Changes | None:

@@ -24,8 +24,9 @@
     } else if (seconds > 0) {
       span.textContent = `(${relative(seconds)})`;
     } else {
-      span.textContent = span.dataset.blocked ? `(due ${relative(seconds)}, but blocked)` : `(overdue: due ${relative(seconds)})`;
-      span.classList.add(span.dataset.blocked ? "is-blocked" : "is-overdue");
+      const held = span.dataset.blocked ? "blocked" : span.dataset.waiting ? "waiting for an update path" : null;
+      span.textContent = held ? `(due ${relative(seconds)}, but ${held})` : `(overdue: due ${relative(seconds)})`;
+      span.classList.add(held ? "is-blocked" : "is-overdue");
     }
   }
   for (const note of document.querySelectorAll(".relative-note")) note.hidden = false;

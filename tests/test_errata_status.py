@@ -1,0 +1,93 @@
+"""tools/errata_status.py against a real HTTP server on loopback, and the build's
+--trust-errata-urls: the two offline ways to errata publicity."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import yaml
+
+from errata_status import main as errata_status, phrasings
+from site_gen.cli import main as site_gen
+from site_gen.promotion.errata import load_errata
+
+PUBLISHED = {"/errata/RHBA-2024:1", "/errata/RHSA-2024:2"}
+
+
+class Portal(BaseHTTPRequestHandler):
+    asked: list[str] = []
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        Portal.asked.append(self.path)
+        self.send_response(200 if self.path in PUBLISHED else 404)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def portal():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Portal)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    Portal.asked = []
+    yield f"http://127.0.0.1:{server.server_address[1]}/errata"
+    server.shutdown()
+    server.server_close()
+
+
+def test_phrasings_follow_the_tool():
+    assert phrasings("https://access.redhat.com/errata/RHSA-2024:0001") == [
+        "https://access.redhat.com/errata/RHBA-2024:0001", "https://access.redhat.com/errata/RHSA-2024:0001",
+        "https://access.redhat.com/errata/RHEA-2024:0001"]
+
+
+def test_errata_file_from_the_portal(scenario, portal, tmp_path, capsys):
+    scenario.release("4.16.1", metadata={"url": f"{portal}/RHBA-2024:1"})
+    scenario.release("4.16.2", metadata={"url": f"{portal}/RHBA-2024:2"})   # public as an RHSA
+    scenario.release("4.16.3", metadata={"url": f"{portal}/RHBA-2024:3"})   # not public yet
+    scenario.release("4.16.3", arch="s390x", metadata={"url": f"{portal}/RHBA-2024:1"})  # amd64 counts
+    out = tmp_path / "errata.yaml"
+    assert errata_status(["--releases", str(scenario.releases), "--out", str(out)]) == 0
+    written = yaml.safe_load(out.read_text())
+    assert written["4.16.3"] is False and set(written) == {"4.16.1", "4.16.2", "4.16.3"}
+    first_seen = load_errata(out)
+    assert first_seen["4.16.3"] is None and first_seen["4.16.1"] == first_seen["4.16.2"] is not None
+    assert Portal.asked[-3:] == ["/errata/RHBA-2024:3", "/errata/RHSA-2024:3", "/errata/RHEA-2024:3"]
+    # again: public ones keep their time and are not asked again
+    Portal.asked = []
+    assert errata_status(["--releases", str(scenario.releases), "--out", str(out)]) == 0
+    assert Portal.asked == ["/errata/RHBA-2024:3", "/errata/RHSA-2024:3", "/errata/RHEA-2024:3"]
+    assert load_errata(out) == first_seen
+    assert "2 of 3 versions public" in capsys.readouterr().err
+
+
+def test_trust_errata_urls_makes_errata_gated_promotions_due(scenario, capsys):
+    """internal fast (errata: public, no delay) never comes due without errata knowledge;
+    --trust-errata-urls takes the amd64 release's url as public; an errata file overrides it."""
+    scenario.release("4.16.0").release("4.16.1", previous=["4.16.0"], metadata={"url": "https://e/RHBA-1"})
+    scenario.release("4.16.2", previous=["4.16.1"])
+    scenario.write("internal-channels/candidate.yaml", "name: candidate\nversions: [4.16.0, 4.16.1, 4.16.2]\n")
+    scenario.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                                  "versions: [4.16.0]\n")
+    scenario.channel("candidate-4.16", ["4.16.0", "4.16.1", "4.16.2"])
+
+    def pending(*extra):
+        assert site_gen(["--graph-data", str(scenario.data), "--releases", str(scenario.releases),
+                         "--out", str(scenario.out), "--no-html", "-q", "--force", *extra]) == 0
+        model = json.loads((scenario.out / "data" / "promotion.json").read_text())
+        [fast] = [c for c in model["channels"] if c["name"] == "fast"]
+        return model["errataSource"], {p["version"]: (p["dueBecause"], p["waitsOnlyOnErrata"])
+                                       for p in fast["pending"]}
+
+    assert pending() == (None, {"4.16.1": (None, True), "4.16.2": (None, True)})
+    assert pending("--trust-errata-urls") == ("release-urls", {"4.16.1": ("errata", False),
+                                                               "4.16.2": (None, True)})
+    errata = scenario.root / "errata.yaml"
+    errata.write_text("4.16.1: false\n")
+    assert pending("--trust-errata-urls", "--errata", str(errata)) == (
+        "release-urls+file", {"4.16.1": (None, True), "4.16.2": (None, True)})
