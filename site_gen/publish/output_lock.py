@@ -86,9 +86,13 @@ class OutputLock:
         remove_leftovers(self.out)
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         if self.fd is None:
             return
+        if exc_type is not None:
+            # A stop signal can strike between creating a staging directory and recording
+            # it; still holding the lock, whatever is left beside OUT is ours to remove.
+            remove_leftovers(self.out)
         try:
             os.unlink(self.path)  # while still locked: waiters then re-open the new one
         except OSError:
