@@ -12,18 +12,17 @@ nginx's ``root``, so the output stays the same wherever it is built.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ..layout import GRAPH_API_DIR, NGINX_DIR
+from ..resources import DEPLOY_TEMPLATE_DIR
 from ..server import policy_http as http
 from ..server.static_files import CONTENT_TYPES, DEFAULT_TYPE, TEXT_TYPES
 from .staging import StagedSite
 
 DEFAULT_LISTEN = "8080"
-_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates" / "deploy"
 _VALUE = "@site-gen-value@"  # stands for the nginx variable holding the request's value
 _MEDIA_KEYS = {http.JSON: "json", http.VND_JSON: "vnd"}  # named-location suffixes
 # What nginx's quoted strings unescape (the backslash first, so it is not doubled again).
@@ -86,7 +85,7 @@ def _parameter(name: str, default: str | None) -> dict:
 
 
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(str(_TEMPLATES)), undefined=StrictUndefined,
+    return Environment(loader=FileSystemLoader(str(DEPLOY_TEMPLATE_DIR)), undefined=StrictUndefined,
                        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                        autoescape=False)
 

@@ -21,7 +21,7 @@ from ..inputs.regular_files import open_regular
 from ..model.errors import InputError
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_CODE_ROOTS = (_PACKAGE, _PACKAGE.parent / "templates")
+_CODE_ROOTS = (_PACKAGE,)  # templates and assets included: they ship inside the package
 
 
 def _walk_files(root: Path) -> list[Path]:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from .. import layout
 from ..diffing.render import change_rows, grouped_changes
-from .environment import ASSET_DIR, make_environment
+from ..resources import ASSET_DIR
+from .environment import make_environment
 
 TEMPLATE = "changes.html.j2"
 

@@ -7,17 +7,13 @@ gets ``url(target)``, a relative link from that page to a site path.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import layout
+from ..resources import TEMPLATE_DIR
 from . import links
 from .channel_names import minor_anchor
 from .channel_view import MARKS
-
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
-ASSET_DIR = TEMPLATE_DIR / "assets"
 
 
 def count(number: int, noun: str) -> str:

@@ -21,12 +21,13 @@ from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
 from ..publish.staging import StagedSite
+from ..resources import ASSET_DIR
 from . import links
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
 from .dot_source import dot_source
-from .environment import ASSET_DIR, PageRenderer
+from .environment import PageRenderer
 from .feeds import feed_kinds, write_feeds
 from .graph_drawer import DrawStats, GraphDrawer
 from .home import current_channels, home_sections
