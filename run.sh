@@ -2,9 +2,9 @@
 # Set up what the project needs on this machine, then build the example site or run the tests.
 #
 #   ./run.sh site [build options]   install, then build the embedded example into _site/
-#   ./run.sh test [pytest options]  install (test tools too), then run the whole test suite
-#   ./run.sh quick [pytest options] install, then run the tests that need no browser, nginx,
-#                                   registry or shared data and are not slow (under a minute)
+#   ./run.sh test [pytest options]  install (test tools too), run ruff and mypy, then the whole test suite
+#   ./run.sh quick [pytest options] install, run ruff and mypy, then the tests that need no browser,
+#                                   nginx, registry or shared data and are not slow (under a minute)
 #
 # Safe to run again: system packages are installed only when missing, and the
 # virtualenv is refreshed only when pyproject.toml or constraints.txt change.
@@ -57,6 +57,14 @@ python_env() {
     fi
 }
 
+# ruff and mypy, configured in pyproject.toml; either failing fails the test command.
+lint() {
+    log "ruff check"
+    "$VENV/bin/ruff" check --quiet .
+    log "mypy"
+    "$VENV/bin/mypy" --no-error-summary
+}
+
 case "${1:-}" in
     site)
         shift
@@ -68,12 +76,14 @@ case "${1:-}" in
         shift
         apt_install "${TEST_PACKAGES[@]}"
         python_env ".[test]"
+        lint
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
     quick)
         shift
         apt_install "${QUICK_PACKAGES[@]}"
         python_env ".[test]"
+        lint
         exec "$VENV/bin/python" -m pytest -m "$QUICK_MARKERS" "$@"
         ;;
     *)

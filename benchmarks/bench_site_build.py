@@ -28,12 +28,13 @@ import time
 from pathlib import Path
 
 import yaml
-from bench_common import parse_benchmark_args, run_in_scratch, spread
 from bench_json_build import DEFAULT_GRAPH_DATA, machine, output_size, timed_run, verdict
-from synthetic_releases import write_synthetic_releases
 
 from site_gen.commands.build import BuildOptions, run_build
 from site_gen.model.errors import Warnings
+
+from bench_common import parse_benchmark_args, run_in_scratch, spread
+from synthetic_releases import write_synthetic_releases
 
 TARGET_COLD_SECONDS = 60.0
 TARGET_UNCHANGED_SECONDS = 3.0

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from serving_cases import build_example, free_port, wait_for_port
 from site_gen.publish.deploy import render_nginx_conf
+
+from serving_cases import build_example, free_port, wait_for_port
 
 NGINX = os.environ.get("SITE_GEN_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
 AS_ROOT = os.geteuid() == 0  # then workers must stay root to read pytest's private temp dirs
@@ -89,13 +90,13 @@ class Nginx:
             wait_for_port(port, self.process)
         except AssertionError:
             self.stop()
-            raise AssertionError(self.log.read_text())
+            raise AssertionError(self.log.read_text()) from None
 
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
 
-    def __enter__(self) -> "Nginx":
+    def __enter__(self) -> Nginx:
         return self
 
     def __exit__(self, *exc_info) -> None:

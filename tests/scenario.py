@@ -39,7 +39,7 @@ class Scenario:
 
     # -- inputs ---------------------------------------------------------------
     def release(self, version: str, arch: str = "amd64", previous=(), next=(), metadata=None,
-                payload: str | None = None) -> "Scenario":
+                payload: str | None = None) -> Scenario:
         doc = {"kind": "cincinnati-metadata-v0", "version": version, "architecture": arch,
                "payload": payload or f"{REGISTRY}@{digest_of(version, arch)}",
                "previous": list(previous), "next": list(next), "metadata": metadata or {}}
@@ -48,24 +48,24 @@ class Scenario:
         path.write_bytes(orjson.dumps(doc))
         return self
 
-    def channel(self, name: str, versions, file_name: str | None = None, **extra) -> "Scenario":
+    def channel(self, name: str, versions, file_name: str | None = None, **extra) -> Scenario:
         doc = {"name": name, "versions": list(versions), **extra}
         (self.data / "channels" / (file_name or f"{name}.yaml")).write_text(
             yaml.safe_dump(doc, sort_keys=False))
         return self
 
-    def block(self, file_name: str, to: str, from_: str, **risk) -> "Scenario":
+    def block(self, file_name: str, to: str, from_: str, **risk) -> Scenario:
         """A blocked-edges file: silent when no risk fields are given."""
         doc = {"to": to, "from": from_, **risk}
         (self.data / "blocked-edges" / file_name).write_text(yaml.safe_dump(doc, sort_keys=False))
         return self
 
-    def risk(self, file_name: str, to: str, from_: str, name: str, rules=None, **extra) -> "Scenario":
+    def risk(self, file_name: str, to: str, from_: str, name: str, rules=None, **extra) -> Scenario:
         return self.block(file_name, to, from_, url=f"https://issues.example.com/{name}",
                           name=name, message=f"{name} may hurt.",
                           matchingRules=rules if rules is not None else [{"type": "Always"}], **extra)
 
-    def raw(self, metadata: dict) -> "Scenario":
+    def raw(self, metadata: dict) -> Scenario:
         (self.data / "raw" / "metadata.json").write_text(json.dumps(metadata))
         return self
 
@@ -88,7 +88,7 @@ class Scenario:
     def raw_bytes(self, channel: str, arch: str = "amd64") -> bytes:
         return (self.out / GRAPH_DIR / channel / f"{arch}.json").read_bytes()
 
-    def graph(self, channel: str, arch: str = "amd64") -> "Served":
+    def graph(self, channel: str, arch: str = "amd64") -> Served:
         return Served(orjson.loads(self.raw_bytes(channel, arch)))
 
     def index(self) -> dict:

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import orjson
 
-from conftest import EXAMPLE
 from site_gen.cli import main
 from site_gen.server.httpd import SiteServer
+
+from conftest import EXAMPLE
 
 JSON = "application/json"
 VND = "application/vnd.redhat.cincinnati.v1+json"

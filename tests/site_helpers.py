@@ -9,20 +9,21 @@ import shutil
 import subprocess
 import threading
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 import orjson
-from conftest import EXAMPLE
 
 from site_gen.commands.build import BuildOptions, run_build
 from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
 from site_gen.promotion.resolve import PromotionOptions
+
+from conftest import EXAMPLE
 
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
 CHROMIUM = "/usr/bin/chromium"
@@ -259,10 +260,10 @@ class Element:
             if isinstance(child, Element):
                 yield from child.iter(tag, cls)
 
-    def find(self, tag: str | None = None, cls: str | None = None) -> "Element | None":
+    def find(self, tag: str | None = None, cls: str | None = None) -> Element | None:
         return next(self.iter(tag, cls), None)
 
-    def by_id(self, element_id: str) -> "Element | None":
+    def by_id(self, element_id: str) -> Element | None:
         return next((e for e in self.iter() if e.attrs.get("id") == element_id), None)
 
     @property

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
 from site_gen.cli import main
+
+from conftest import REPO
 
 
 def tree_digest(root: Path) -> dict[str, str]:

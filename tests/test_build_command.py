@@ -11,9 +11,10 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import EXAMPLE, REPO
 
 from site_gen.cli import main
+
+from conftest import EXAMPLE, REPO
 
 GRAPHS = "api/upgrades_info/v1/graph"
 

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from conftest import EXAMPLE
 from site_gen.cli import main
+
+from conftest import EXAMPLE
 
 CLEAN_CHANNEL = "name: stable-4.15\nversions:\n- 4.15.0\n- 4.15.1\n"
 

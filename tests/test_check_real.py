@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import REAL_GRAPH_DATA, REPO, needs_shared
 
 pytestmark = [pytest.mark.real_data, needs_shared]

@@ -10,11 +10,12 @@ from html import escape, unescape
 
 import pytest
 
-from conftest import EXAMPLE
 from site_gen.cli import main
 from site_gen.diffing.compare import compare, compare_graph
 from site_gen.diffing.render import render_markdown
 from site_gen.render.changes_page import standalone_html
+
+from conftest import EXAMPLE
 from site_helpers import git
 
 RELEASES = EXAMPLE / "releases"
@@ -58,9 +59,9 @@ def test_two_sites_as_text(sites, capsys):
     old, new = sites / "site-old", sites / "site-new"
     code, out = run_diff(capsys, str(old), str(new))
     assert code == 0
-    per_channel = (f"  updates removed: 4.15.7 -> 4.15.8\n"
-                   f"  conditional updates added: 4.15.7 -> 4.15.8 [NewRisk]\n"
-                   f"  risks added: NewRisk\n")
+    per_channel = ("  updates removed: 4.15.7 -> 4.15.8\n"
+                   "  conditional updates added: 4.15.7 -> 4.15.8 [NewRisk]\n"
+                   "  risks added: NewRisk\n")
     assert out == (
         f"{old} -> {new}: 16 of 44 channel × arch graphs change\n"
         f"\ncandidate-4.15 {ALL_ARCHES}\n{per_channel}"
@@ -269,7 +270,8 @@ def test_html_escapes_user_text():
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
-@pytest.mark.parametrize("value", ["`a", "a`", "``", " x", "x ", "a ``` b", "<i>x</i> | y", "# x\n- y", "*a* _b_ [c](d)"])
+@pytest.mark.parametrize("value", ["`a", "a`", "``", " x", "x ", "a ``` b", "<i>x</i> | y", "# x\n- y",
+                                   "*a* _b_ [c](d)"])
 def test_markdown_keeps_any_value_verbatim(value):
     from markdown_it import MarkdownIt
 

@@ -6,13 +6,13 @@ so these tests check the engine against a second reading of the rules.
 
 from __future__ import annotations
 
+import orjson
 import pytest
+
+from site_gen.cli import main
 
 from conftest import EXAMPLE
 from scenario import GRAPH_DIR, Served
-from site_gen.cli import main
-
-import orjson
 
 REMOVE_REGEX = "io.openshift.upgrades.graph.previous.remove_regex"
 CHANNELS = "io.openshift.upgrades.graph.release.channels"

@@ -7,8 +7,9 @@ import shutil
 import orjson
 import yaml
 
-from conftest import EXAMPLE
 from site_gen.cli import main
+
+from conftest import EXAMPLE
 
 GRAPHS = "api/upgrades_info/v1/graph"
 

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import EXAMPLE
-from serving_cases import SECRET
 
 from site_gen.cli import main
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.layout import GRAPH_DATA_TARBALL
 from site_gen.model.errors import Warnings
 from site_gen.publish.graph_data_tarball import tarball_files
+
+from conftest import EXAMPLE
+from serving_cases import SECRET
 
 GRAPHS = "api/upgrades_info/v1/graph"
 # graph-data/README.md F1.6: LICENSE, version, raw/metadata.json, 11 channels, 15 blocked edges.

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from site_gen.cli import main
+
 from conftest import REPO
 from serving_cases import JSON, V1, build_example, builtin_server, request
-from site_gen.cli import main
 
 
 def tree(root: Path) -> dict[str, bytes]:

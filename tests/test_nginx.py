@@ -16,11 +16,12 @@ import sys
 
 import orjson
 import pytest
+
+from site_gen.publish.deploy import render_nginx_conf, render_nginx_snippet
+
 from conftest import REPO
 from nginx_server import served  # noqa: F401  (the fixture)
 from serving_cases import CASES, ESCAPES, V1, check_case, check_escape, raw_request, request, split_response
-
-from site_gen.publish.deploy import render_nginx_conf, render_nginx_snippet
 
 pytestmark = pytest.mark.nginx
 

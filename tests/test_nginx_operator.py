@@ -9,6 +9,7 @@ import re
 import subprocess
 
 import pytest
+
 from nginx_server import AS_ROOT, NGINX, Nginx, require_nginx, wrapper_config
 from serving_cases import JSON, ORIGIN, V1, build_example, free_port, request
 

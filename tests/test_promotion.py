@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import EXAMPLE
-from site_helpers import served_graph
 
 from site_gen.cli import main
 from site_gen.inputs.graph_data import load_channel
@@ -21,7 +19,10 @@ from site_gen.promotion.git_blame import parse_porcelain
 from site_gen.promotion.ordering import tool_sort_key
 from site_gen.promotion.times import format_time, parse_time, resolve_time
 
-UTC = timezone.utc
+from conftest import EXAMPLE
+from site_helpers import served_graph
+
+UTC = UTC
 
 TIMES = """\
 candidate:

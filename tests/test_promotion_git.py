@@ -9,15 +9,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from site_gen.cli import main
-from site_gen.promotion.entry_times import EntryTimes
 from site_gen.inputs.graph_data import load_channel
+from site_gen.promotion.entry_times import EntryTimes
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def git(repo, *args, date=None, author_date=None):

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scenario import Scenario
 
 from site_gen.model.versions import sort_key
+
+from scenario import Scenario
 
 pytestmark = pytest.mark.slow
 

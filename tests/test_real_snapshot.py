@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from conftest import REAL_GRAPH_DATA, needs_shared
 
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.model.versions import sort_key
+
+from conftest import REAL_GRAPH_DATA, needs_shared
 
 pytestmark = [pytest.mark.real_data, pytest.mark.slow, needs_shared]
 
@@ -26,9 +27,9 @@ def test_loads_without_errors_or_warnings():
 
 @pytest.fixture(scope="module")
 def full_scale(tmp_path_factory):
-    from synthetic_releases import write_synthetic_releases
-
     from site_gen.cli import main
+
+    from synthetic_releases import write_synthetic_releases
     root = tmp_path_factory.mktemp("real")
     write_synthetic_releases(REAL_GRAPH_DATA, root / "releases")
     out = root / "site"

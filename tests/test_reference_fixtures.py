@@ -11,13 +11,14 @@ between the capture and today's implementation.
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES, needs_shared
 
 from site_gen.engine.edge_add_remove import apply_edge_rules
 from site_gen.engine.pipeline import apply_graph_data
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.inputs.raw_graph import load_raw_graph
 from site_gen.model.errors import Warnings
+
+from conftest import FIXTURES, needs_shared
 
 IGNORED_KEYS = {"io.openshift.upgrades.graph.previous.remove_regex",
                 "io.openshift.upgrades.graph.previous.remove"}

@@ -10,9 +10,10 @@ import sys
 
 import pytest
 
+from site_gen.cli import make_parser
+
 from conftest import REPO
 from serving_cases import JSON, V1, build_example, request, wait_for_port
-from site_gen.cli import make_parser
 
 
 @pytest.fixture(scope="module")

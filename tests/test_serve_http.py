@@ -8,10 +8,22 @@ import os
 import orjson
 import pytest
 
-from serving_cases import (CASES, EMPTY, ESCAPES, JSON, V1, VND, build_example, builtin_server, check_case,
-                           check_escape, request)
 from site_gen.server.policy_http import GraphFile, Reply, SiteFile, plan
 from site_gen.server.static_files import content_type
+
+from serving_cases import (
+    CASES,
+    EMPTY,
+    ESCAPES,
+    JSON,
+    V1,
+    VND,
+    build_example,
+    builtin_server,
+    check_case,
+    check_escape,
+    request,
+)
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,9 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import pytest
+
+from site_gen.cli import main
+
 from conftest import EXAMPLE, REPO
 from scenario import Scenario
 from site_helpers import (
@@ -36,8 +39,6 @@ from site_helpers import (
     served_graph,
     site_path,
 )
-
-from site_gen.cli import main
 
 pytestmark = pytest.mark.browser
 
@@ -135,7 +136,7 @@ def test_every_internal_link_resolves_and_every_page_is_linked(site, base_url):
             continue
         pages.add(path)
         parsed = parse_page(site / path)
-        for tag, attribute, value in parsed.links:
+        for _tag, _attribute, value in parsed.links:
             target, fragment = urldefrag(urljoin(url, value))
             if urlsplit(target).netloc != urlsplit(base_url).netloc:
                 continue  # errata and risk links leave the site on purpose
@@ -358,7 +359,9 @@ SELECT_EACH = """(readPanel) => {
 def _offered(doc: dict, version: str) -> dict:
     """What a cluster at ``version`` is offered, read from the JSON as the CVO reads it."""
     names = [node["version"] for node in doc["nodes"]]
-    newest_first = lambda versions: sorted(versions, key=names.index, reverse=True)
+    def newest_first(versions):
+        return sorted(versions, key=names.index, reverse=True)
+
     recommended = newest_first(names[b] for a, b in doc["edges"] if names[a] == version)
     conditional = {}
     for group in doc["conditionalEdges"]:
@@ -682,7 +685,9 @@ def test_planner_says_when_nothing_in_the_channel_updates_to_the_target(crafted,
 
 def test_many_routes_are_one_route_with_the_alternatives_of_each_step(crafted, browser):
     with _plan(browser, crafted, "arch=amd64&from=4.1.2&to=4.4.0&channel=stable-4.4") as (visit, result):
-        newest_first = lambda versions: " ".join(reversed(versions))
+        def newest_first(versions):
+            return " ".join(reversed(versions))
+
         assert result["sections"] == {"recommended": {
             "route": f"4.1.2 4.2.{MANY - 1} 4.3.{MANY - 1} 4.4.0", "total": str(MANY * MANY), "channels": "stable-4.4",
             "hops": [[newest_first(seconds), "", None] for seconds in ([f"4.2.{z}" for z in range(MANY - 1)],

@@ -10,12 +10,13 @@ import json
 import shutil
 
 import pytest
-from conftest import EXAMPLE, REPO
-from site_helpers import build_site, edit, example_repo, files_of, git, parse_html
 
 from site_gen.cli import main
 from site_gen.diffing.sources import resolve_revision
 from site_gen.model.errors import Warnings
+
+from conftest import EXAMPLE, REPO
+from site_helpers import build_site, edit, example_repo, files_of, git, parse_html
 
 RELEASES = EXAMPLE / "releases"
 Z_RISK = ("to: 4.16.0\nfrom: 4[.]15[.][0-4][+]\nurl: https://issues.example.com/OCPBUGS-50002\n"

@@ -14,13 +14,14 @@ import shutil
 import orjson
 import pytest
 import yaml
-from conftest import EXAMPLE
-from site_helpers import SVG, XLINK, build_site, page_svg, parse_html, served_documents
 from test_promotion import ERRATA, F9_PENDING, F9_ZOMBIES, TIMES
 
 from site_gen.promotion.resolve import PromotionOptions
 from site_gen.promotion.times import parse_time
 from site_gen.render.promotion_pages import chain_tombstones, duration_words, promotion_page
+
+from conftest import EXAMPLE
+from site_helpers import SVG, XLINK, build_site, page_svg, parse_html, served_documents
 
 RELEASES = EXAMPLE / "releases"
 
@@ -183,7 +184,9 @@ def test_tombstones_and_zombies_match_promotion_json_and_f9(built):
     for name, article in _entries(site).items():
         facts = _facts(list(article.iter("dl", "facts"))[-1])
         feeder = model[name]["feeder"]["name"]
-        listed = lambda term: [] if facts[term].text == "none" else facts[term].text.split(", ")
+        def listed(term, facts=facts):
+            return [] if facts[term].text == "none" else facts[term].text.split(", ")
+
         assert listed(f"Tombstoned in {feeder}") == model[feeder]["tombstones"], name
         zombies[name] = listed(f"Zombies (here although {feeder} tombstones them)")
         assert zombies[name] == model[name]["zombies"]

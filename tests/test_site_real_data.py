@@ -13,9 +13,6 @@ import time
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import REAL_GRAPH_DATA, needs_shared
-from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve, served_documents
-from synthetic_releases import write_synthetic_releases
 
 from site_gen.engine.pipeline import build_graphs
 from site_gen.inputs.graph_data import load_graph_data
@@ -27,6 +24,10 @@ from site_gen.render.graph_drawer import GraphDrawer
 from site_gen.render.reduction import drawn_edges
 from site_gen.render.served_index import RiskCatalog
 from site_gen.render.svg_inline import inline_svg
+
+from conftest import REAL_GRAPH_DATA, needs_shared
+from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve, served_documents
+from synthetic_releases import write_synthetic_releases
 
 pytestmark = [pytest.mark.real_data, pytest.mark.slow, needs_shared]
 BUDGET_SECONDS = 5.0  # the whole full-scale build has 60 s; one picture must be a small part
@@ -113,9 +114,10 @@ def _widest_channel_pages(docs: dict) -> list[str]:
         "version": lambda doc: max(len(node["version"]) for node in doc["nodes"]),
         "risk name": lambda doc: max(len(risk["name"]) for risk in risks(doc)),
         "risk link": lambda doc: max(len(risk["url"]) for risk in risks(doc)),
-        "panel": lambda doc: max(len(group["edges"]) for group in doc["conditionalEdges"]) if doc["conditionalEdges"] else 0,
+        "panel": lambda doc: max((len(group["edges"]) for group in doc["conditionalEdges"]), default=0),
     }
-    chosen = {max(docs, key=lambda key: measure(docs[key])) for measure in longest.values()} | {("candidate-4.14", "amd64")}
+    chosen = {max(docs, key=lambda key: measure(docs[key])) for measure in longest.values()}
+    chosen |= {("candidate-4.14", "amd64")}
     return [f"channels/{channel}/{arch}.html#{_most_conditional_source(docs[channel, arch])}"
             for channel, arch in sorted(chosen)]
 

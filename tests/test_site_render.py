@@ -17,9 +17,14 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import EXAMPLE
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from site_gen.cli import main
+from site_gen.model.versions import sort_key
+from site_gen.render.reduction import drawn_edges, transitive_reduction
+
+from conftest import EXAMPLE
 from site_helpers import (
     SVG,
     XLINK,
@@ -31,10 +36,6 @@ from site_helpers import (
     served_graph,
     table_rows,
 )
-
-from site_gen.cli import main
-from site_gen.model.versions import sort_key
-from site_gen.render.reduction import drawn_edges, transitive_reduction
 
 
 @pytest.fixture(scope="module")
@@ -222,7 +223,8 @@ def test_every_node_is_drawn_as_the_legend_says(example):
 def test_counts_agree_with_their_nouns(example):
     """No "1 channels" in any page (D6)."""
     site, _ = example
-    one_plural = re.compile(r"(?<![\d.,])\b1 (?:conditional update|update|channel|version|distinct risk|release|graph)s\b")
+    one_plural = re.compile(r"(?<![\d.,])\b1 "
+                            r"(?:conditional update|update|channel|version|distinct risk|release|graph)s\b")
     for page in site.rglob("*.html"):
         text = " ".join(re.sub(r"<[^>]+>", " ", page.read_text("utf-8")).split())
         assert not one_plural.search(text), (page, one_plural.search(text))

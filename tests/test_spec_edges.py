@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
+from site_gen.model.errors import InputError
+
 from scenario import digest_of
 from spec_helpers import (
     CHANNELS,
@@ -16,8 +19,6 @@ from spec_helpers import (
     node_set,
     unique_edges,
 )
-
-from site_gen.model.errors import InputError
 
 
 def meta(version, arch="amd64", channels="c-4", **keys):

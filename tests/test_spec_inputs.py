@@ -8,6 +8,9 @@ from __future__ import annotations
 import orjson
 import pytest
 import yaml
+
+from site_gen.model.errors import InputError
+
 from scenario import REGISTRY, digest_of
 from spec_helpers import (
     ARCH,
@@ -20,8 +23,6 @@ from spec_helpers import (
     node_set,
     unique_edges,
 )
-
-from site_gen.model.errors import InputError
 
 
 def two_releases(s):

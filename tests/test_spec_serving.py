@@ -5,9 +5,21 @@ from __future__ import annotations
 import orjson
 
 from scenario import digest_of
-from spec_helpers import (ARCH, CHANNELS, EMPTY_GRAPH, MANIFESTREF, MULTI_KEY, PREVIOUS_ADD,
-                          REMOVE_REGEX, all_graphs, compact, graph_exists, groups, node_set,
-                          unique_edges)
+from spec_helpers import (
+    ARCH,
+    CHANNELS,
+    EMPTY_GRAPH,
+    MANIFESTREF,
+    MULTI_KEY,
+    PREVIOUS_ADD,
+    REMOVE_REGEX,
+    all_graphs,
+    compact,
+    graph_exists,
+    groups,
+    node_set,
+    unique_edges,
+)
 
 
 # --------------------------------------------------------------------------- Appendix A

@@ -6,13 +6,19 @@ import tempfile
 from pathlib import Path
 
 from hypothesis import given
-from scenario import Scenario
-from test_properties import SETTINGS, inputs
 
 from site_gen.engine.pipeline import build_graphs
-from site_gen.engine.stages import (GRAPH_BUILDER_STAGES, POLICY_ENGINE_STAGES, Settings, edge_add_remove,
-                                    filter_arch, filter_channel, parse_secondary_metadata, release_scrape,
-                                    run_stages)
+from site_gen.engine.stages import (
+    GRAPH_BUILDER_STAGES,
+    POLICY_ENGINE_STAGES,
+    Settings,
+    edge_add_remove,
+    filter_arch,
+    filter_channel,
+    parse_secondary_metadata,
+    release_scrape,
+    run_stages,
+)
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.model.graph import Graph, PendingRisk
@@ -20,6 +26,9 @@ from site_gen.model.graph_data import Risk
 from site_gen.model.metadata_keys import ARCH_KEY, CHANNELS_KEY, PREVIOUS_ADD, REMOVE_REGEX_KEY
 from site_gen.model.versions import sort_key
 from site_gen.publish.graph_json import GraphSerializer
+
+from scenario import Scenario
+from test_properties import SETTINGS, inputs
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "graph-data"
 RISK = Risk("https://issues.example.com/R", "R", "R may hurt.", (b'{"type":"Always"}',))

@@ -54,7 +54,7 @@ class CheckInput:
 
     def graph_data(self) -> GraphData | None:
         """The whole graph-data as the build would load it, if it would."""
-        if not self.complete:
+        if not self.complete or self.schema_version is None or self.raw_metadata is None:
             return None
         return GraphData(self.root, self.schema_version, self.raw_metadata,
                          [c for c in self.channels if not c.internal],

@@ -64,6 +64,7 @@ def run(args, warnings: Warnings) -> int:
               file=sys.stderr)
         return 1
     host, port = server.server_address[:2]
+    assert isinstance(host, str)  # an IP socket's address
     base = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     print(f"serving {args.site} at {base}/ (graph queries: {base}/api/upgrades_info/v1/graph?channel=...); "
           "Ctrl-C stops", file=sys.stderr, flush=True)

@@ -8,6 +8,8 @@ redefined (url, message or matchingRules). Versions are in SemVer order.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..layout import EMPTY_GRAPH
 from ..model import versions
 from .sources import Graphs
@@ -57,7 +59,7 @@ def compare_graph(old_doc: dict, new_doc: dict) -> dict | None:
     cond_removed = old_cond.keys() - new_cond.keys()
     relisted = sorted((e for e in old_cond.keys() & new_cond.keys() if old_cond[e] != new_cond[e]),
                       key=_edge_key)
-    change = {
+    change: dict[str, dict[str, list[Any]]] = {
         "nodes": {"added": sorted(new_set - old_set, key=versions.sort_key),
                   "removed": sorted(old_set - new_set, key=versions.sort_key)},
         "updates": {"added": _edges(new_edges - old_edges), "removed": _edges(old_edges - new_edges)},

@@ -75,7 +75,9 @@ def _extract_revision(graph_data: Path, commit: str, into: Path) -> None:
                     and ".." not in parts and not member.name.startswith("/")):
                 target = into.joinpath(*parts)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(tar.extractfile(member).read())
+                content = tar.extractfile(member)
+                assert content is not None  # a regular file
+                target.write_bytes(content.read())
 
 
 def graphs_from_revision(graph_data: Path, revision: str, releases: Path) -> Graphs:

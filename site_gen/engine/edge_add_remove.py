@@ -12,13 +12,14 @@ from ..inputs.patterns import compile_pattern, searches
 from ..model import versions
 from ..model.errors import InputError, Warnings
 from ..model.graph import ConditionalGroup, Graph, PendingRisk
+from ..model.graph_data import Risk
 from ..model.metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
 
 
 def _tokens(graph: Graph, node: int, key: str) -> list[str]:
     """Versions listed in a metadata value, with build replaced by the node's arch."""
     arch = graph.arch_of(node)
-    tokens = [token.strip() for token in graph.metadata[node][key].split(",")]
+    tokens = [token.strip() for token in graph.release_metadata(node)[key].split(",")]
     if arch is None:
         return tokens
     where = f"{key} of {graph.versions[node]}"
@@ -49,7 +50,7 @@ def _conditional_groups(graph: Graph, pending: list[PendingRisk]) -> list[Condit
     targets_by_core: dict[str, list[int]] = {}
     for node, version in enumerate(graph.versions):
         targets_by_core.setdefault(versions.split_build(version)[0], []).append(node)
-    risks_of_edge: dict[tuple[int, int], list] = {}
+    risks_of_edge: dict[tuple[int, int], list[Risk]] = {}
     for entry in pending:
         if "+" in entry.to:
             exact = graph.index.get(entry.to)
@@ -63,7 +64,7 @@ def _conditional_groups(graph: Graph, pending: list[PendingRisk]) -> list[Condit
             for parent in graph.parents[target]:
                 if match_all or searches(regex, names[parent]):
                     risks_of_edge.setdefault((parent, target), []).append(entry.risk)
-    groups: dict[tuple, ConditionalGroup] = {}
+    groups: dict[tuple[Risk, ...], ConditionalGroup] = {}
     for edge, risks in risks_of_edge.items():
         key = tuple(risks)
         groups.setdefault(key, ConditionalGroup(key)).edges.append(edge)

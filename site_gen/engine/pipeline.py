@@ -22,7 +22,7 @@ def apply_graph_data(graph: Graph, data: GraphData, warnings: Warnings) -> Graph
 
 
 def architectures(graph: Graph) -> list[str]:
-    found = set()
+    found: set[str] = set()
     for metadata in graph.metadata:
         if metadata and metadata.get(ARCH_KEY):
             found.update(part.strip() for part in metadata[ARCH_KEY].split(","))

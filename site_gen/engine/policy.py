@@ -13,10 +13,12 @@ risk names then edges) so builds are byte-identical and diffs stay small.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..model import versions
 from ..model.graph import Graph
+from ..model.graph_data import Risk
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 
 
@@ -26,7 +28,7 @@ class ServedGraph:
     arch: str
     nodes: list[int]                      # global node ids, in output order
     edges: list[tuple[int, int]]          # positions into ``nodes``
-    conditional: list[tuple[tuple, list[tuple[int, int]]]]  # (risks, [(pos, pos)])
+    conditional: list[tuple[tuple[Risk, ...], list[tuple[int, int]]]]  # (risks, [(pos, pos)])
 
     @property
     def conditional_edge_count(self) -> int:
@@ -69,7 +71,7 @@ def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> dict[tupl
         for channel in node_channels:
             members[channel, arch].append(node)
 
-    def in_rank_order(children) -> list[int]:
+    def in_rank_order(children: Iterable[int]) -> list[int]:
         return sorted((child for child in children if child in rank), key=rank.__getitem__)
 
     children = {node: in_rank_order(graph.children[node]) for node in rank}
@@ -86,15 +88,16 @@ def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> dict[tupl
             position = {node: i for i, node in enumerate(nodes)}
             edges = []
             for source, node in enumerate(nodes):
-                edges += [(source, target) for child in children[node]
-                          if (target := position.get(child)) is not None]
+                edges += [(source, child_at) for child in children[node]
+                          if (child_at := position.get(child)) is not None]
             served[channel, arch] = ServedGraph(channel, arch, nodes, edges,
                                                 _conditional(graph, nodes, position, risky_children))
     return served
 
 
 def _conditional(graph: Graph, nodes: list[int], position: dict[int, int],
-                 risky_children: dict[int, tuple[list[int], dict[int, int]]]) -> list:
+                 risky_children: dict[int, tuple[list[int], dict[int, int]]]
+                 ) -> list[tuple[tuple[Risk, ...], list[tuple[int, int]]]]:
     by_group: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for source, node in enumerate(nodes):
         entry = risky_children.get(node)

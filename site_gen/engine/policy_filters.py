@@ -8,6 +8,8 @@ fused path is tested against, and what a single query needs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..model.graph import ConditionalGroup, Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 from .policy import served_version
@@ -17,15 +19,14 @@ def _listed(value: str | None) -> set[str]:
     return {part.strip() for part in value.split(",")} if value else set()
 
 
-def _subgraph(graph: Graph, kept: list[int], version_of=None, metadata_of=None) -> Graph:
-    """The nodes ``kept`` (renamed and re-labelled if asked) with every edge between them."""
+def _subgraph(graph: Graph, kept: list[int], version_of: Callable[[int], str] | None = None,
+              metadata_of: Callable[[dict[str, str]], dict[str, str]] = dict) -> Graph:
+    """The releases ``kept`` (renamed and re-labelled if asked) with every edge between them."""
     result = Graph()
     new_id = {}
     for node in kept:
-        metadata = graph.metadata[node]
         new_id[node] = result.add_node(version_of(node) if version_of else graph.versions[node],
-                                       graph.payloads[node],
-                                       metadata_of(metadata) if metadata_of else dict(metadata))
+                                       graph.payloads[node], metadata_of(graph.release_metadata(node)))
     for node in kept:
         for child in graph.children[node]:
             if child in new_id:

@@ -31,7 +31,7 @@ def apply_raw_metadata(graph: Graph, raw: dict[str, dict[str, str]]) -> None:
     for key, entries in raw.items():
         core = versions.core_text(versions.parse(key))
         for node in by_core.get(core, ()):
-            metadata = graph.metadata[node]
+            metadata = graph.release_metadata(node)
             for name, value in entries.items():
                 metadata[name] = f"{metadata[name]},{value}" if name in metadata else value
 
@@ -63,7 +63,7 @@ def apply_blocked_edges(graph: Graph, blocked: list[BlockedEdge]) -> None:
         for target in targets:
             node = graph.index.get(target)
             if node is not None and graph.is_concrete(node):
-                graph.metadata[node][REMOVE_REGEX_KEY] = edge.from_pattern
+                graph.release_metadata(node)[REMOVE_REGEX_KEY] = edge.from_pattern
     # Then risks: they *append* their pattern on every arch of the target, even when
     # the file names one arch, so that risky edges leave the unconditional list.
     for edge in blocked:
@@ -75,7 +75,7 @@ def apply_blocked_edges(graph: Graph, blocked: list[BlockedEdge]) -> None:
             node = graph.index.get(_with_arch(core, arch))
             if node is None or not graph.is_concrete(node):
                 continue
-            metadata = graph.metadata[node]
+            metadata = graph.release_metadata(node)
             existing = metadata.get(REMOVE_REGEX_KEY)
             metadata[REMOVE_REGEX_KEY] = f"{existing}|{edge.from_pattern}" if existing else edge.from_pattern
 
@@ -101,7 +101,7 @@ def apply_channels(graph: Graph, channels: list[Channel]) -> None:
         for node in members:
             names[node].append(channel.name)
     for node, added in names.items():
-        metadata = graph.metadata[node]
+        metadata = graph.release_metadata(node)
         existing = metadata.get(CHANNELS_KEY)
         combined = (existing.split(",") if existing else []) + added
         metadata[CHANNELS_KEY] = ",".join(order_channel_names(combined))

@@ -26,6 +26,7 @@ def load_raw_graph(path: Path) -> Graph:
             raise InputError(f"{where} must be an object", path)
         version = entry.get("version")
         versions.parse(version, f"{where}.version", path)
+        assert isinstance(version, str)  # parse() accepts nothing else
         if "payload" not in entry:
             positions.append(graph.node_or_abstract(version))
             continue
@@ -37,7 +38,7 @@ def load_raw_graph(path: Path) -> Graph:
         check_graph_metadata(metadata, path, None, f"{where} ({version})")
         existing = graph.index.get(version)
         if existing is not None and graph.is_concrete(existing) and \
-                graph.metadata[existing].get(MANIFESTREF_KEY) != metadata.get(MANIFESTREF_KEY):
+                graph.release_metadata(existing).get(MANIFESTREF_KEY) != metadata.get(MANIFESTREF_KEY):
             raise InputError(f"{where}: release {version} appears twice with different "
                              "manifest references", path)
         positions.append(graph.add_node(version, payload, dict(metadata)))

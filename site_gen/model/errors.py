@@ -8,8 +8,10 @@ exceptions (with tracebacks) so they are never mistaken for bad input.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 
 def _location(path: Path | str | None, line: int | None) -> str:
@@ -51,7 +53,7 @@ class InputWarning:
 class Warnings:
     """Collects warnings in the order they are found, printing them as they come."""
 
-    def __init__(self, stream=None, echo: bool = False):
+    def __init__(self, stream: TextIO | None = None, echo: bool = False):
         self.items: list[InputWarning] = []
         self._stream = stream if stream is not None else sys.stderr
         self._echo = echo
@@ -62,7 +64,7 @@ class Warnings:
         if self._echo:
             print(warning, file=self._stream)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[InputWarning]:
         return iter(self.items)
 
     def __len__(self) -> int:

@@ -67,6 +67,12 @@ class Graph:
             self.metadata[node] = metadata
         return node
 
+    def release_metadata(self, node: int) -> dict[str, str]:
+        """The metadata of a node known to be concrete (a release)."""
+        metadata = self.metadata[node]
+        assert metadata is not None, f"{self.versions[node]} is an abstract node"
+        return metadata
+
     def node_or_abstract(self, version: str) -> int:
         node = self.index.get(version)
         return node if node is not None else self.add_node(version)

@@ -40,9 +40,9 @@ class Risk:
     url: str
     name: str
     message: str
-    matching_rules: tuple  # tuple of rule dicts frozen as JSON bytes
+    matching_rules: tuple[bytes, ...]  # rule dicts frozen as JSON bytes
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"url": self.url, "name": self.name, "message": self.message,
                 "matchingRules": [orjson.loads(rule) for rule in self.matching_rules]}
 
@@ -78,7 +78,7 @@ class GraphData:
     internal_channels: list[Channel]
     blocked_edges: list[BlockedEdge]
     signatures: list[SignatureFile]
-    revision: dict | None = None  # git commit and dirtiness, when the data is in a git work tree
+    revision: dict[str, object] | None = None  # git commit and dirtiness, when the data is in a git work tree
 
     def channel(self, name: str) -> Channel | None:
         for channel in self.channels + self.internal_channels:

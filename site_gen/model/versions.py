@@ -9,7 +9,7 @@ architecture, precedence sort keys).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import semver
@@ -19,7 +19,7 @@ from .errors import InputError
 Version = semver.Version
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse_cached(text: str) -> Version:
     return Version.parse(text)
 
@@ -50,7 +50,7 @@ def core_text(version: Version) -> str:
     return f"{text}-{version.prerelease}" if version.prerelease else text
 
 
-@lru_cache(maxsize=None)
+@cache
 def core_of(text: str) -> str:
     """``core_text`` of a version string (cached: release lists repeat versions a lot)."""
     return core_text(_parse_cached(text))
@@ -72,7 +72,7 @@ def split_build(node_version: str) -> tuple[str, str | None]:
     return (core, build) if plus else (core, None)
 
 
-def _prerelease_key(prerelease: str | None) -> tuple:
+def _prerelease_key(prerelease: str | None) -> tuple[object, ...]:
     # A release sorts after all of its prereleases; numeric identifiers sort
     # numerically and before alphanumeric ones (SemVer 2.0, rule 11).
     if not prerelease:
@@ -83,8 +83,8 @@ def _prerelease_key(prerelease: str | None) -> tuple:
     return (0, tuple(parts))
 
 
-@lru_cache(maxsize=None)
-def sort_key(text: str) -> tuple:
+@cache
+def sort_key(text: str) -> tuple[object, ...]:
     """Precedence order for any version string (build metadata ignored), then
     the string itself, so the order is total and deterministic.
 

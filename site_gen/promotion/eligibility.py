@@ -64,6 +64,7 @@ def pending_versions(rule: FeederRule, target_versions: list[str], feeder_versio
     considers them (plain string order); the guard is left to the caller."""
     if not rule.usable:
         return []
+    assert rule.source is not None and rule.filter is not None  # a usable rule has both
     present = set(target_versions)
     tombstoned = set(rule.source.tombstones)
     pending = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from ..model.graph_data import Channel
+from ..model.graph_data import Channel, Feeder
 from .delay import parse_delay
 from .filters import FeederFilter, compile_filter
 
@@ -34,11 +34,17 @@ class FeederRule:
 
     @property
     def feeder_name(self) -> str:
-        return self.target.feeder.name
+        return self.feeder.name
+
+    @property
+    def feeder(self) -> Feeder:
+        assert self.target.feeder is not None, "rules are made for channels with a feeder"
+        return self.target.feeder
 
 
 def _rule(target: Channel, by_name: dict[str, Channel]) -> FeederRule:
     feeder = target.feeder
+    assert feeder is not None, "rules are made for channels with a feeder"
     doc = target.document
     problems = []
     source = by_name.get(feeder.name)

@@ -29,7 +29,7 @@ def _seconds(delay: timedelta | None) -> int | None:
 
 
 def _feeder(rule: FeederRule) -> dict:
-    feeder = rule.target.feeder
+    feeder = rule.feeder
     return {
         "name": feeder.name,
         "exists": rule.source is not None,

@@ -50,17 +50,18 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
         round_number += 1
         promoted_now = []
         for rule in rules:
+            assert rule.source is not None  # only usable rules are projected
             target = state[rule.target.name]
             pending = pending_versions(rule, target, state[rule.source.name], times, errata)
             guards.judge(pending, rule.target.name, target)
             promoted_now += [(rule, p) for p in pending if p.due_before(until) and not p.held]
         if not promoted_now:
             break
-        for rule, pending in promoted_now:
-            state[rule.target.name].append(pending.version)
-            times.record(rule.target.name, pending.version, pending.due)
-            applied.append(Promotion(rule.target.name, pending.version, pending.entered,
-                                     pending.due, round_number))
+        for rule, promoted in promoted_now:
+            state[rule.target.name].append(promoted.version)
+            times.record(rule.target.name, promoted.version, promoted.due)
+            applied.append(Promotion(rule.target.name, promoted.version, promoted.entered,
+                                     promoted.due, round_number))
         for name in {rule.target.name for rule, _ in promoted_now}:
             state[name].sort(key=tool_sort_key)
 

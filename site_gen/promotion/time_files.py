@@ -83,6 +83,7 @@ def _json_key_lines(path: Path, text: str) -> dict[tuple, int]:
         elif token.startswith('"'):
             last_string = orjson.loads(token)
         elif token == ":":
+            assert isinstance(last_string, str)  # valid JSON: a key precedes every ':'
             container = open_containers[-1]
             if last_string in container.first_lines:
                 raise _duplicate(path, last_string, container.first_lines[last_string], line)
@@ -94,7 +95,9 @@ def _json_key_lines(path: Path, text: str) -> dict[tuple, int]:
         elif token in "}]":
             open_containers.pop()
         elif not open_containers[-1].is_object:  # a comma between array items
-            open_containers[-1].key += 1
+            index = open_containers[-1].key
+            assert isinstance(index, int)
+            open_containers[-1].key = index + 1
     return lines
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
-UTC = timezone.utc
+UTC = UTC
 # "Public since forever": errata known to be public, but not since when.
 LONG_AGO = datetime.min.replace(tzinfo=UTC)
 

@@ -42,12 +42,13 @@ def _nginx_json(kind: str, value: str, variable: str | None = None) -> str:
     ``$`` is written as the JSON escape ``\\u0024``: nginx would read it as a variable,
     and the body decodes to the same text. ``_VALUE`` in ``value`` becomes ``variable``."""
     quoted = _nginx_string(orjson.dumps({"kind": kind, "value": value}).decode().replace("$", "\\u0024"))
-    return quoted if variable is None else quoted.replace(_VALUE, "${%s}" % variable)
+    return quoted if variable is None else quoted.replace(_VALUE, "${" + variable + "}")
 
 
 def _nginx_regex(pattern: str) -> str:
     """A double-quoted nginx string that nginx unquotes back to ``pattern``."""
-    return '"%s"' % pattern.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = pattern.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
 
 
 def _accept_pattern(value: str) -> str:

@@ -44,8 +44,8 @@ def tarball_files(data: GraphData) -> dict[str, Path | bytes]:
         for path in qualifying_files(root / directory, already_reported):
             files[f"{directory}/{path.name}"] = path
     files[_RAW_METADATA] = root / _RAW_METADATA
-    for path in files.values():
-        refuse_link_out(root, path, "the published graph-data tarball")
+    for name in files:
+        refuse_link_out(root, root / name, "the published graph-data tarball")
     for channel in data.channels:
         content = _as_built(channel)
         if content is not None:

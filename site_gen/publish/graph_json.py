@@ -24,7 +24,7 @@ class GraphSerializer:
     def node(self, node: int, arch: str) -> dict:
         cached = self._nodes.get((node, arch))
         if cached is None:
-            metadata = self.graph.metadata[node]
+            metadata = self.graph.release_metadata(node)
             cached = {
                 "version": served_version(self.graph.versions[node], arch),
                 "payload": self.graph.payloads[node],

@@ -12,6 +12,7 @@ import gzip
 import io
 import os
 import tarfile
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
@@ -43,7 +44,7 @@ def _entry(name: str, mtime: int, directory: bool, size: int = 0) -> tarfile.Tar
     return info
 
 
-def write_tar_gz(out: BinaryIO, files: dict[str, Path | bytes], mtime: int, compresslevel: int = 9) -> None:
+def write_tar_gz(out: BinaryIO, files: Mapping[str, Path | bytes], mtime: int, compresslevel: int = 9) -> None:
     """Archive ``files`` (archive name -> source file or content) with a directory entry for
     every parent."""
     directories = {str(parent) for name in files for parent in PurePosixPath(name).parents} - {"."}
@@ -61,7 +62,7 @@ def write_tar_gz(out: BinaryIO, files: dict[str, Path | bytes], mtime: int, comp
                 tar.addfile(_entry(name, mtime, directory=False, size=len(content)), io.BytesIO(content))
 
 
-def tar_gz_bytes(files: dict[str, Path | bytes], mtime: int) -> bytes:
+def tar_gz_bytes(files: Mapping[str, Path | bytes], mtime: int) -> bytes:
     buffer = io.BytesIO()
     write_tar_gz(buffer, files, mtime)
     return buffer.getvalue()

@@ -185,7 +185,7 @@ class StagedSite:
         shutil.rmtree(self.root, ignore_errors=True)
         _UNFINISHED.discard(self.root)
 
-    def __enter__(self) -> "StagedSite":
+    def __enter__(self) -> StagedSite:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

@@ -57,6 +57,7 @@ class ChangesView:
 
     @property
     def groups(self) -> list[ChangeGroup]:
+        assert self.model is not None, "groups of a comparison that failed"
         return [ChangeGroup(channel, arches, change["status"], [_readable(row) for row in change_rows(change)])
                 for channel, arches, change in grouped_changes(self.model)]
 

@@ -37,7 +37,9 @@ def minor_key(minor: str | None) -> tuple:
     """Numeric order of minors; channels without one sort after all others."""
     if minor is None:
         return (1, 0, 0)
-    major, minor_number = _MINOR.match(minor).groups()
+    match = _MINOR.match(minor)
+    assert match is not None, minor  # minor_of() only returns what _MINOR matches
+    major, minor_number = match.groups()
     return (0, int(major), int(minor_number))
 
 

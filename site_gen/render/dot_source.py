@@ -12,8 +12,8 @@ several architectures) share one cache entry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import groupby
-from typing import Callable
 
 from ..model import versions as semver
 from .channel_view import PLAIN_FILL, ChannelView, Mark
@@ -59,8 +59,8 @@ def dot_source(view: ChannelView, release_href: Callable[[str], str]) -> str:
     marks = view.marks()
     drawn = set(solid) | set(dashed)
     lines = [_HEADER]
-    for _, column in groupby(range(len(names)), key=lambda i: semver.minor_of(names[i])):
-        column = list(column)
+    for _, same_minor in groupby(range(len(names)), key=lambda i: semver.minor_of(names[i])):
+        column = list(same_minor)
         lines.append("{rank=same; " + " ".join(_quote(names[i]) for i in column) + ";}")
         for earlier, later in zip(column, column[1:]):
             if (earlier, later) not in drawn:  # keeps the column in version order

@@ -67,7 +67,7 @@ class GraphDrawer:
                                         thread_name_prefix="dot")
         self._pending: dict[str, Future] = {}
 
-    def __enter__(self) -> "GraphDrawer":
+    def __enter__(self) -> GraphDrawer:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

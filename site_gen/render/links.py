@@ -9,7 +9,7 @@ object stores would otherwise read as a space).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from urllib.parse import quote
 
 _SAFE_URL = re.compile(r"^https?://", re.IGNORECASE)
@@ -26,7 +26,7 @@ def root_of(page: str) -> str:
     return "../" * page.count("/")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _encoded(target: str) -> str:
     # "=" is a plain path character (signature folders are named sha256=<digest>)
     return "/".join(quote(part, safe="=") for part in target.split("/"))

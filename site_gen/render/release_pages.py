@@ -93,7 +93,9 @@ def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]
             out_offers[source][target, risks][arch] = mask
             in_offers[target][source, risks][arch] = mask
     arch_order = list(indexes)
-    sets = next(iter(indexes.values())).sets if indexes else None
+    if not indexes:
+        return []
+    sets = next(iter(indexes.values())).sets
     for version, page in pages.items():
         page.updates_out = _rows(out_offers.get(version, {}), arch_order, sets)
         page.updates_in = _rows(in_offers.get(version, {}), arch_order, sets)

@@ -91,7 +91,10 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
     pictures = {}
     for (channel, arch), view in views.items():
         page = layout.channel_page(channel, arch)
-        source = dot_source(view, lambda version, page=page: links.href(page, layout.release_page(version)))
+        def release_link(version: str, page: str = page) -> str:
+            return links.href(page, layout.release_page(version))
+
+        source = dot_source(view, release_link)
         pictures[channel, arch] = drawer.submit(f"{channel} ({arch})", source)
     return pictures
 
@@ -143,7 +146,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
     pages = PageRenderer(site, has_changes_page=options.changes_since is not None)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
-        views = {key: channel_view(*key, doc, catalog) for key, doc in documents.items() if doc["nodes"]}
+        views = {(channel, arch): channel_view(channel, arch, doc, catalog)
+                 for (channel, arch), doc in documents.items() if doc["nodes"]}
         indexes = index_documents(documents, built.channels, built.arches, catalog)
         catalog.assign_slugs()
         _mark_tombstones(views, promotion)
