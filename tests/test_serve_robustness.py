@@ -16,7 +16,10 @@ from site_gen.server import httpd
 
 pytestmark = pytest.mark.slow  # several tests wait out timeouts on purpose
 
-TIMEOUT = 0.6  # the servers below give a request head this long to arrive
+TIMEOUT = 1.0  # the servers below give a request head this long to arrive
+# Upper bounds only check that a deadline fires at all; they are wide so that a loaded
+# machine cannot fail them. How fast the server is belongs in benchmarks/.
+EVENTUALLY = 10 * TIMEOUT
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +67,24 @@ def test_a_request_body_never_becomes_the_next_request(server):
     assert raw.count(b"HTTP/1.1 ") == 1
 
 
-def test_a_slow_partial_request_is_dropped_and_blocks_no_one(server):
+def test_a_slow_partial_request_blocks_no_one(site):
+    with builtin_server(site, request_timeout=EVENTUALLY) as server:  # the slow client may hang for long
+        slow = socket.create_connection(("127.0.0.1", port_of(server)))
+        slow.sendall(b"GET /" + V1.encode() + b"?channel=stable-4.16 HTTP/1.1\r\nHost: x\r\n")  # never finished
+        still_serves(server)
+        slow.setblocking(False)
+        with pytest.raises(BlockingIOError):  # still open: our answer did not wait for its deadline
+            slow.recv(1)
+        slow.close()
+
+
+def test_a_slow_partial_request_is_dropped(server):
     slow = socket.create_connection(("127.0.0.1", port_of(server)))
     slow.sendall(b"GET /" + V1.encode() + b"?channel=stable-4.16 HTTP/1.1\r\nHost: x\r\n")  # never finished
-    started = time.monotonic()
-    still_serves(server)
-    assert time.monotonic() - started < TIMEOUT / 2  # answered while the slow client hangs
-    slow.settimeout(5 * TIMEOUT)
+    slow.settimeout(EVENTUALLY)
     assert slow.recv(1024) == b""  # closed by the server, with nothing sent
-    assert time.monotonic() - started < 3 * TIMEOUT
     slow.close()
+    still_serves(server)
 
 
 def test_a_trickling_client_is_dropped_at_the_deadline(server):
@@ -86,7 +97,7 @@ def test_a_trickling_client_is_dropped_at_the_deadline(server):
         for byte in request_line + b"y" * 100:
             trickle.sendall(bytes([byte]))
             time.sleep(0.2)
-            if time.monotonic() - started > 5 * TIMEOUT:
+            if time.monotonic() - started > EVENTUALLY:
                 break
     except (BrokenPipeError, ConnectionResetError):
         closed_after = time.monotonic() - started
@@ -95,12 +106,12 @@ def test_a_trickling_client_is_dropped_at_the_deadline(server):
         assert trickle.recv(1024) == b""
         closed_after = time.monotonic() - started
     trickle.close()
-    assert closed_after < 3 * TIMEOUT
+    assert closed_after < EVENTUALLY  # 100 bytes at 0.2 s would keep it open for 20 s
     still_serves(server)
 
 
 def test_an_idle_keep_alive_connection_is_closed(server):
-    connection = socket.create_connection(("127.0.0.1", port_of(server)), timeout=5 * TIMEOUT)
+    connection = socket.create_connection(("127.0.0.1", port_of(server)), timeout=EVENTUALLY)
     connection.sendall(b"GET /" + V1.encode() + b"/index.json HTTP/1.1\r\nHost: x\r\n\r\n")
     received = b""
     started = time.monotonic()
@@ -108,7 +119,7 @@ def test_an_idle_keep_alive_connection_is_closed(server):
         received += chunk
     connection.close()
     assert received.startswith(b"HTTP/1.1 200 ")
-    assert TIMEOUT * 0.5 < time.monotonic() - started < 3 * TIMEOUT
+    assert TIMEOUT * 0.5 < time.monotonic() - started < EVENTUALLY  # kept alive a while, not forever
 
 
 def test_connections_beyond_the_limit_get_503_until_slots_free_up(server):
@@ -175,10 +186,10 @@ def test_a_slow_reader_holds_its_slot_no_longer_than_the_answer_deadline(site):
             time.sleep(deadline / 3)
             assert split_response(raw_request(port_of(server), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[0] == 503
             while request(port_of(server), "GET", f"/{V1}/index.json")[0] == 503:
-                assert time.monotonic() - started < 2.5 * deadline, "the slow reader still holds the only slot"
+                assert time.monotonic() - started < 10 * deadline, "the slow reader still holds the only slot"
                 time.sleep(0.05)
             freed_after = time.monotonic() - started
-            assert deadline * 0.9 < freed_after < 2.5 * deadline
+            assert deadline * 0.9 < freed_after < 10 * deadline  # not before the deadline; wide after it
             assert 0 < sum(received) < big.stat().st_size  # it was reading, and never got the whole answer
         finally:
             done.set()

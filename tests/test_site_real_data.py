@@ -30,7 +30,9 @@ from site_helpers import PHONE, SVG, build_site, chromium, page_svg, serve, serv
 from synthetic_releases import write_synthetic_releases
 
 pytestmark = [pytest.mark.real_data, pytest.mark.slow, needs_shared]
-BUDGET_SECONDS = 5.0  # the whole full-scale build has 60 s; one picture must be a small part
+# Not a speed target (benchmarks/bench_site_build.py measures that): drawing every update
+# instead of the reduction took dot 8 minutes, and that is what this bound catches.
+BUDGET_SECONDS = 60.0
 
 
 @pytest.fixture(scope="module")
