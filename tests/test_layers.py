@@ -1,0 +1,85 @@
+"""Imports go down the layers: commands -> publish, render, server -> engine -> inputs -> model.
+
+Read from the source with ast (no import runs), at the level of site_gen's packages and
+top-level modules, so that a new import that climbs a layer or closes a cycle fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from conftest import REPO
+
+PACKAGE = REPO / "site_gen"
+# What each part may not import, besides the rule that the parts form no cycle.
+NEVER = {
+    "model": "everything else: the model imports nothing of site_gen",
+    "inputs": {"engine", "promotion", "checks", "diffing", "publish", "render", "server", "commands", "cli"},
+    "engine": {"promotion", "checks", "diffing", "publish", "render", "server", "commands", "cli"},
+    "layout": {"inputs", "engine", "promotion", "checks", "diffing", "publish", "render", "server", "commands"},
+    "server": {"publish", "render", "diffing", "commands", "cli"},
+}
+
+
+def part_of(module: str) -> str:
+    """``site_gen.engine.stages`` -> ``engine``; ``site_gen.layout`` -> ``layout``; a name
+    defined in site_gen/__init__.py (``__version__``) -> ``__init__``."""
+    if "." not in module:
+        return module
+    part = module.split(".")[1]
+    return part if (PACKAGE / part).is_dir() or (PACKAGE / f"{part}.py").is_file() else "__init__"
+
+
+def imports() -> dict[str, set[str]]:
+    """part -> the parts its files import (relative imports resolved)."""
+    found: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        module = parts[:-1] if parts[-1] == "__init__" else parts
+        package = module if parts[-1] == "__init__" else module[:-1]
+        part = part_of(".".join(module))
+        targets = found.setdefault(part, set())
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: up from this file's package
+                    anchor = list(package[:len(package) - node.level + 1])
+                    base = ".".join(anchor + ([base] if base else []))
+                names = [base] if node.module else [f"{base}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                if name.startswith("site_gen.") and part_of(name) not in (part, "__init__"):
+                    targets.add(part_of(name))
+    return found
+
+
+def test_the_parts_are_read():
+    found = imports()
+    assert {"model", "inputs", "engine", "layout", "publish", "render", "server", "commands"} <= found.keys()
+    assert {"model", "inputs"} <= found["engine"] and "layout" in found["server"]
+
+
+def test_no_part_imports_what_lies_above_it():
+    found = imports()
+    assert found["model"] == set(), NEVER["model"]
+    for part, forbidden in NEVER.items():
+        if isinstance(forbidden, set):
+            assert found.get(part, set()) & forbidden == set(), part
+
+
+def test_the_parts_form_no_cycle():
+    found = imports()
+    done: set[str] = set()
+
+    def visit(part: str, path: list[str]) -> None:
+        assert part not in path, " -> ".join(path[path.index(part):] + [part])
+        if part in done:
+            return
+        for target in sorted(found.get(part, ())):
+            visit(target, path + [part])
+        done.add(part)
+
+    for part in sorted(found):
+        visit(part, [])
