@@ -9,6 +9,7 @@ byte with the files of the built example site; error bodies with the policy engi
 from __future__ import annotations
 
 import http.client
+import signal
 import socket
 import threading
 import time
@@ -296,6 +297,13 @@ def wait_for_port(port: int, process=None, timeout: float = 10.0) -> None:
         except OSError:
             time.sleep(0.05)
     raise AssertionError(f"nothing listens on port {port} after {timeout} s")
+
+
+def interruptible() -> None:
+    """For ``preexec_fn`` of a server the test stops with Ctrl-C (SIGINT). A shell without job
+    control starts background commands with SIGINT ignored, and Python keeps an ignored SIGINT
+    ignored, so without this the server would not stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def free_port() -> int:

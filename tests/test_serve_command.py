@@ -13,7 +13,7 @@ import pytest
 from site_gen.cli import make_parser
 
 from conftest import REPO
-from serving_cases import JSON, V1, build_example, request, wait_for_port
+from serving_cases import JSON, V1, build_example, interruptible, request, wait_for_port
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,8 @@ SERVE = [sys.executable, "-m", "site_gen", "serve"]
 
 
 def serve(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([*SERVE, *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([*SERVE, *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
 
 
 def serve_and_exit(*args: str) -> subprocess.CompletedProcess:

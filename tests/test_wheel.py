@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLE, REPO
-from serving_cases import JSON, V1, request, wait_for_port
+from serving_cases import JSON, V1, interruptible, request, wait_for_port
 
 pytestmark = pytest.mark.slow  # builds a wheel and installs it with its dependencies
 
@@ -85,7 +85,7 @@ def test_the_installed_tool_serves_the_site(installed, tmp_path):
     shutil.copytree(EXAMPLE, elsewhere / "graph-data")
     assert run_elsewhere([str(installed), "build", "-q", "--no-html"], cwd=elsewhere).returncode == 0
     process = subprocess.Popen([str(installed), "serve", "--port", "0"], cwd=elsewhere,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     try:
         port = int(re.search(r"at http://127\.0\.0\.1:(\d+)/", process.stderr.readline()).group(1))
         wait_for_port(port, process)
