@@ -25,9 +25,9 @@ import sys
 from pathlib import Path
 
 import yaml
+from bench_json_build import DEFAULT_GRAPH_DATA, machine, timed_run, verdict
 
 from bench_common import parse_benchmark_args, run_in_scratch, spread
-from bench_json_build import DEFAULT_GRAPH_DATA, machine, timed_run, verdict
 from synthetic_releases import write_synthetic_releases
 
 BACKTRACKING = "((.|.)|(.|.))*$."

@@ -37,14 +37,13 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from site_gen.engine.pipeline import apply_graph_data  # noqa: E402
-from site_gen.inputs.graph_data import (load_blocked_edges, load_channel, load_graph_data,  # noqa: E402
-                                        load_raw_metadata)
+from site_gen.inputs.graph_data import load_blocked_edges, load_channel, load_graph_data, load_raw_metadata  # noqa: E402
 from site_gen.model import versions  # noqa: E402
 from site_gen.model.errors import InputError, Warnings  # noqa: E402
 from site_gen.model.graph import Graph  # noqa: E402
@@ -57,7 +56,7 @@ from site_gen.promotion.guards import Guards, public_channel_versions  # noqa: E
 from site_gen.promotion.model import evaluate_pending  # noqa: E402
 from site_gen.promotion.update_paths import CandidateGraphs  # noqa: E402
 
-UTC = timezone.utc
+UTC = UTC
 TRACKED = ("channels", "internal-channels", "blocked-edges", "raw")
 ERRATA_ONLY = {"fast"}  # internal channels whose promotions wait on errata
 # Fitted to real cases: 4.12.88 did not update to 4.13.66, which entered candidate 5.4 days
@@ -139,7 +138,7 @@ def release_graph(released: dict[str, datetime], moment: datetime, data: GraphDa
             minor = _minor_key(version)
             if minor >= min_minor:
                 by_minor.setdefault(minor, []).append(version)
-    for minor, listed in by_minor.items():
+    for listed in by_minor.values():
         listed.sort(key=versions.sort_key)
         for version in listed:
             graph.add_node(f"{version}+amd64", f"example/release@{version}", {ARCH_KEY: "amd64"})

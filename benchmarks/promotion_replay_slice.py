@@ -52,7 +52,8 @@ def _read(clone: Path, rev: str, path: str) -> dict | None:
 
 def make_slice(clone: Path, start: datetime, end: datetime) -> dict:
     released = blame_versions(clone, "HEAD", "internal-channels/candidate.yaml")
-    pattern = re.compile(r"^(%s)\.[0-9]+$" % "|".join(re.escape(m) for m in MINORS))
+    minors = "|".join(re.escape(m) for m in MINORS)
+    pattern = re.compile(rf"^({minors})\.[0-9]+$")
     kept = {v for v, when in released.items() if pattern.match(v) and start <= when <= end}
     first, commits = commits_between(clone, start, end)
     paths = {channel_path(name): name for name in CHANNELS}

@@ -9,8 +9,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import yaml
+from errata_status import main as errata_status
+from errata_status import phrasings
 
-from errata_status import main as errata_status, phrasings
 from site_gen.cli import main as site_gen
 from site_gen.promotion.errata import load_errata
 

@@ -10,7 +10,6 @@ import os
 import resource
 
 import pytest
-
 from hostile import assert_one_clear_line, build_args, run_site_gen
 
 

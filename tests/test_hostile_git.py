@@ -9,7 +9,6 @@ import stat
 import subprocess
 
 import pytest
-
 from hostile import run_site_gen
 
 pytestmark = pytest.mark.slow

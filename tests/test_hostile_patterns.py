@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from hostile import assert_one_clear_line, build_args, run_site_gen
 
 # Exponential for a backtracking engine: one search against "4.16.3+amd64" took 15 s.

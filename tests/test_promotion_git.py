@@ -99,7 +99,8 @@ def test_pending_promotions_and_due_dates(history, capsys):
          "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
         {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "due": "2024-01-11T12:00:00Z",
          "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
-        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
+        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None,
+         "waitsOnlyOnErrata": False},
     ]
     assert channel(model, "stable")["pending"] == []
     assert history.graph("stable-4.15").versions == ["4.15.0"]
@@ -275,7 +276,8 @@ def test_errata_driven_due_times_along_a_chain(scenario, capsys, tmp_path):
     # stable-4.15 has a delay only: a version whose time in stable is unknown never gets due
     assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.2"]
     assert channel(model, "stable-4.15")["pending"] == [
-        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False}]
+        {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None,
+         "waitsOnlyOnErrata": False}]
 
     model = build(scenario, capsys, "--errata", str(errata), "--promote-until", JAN(9))
     assert promoted(model, "fast") == [("4.15.1", JAN(1), JAN(4), 1), ("4.15.2", JAN(1), JAN(1), 1),

@@ -19,19 +19,19 @@ import json
 import os
 import subprocess
 from collections import defaultdict
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
-
 from promotion_replay import metrics, parse_when, replay
+
 from site_gen.promotion.ordering import tool_sort_key
 
 pytestmark = pytest.mark.slow
 
 SLICE = Path(__file__).parent / "data" / "promotion-replay-slice.json"
-UTC = timezone.utc
+UTC = UTC
 
 
 def _git(repo: Path, *args: str, date: str | None = None) -> None:

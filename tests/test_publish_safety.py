@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
+from hostile import assert_one_clear_line, run_site_gen
 
 from conftest import EXAMPLE, REPO
-from hostile import assert_one_clear_line, run_site_gen
 
 GRAPH = "api/upgrades_info/v1/graph/stable-4.16/amd64.json"
 

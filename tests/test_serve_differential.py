@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import itertools
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 from urllib.parse import unquote
 
 import orjson
 import pytest
+
+from site_gen.server.conditional import etag, http_date
+
 from nginx_server import served  # noqa: F401  (the fixture)
 from serving_cases import JSON, ORIGIN, SIGNATURE, V0, V1, VND, builtin_server, request
-from site_gen.server.conditional import etag, http_date
 
 pytestmark = pytest.mark.nginx
 

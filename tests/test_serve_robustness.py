@@ -11,8 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from serving_cases import JSON, V1, build_example, builtin_server, raw_request, request, split_response
 from site_gen.server import httpd
+
+from serving_cases import JSON, V1, build_example, builtin_server, raw_request, request, split_response
 
 pytestmark = pytest.mark.slow  # several tests wait out timeouts on purpose
 

@@ -12,9 +12,10 @@ import gzip
 
 import pytest
 
+from site_gen.server.policy_http import CACHE_CONTROL
+
 from nginx_server import served  # noqa: F401  (the fixture)
 from serving_cases import EMPTY, JSON, V1, VND, build_example, builtin_server, request
-from site_gen.server.policy_http import CACHE_CONTROL
 
 pytestmark = pytest.mark.nginx
 

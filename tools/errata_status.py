@@ -22,7 +22,7 @@ import re
 import sys
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     except InputError as exc:
         print(exc, file=sys.stderr)
         return 1
-    now = datetime.now(timezone.utc).replace(microsecond=0)
+    now = datetime.now(UTC).replace(microsecond=0)
     result: dict[str, object] = {}
     for version, url in sorted(urls.items()):
         if not version.startswith(args.only) and version not in known:

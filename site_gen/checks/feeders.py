@@ -74,8 +74,10 @@ def _is_historical(channel: Channel, ended: dict[int, int]) -> bool:
 
 
 def _zombies(rule: FeederRule, root: Path, ended: dict[int, int]) -> list[Finding]:
-    findings = []
+    findings: list[Finding] = []
     source = rule.source
+    if source is None:  # no feeder channel, so no zombies (the unknown feeder is its own finding)
+        return findings
     historical = _is_historical(rule.target, ended)
     code, note = ("historical-zombie", " (historical: this minor is past its end of maintenance)") \
         if historical else ("zombie", "")

@@ -20,9 +20,18 @@ Scalars are resolved and constructed by PyYAML's safe rules (``yes`` is True,
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml
-from yaml import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
-                  SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
+from yaml import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 
 from ..model.errors import InputError
 
@@ -173,7 +182,7 @@ class BoundedLoader:
             raise self.error(f"the tag {event.tag!r} on a collection is not supported", event)
         if event.anchor is not None:
             self.open_anchors.add(event.anchor)
-        data = [] if kind is SequenceStartEvent else {}
+        data: list[Any] | dict[Any, Any] = [] if kind is SequenceStartEvent else {}
         return _Collection(data, path if path is not None else (), event.anchor)
 
     def _add(self, parent: _Collection, value, size: int, event) -> None:
@@ -189,6 +198,7 @@ class BoundedLoader:
             parent.key, parent.key_event = value, event
         else:
             key, key_event = parent.key, parent.key_event
+            assert key_event is not None  # set with the key, which is not _NO_KEY here
             parent.key = _NO_KEY
             line = key_event.start_mark.line + 1
             if type(key_event) is ScalarEvent and key_event.tag is None and key_event.value == "<<" \
@@ -230,7 +240,7 @@ def _duplicate_key(key_node, first_line: int, path) -> InputError:
 def _walk_tree(root: yaml.Node, path, lines: dict) -> None:
     """Lines, depth and duplicate keys of a composed document without anchors (so a tree)."""
     scalar, sequence = yaml.ScalarNode, yaml.SequenceNode
-    stack = [(root, (), 0)]
+    stack: list[tuple[yaml.Node, tuple[Any, ...] | None, int]] = [(root, (), 0)]
     while stack:
         node, keys, depth = stack.pop()
         if keys is not None:
@@ -266,7 +276,7 @@ def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
     sizes: dict[int, int] = {}
     entered: set[int] = set()
     written = 0
-    stack = [(root, (), 0, False)]
+    stack: list[tuple[yaml.Node, tuple[Any, ...] | None, int, bool]] = [(root, (), 0, False)]
     while stack:
         node, keys, depth, leaving = stack.pop()
         if leaving:

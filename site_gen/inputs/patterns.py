@@ -16,7 +16,7 @@ unanchored search.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import flpc
 
@@ -78,7 +78,7 @@ def _rust_error(exc: Exception) -> str:
     return reasons[0] if reasons else (lines[-1] if lines else "rejected by Rust's regex crate")
 
 
-@lru_cache(maxsize=None)
+@cache
 def compile_pattern(pattern: str) -> flpc.Pattern:
     """Compile a pattern as Rust's regex crate does, or raise ValueError saying why not."""
     problem = _rust_incompatibility(pattern)

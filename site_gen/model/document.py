@@ -15,10 +15,10 @@ class Document:
 
     path: Path
     data: Any
-    lines: dict[tuple, int] = field(default_factory=dict)
+    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)  # key path -> line
     text: str | None = None  # the YAML source, for checks that look at how keys are written
 
-    def line(self, *keys) -> int | None:
+    def line(self, *keys: str | int) -> int | None:
         """Line (1-based) of the value at ``keys``, or of its nearest ancestor."""
         while keys:
             if keys in self.lines:
@@ -26,5 +26,5 @@ class Document:
             keys = keys[:-1]
         return self.lines.get((), None)
 
-    def error(self, message: str, *keys) -> InputError:
+    def error(self, message: str, *keys: str | int) -> InputError:
         return InputError(message, self.path, self.line(*keys))

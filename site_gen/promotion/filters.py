@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ..inputs.patterns import compile_pattern, searches
 
@@ -45,7 +45,7 @@ class FeederFilter:
         return searches(compile_pattern(f"^(?:{self.text})$"), version)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _python_problem(text: str) -> str | None:
     """Why the promotion tool's ``re`` refuses ``text``, or reads it unlike Rust; None if neither."""
     try:

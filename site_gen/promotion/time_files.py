@@ -60,6 +60,7 @@ def _check_yaml_node(node, keys: tuple, found: TimeFile) -> None:
 
 def _load_yaml(path: Path) -> TimeFile:
     found = TimeFile(load_yaml(path, "time file"))  # syntax errors, with their line
+    assert found.document.text is not None  # load_yaml keeps the text
     _check_yaml_node(yaml.compose(found.document.text, Loader=_Loader), (), found)
     return found
 

@@ -60,7 +60,8 @@ def _encoded_key(name: str) -> str:
     """A regex for the query key ``name`` in any percent-encoding: each character as
     itself or as %XX with either case of hex digit, as the engine decodes keys."""
     def one(char: str) -> str:
-        high, low = f"{ord(char):02x}"
+        code = f"{ord(char):02x}"
+        high, low = code[0], code[1]
         low = f"[{low}{low.upper()}]" if low.isalpha() else low
         return f"(?:{re.escape(char)}|%{high}{low})"
     return "".join(one(char) for char in name)

@@ -46,13 +46,13 @@ class OutputLock:
         self.quiet = quiet
         self.fd: int | None = None
 
-    def __enter__(self) -> "OutputLock":
+    def __enter__(self) -> OutputLock:
         try:
             return self._acquire()
         except OSError as exc:
             raise InputError(f"cannot lock the output: {exc.strerror or exc}", exc.filename or self.path) from None
 
-    def _acquire(self) -> "OutputLock":
+    def _acquire(self) -> OutputLock:
         self.out.parent.mkdir(parents=True, exist_ok=True)
         deadline = time.monotonic() + self.wait_seconds
         told = False

@@ -52,6 +52,7 @@ class FeedTimes:
     def revision_time(self) -> datetime:
         """The commit time of the graph-data's revision (what --changes-since compares with)."""
         commit = (self._data.revision or {}).get("commit")
+        commit = commit if isinstance(commit, str) else None
         stamp = git_output(self._data.root, "show", "-s", "--format=%ct", commit) if commit else None
         return datetime.fromtimestamp(int(stamp), UTC) if stamp and stamp.strip().isdigit() else self.fallback
 

@@ -27,7 +27,7 @@ class Conditions:
     if_modified_since: str | None = None
 
     @classmethod
-    def of(cls, headers: Mapping[str, str]) -> "Conditions":
+    def of(cls, headers: Mapping[str, str]) -> Conditions:
         return cls(accepts_gzip(headers.get("Accept-Encoding")), headers.get("If-None-Match"),
                    headers.get("If-Modified-Since"))
 

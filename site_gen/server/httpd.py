@@ -105,8 +105,9 @@ class _Clock:
 
 
 class _Connection(asyncio.Protocol):
-    def __init__(self, server: "SiteServer"):
+    def __init__(self, server: SiteServer):
         self.server = server
+        assert server.loop is not None  # connections exist only while the server's loop runs
         self.loop = server.loop
         self.buffer = bytearray()
         self.scanned = 0  # how far the buffer was searched for the end of a head
@@ -115,6 +116,12 @@ class _Connection(asyncio.Protocol):
         self.closing = False
         self.writing_paused = False
         self.refused = False
+
+    @property
+    def live(self) -> asyncio.Transport:
+        """The transport, between connection_made and connection_lost (the only time it is used)."""
+        assert self.transport is not None
+        return self.transport
 
     # -- the connection's life --------------------------------------------------------
 
@@ -154,20 +161,20 @@ class _Connection(asyncio.Protocol):
         """The request head or the answer took too long: drop the connection, nothing sent."""
         self.timer = None
         self.closing = True
-        self.transport.abort()
+        self.live.abort()
 
     # -- flow control: stop reading while the client does not take its answers ------------
 
     def pause_writing(self) -> None:
         self.writing_paused = True
-        self.transport.pause_reading()
+        self.live.pause_reading()
         self._arm(self.server.send_timeout)
 
     def resume_writing(self) -> None:
         self.writing_paused = False
         if self.closing:
             return
-        self.transport.resume_reading()
+        self.live.resume_reading()
         self._expect_head()
         self._process()
 
@@ -231,16 +238,16 @@ class _Connection(asyncio.Protocol):
             lines.append("Connection: close")
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
         body = reply.body if method != "HEAD" and status not in _NO_BODY else b""
-        self.transport.write(head + body if len(body) < 65536 else head)
+        self.live.write(head + body if len(body) < 65536 else head)
         if len(body) >= 65536:
-            self.transport.write(body)  # not copied into one buffer with the head
+            self.live.write(body)  # not copied into one buffer with the head
         if not self.server.quiet:
             self.server.log(f'{self.peer} - - [{self.server.clock.date()}] "{request_line}" {status} '
                             f'{len(body) or "-"}')
         if close:
             self.closing = True
             self._arm(self.server.send_timeout)  # close() waits for the answer to be taken
-            self.transport.close()
+            self.live.close()
         elif not self.writing_paused:
             self._expect_head()
 
@@ -332,14 +339,19 @@ class SiteServer:
     def shutdown(self) -> None:
         """Stop ``serve_forever`` running in another thread, and wait until it has."""
         self._started.wait(timeout=10)
-        if self.loop is not None and not self._finished.is_set():
-            self.loop.call_soon_threadsafe(lambda: self._stop.done() or self._stop.set_result(None))
+        stop = self._stop
+        if self.loop is not None and stop is not None and not self._finished.is_set():
+            def stop_once() -> None:
+                if not stop.done():
+                    stop.set_result(None)
+
+            self.loop.call_soon_threadsafe(stop_once)
             self._finished.wait(timeout=10)
 
     def server_close(self) -> None:
         self.socket.close()
 
-    def __enter__(self) -> "SiteServer":
+    def __enter__(self) -> SiteServer:
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from email.message import Message  # what http.server parses headers into
 from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlsplit
 
 import orjson
@@ -129,7 +128,7 @@ class SiteFile:
         return Reply(301, (("Location", location), *self.headers))
 
 
-def plan(method: str, target: str, headers: Mapping[str, str] | Message) -> Reply | GraphFile | SiteFile:
+def plan(method: str, target: str, headers: Mapping[str, str]) -> Reply | GraphFile | SiteFile:
     """What to answer to ``method target`` with these request headers."""
     if not _METHOD.fullmatch(method):
         return Reply(400, _TEXT, b"bad request method\n")

@@ -10,8 +10,7 @@ from pathlib import Path
 
 from ..layout import PRECOMPRESSED_SUFFIX
 from .conditional import Conditions, etag, http_date, not_modified
-from .policy_http import (CACHE_CONTROL, TEXT, GraphFile, Headers, Reply, SiteFile, empty_graph_reply,
-                          not_found)
+from .policy_http import CACHE_CONTROL, TEXT, GraphFile, Headers, Reply, SiteFile, empty_graph_reply, not_found
 
 # Extension -> media type, for the built-in server and the nginx configuration alike.
 CONTENT_TYPES = {
@@ -75,7 +74,7 @@ class SiteFiles:
             return real
         return None
 
-    def read(self, segments: tuple[str, ...], root: str | None = None) -> "File | None":
+    def read(self, segments: tuple[str, ...], root: str | None = None) -> File | None:
         """The regular file the segments name inside the site (``root``: its real path, if known)."""
         path = "/".join((root or self.real_root(), *segments))  # segments hold no '/' and no NUL (policy_http)
         try:
@@ -93,7 +92,7 @@ class SiteFiles:
             self._remember(path, identity, found)
         return found
 
-    def _remember(self, path: str, identity: tuple[int, int, int, int], found: "File") -> None:
+    def _remember(self, path: str, identity: tuple[int, int, int, int], found: File) -> None:
         previous = self._cache.pop(path, None)
         if previous is not None:
             self._cached_bytes -= len(previous[1].content)
@@ -123,7 +122,7 @@ class File:
         return http_date(self.mtime)
 
     @cached_property
-    def as_gzip(self) -> "File":
+    def as_gzip(self) -> File:
         """This file as the precompressed copy of another (remembered with it)."""
         return replace(self, gzip=True)
 
