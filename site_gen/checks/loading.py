@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..inputs.documents import load_yaml
+from ..inputs.file_selection import internal_channel_files, looks_like_data, qualifying_files
 from ..inputs.graph_data import (
-    internal_channel_files,
     load_blocked_edge,
     load_channel,
     load_raw_metadata,
     load_schema_version,
-    looks_like_data,
-    qualifying_files,
     skipped_blocked_edge,
 )
 from ..model.document import Document

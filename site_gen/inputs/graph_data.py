@@ -10,7 +10,6 @@ reference service silently skips are skipped here too, with a warning.
 from __future__ import annotations
 
 import re
-import stat
 from pathlib import Path
 
 import orjson
@@ -18,86 +17,21 @@ import orjson
 from ..model import versions
 from ..model.document import Document
 from ..model.errors import InputError, Warnings
-from ..model.graph_data import BlockedEdge, Channel, Feeder, GraphData, Risk, SignatureFile
+from ..model.graph_data import BlockedEdge, Channel, Feeder, GraphData, Risk
 from ..model.metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
 from .documents import load_json, load_yaml
+from .file_selection import internal_channel_files, qualifying_files
 from .git import git_revision
 from .patterns import compile_pattern
-from .regular_files import kind_of, read_regular
+from .regular_files import read_regular
+from .signatures import load_signatures
 
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
 
 # The policy engine's rule for ?channel= (use fullmatch: "$" admits a final newline).
 CHANNEL_NAME = re.compile(r"^[0-9a-z\-\.]+$")
-_YAML_EXTENSION = re.compile(r"ya+ml")           # unanchored, as the reference matches it
-_DATA_EXTENSION = re.compile(r"ya*ml|json", re.IGNORECASE)  # what a data file is named like
-_NOT_DATA = re.compile(r"_?OWNERS$|README")      # well-known companions of the data files
 _UNCONDITIONAL_KEYS = {"to", "from"}
 _RISK_KEYS = ("url", "name", "message", "matchingRules")
-
-
-def _extension(name: str) -> str:
-    # Rust's Path::extension: none for ".foo", "yaml" for "..yaml" and "a.yaml".
-    return name.rpartition(".")[2] if "." in name[1:] else ""
-
-
-def looks_like_data(name: str) -> bool:
-    """A file name meant for YAML or JSON data, in any case (``.YAML``, ``.yml~``),
-    other than OWNERS and README files."""
-    return bool(_DATA_EXTENSION.search(_extension(name))) and not _NOT_DATA.match(name)
-
-
-def _warn_if_special(entry: Path, warnings: Warnings) -> None:
-    """Say why an entry that is neither a directory nor a regular file is skipped."""
-    try:
-        mode = entry.stat().st_mode
-    except OSError:
-        warnings.add("skipped: a broken symbolic link or an unreadable entry", entry)
-        return
-    if not stat.S_ISDIR(mode):
-        warnings.add(f"skipped: {kind_of(mode)}, not a regular file", entry)
-
-
-def qualifying_files(directory: Path, warnings: Warnings) -> list[Path]:
-    """Files the reference service reads from ``directory``: not recursive, only
-    names whose extension matches ``ya+ml``, in byte-wise name order (the order
-    production output is consistent with)."""
-    if not directory.is_dir():
-        raise InputError("directory is missing (every graph-data checkout has one)", directory)
-    try:
-        entries = sorted(directory.iterdir(), key=lambda p: p.name.encode())
-    except OSError as exc:
-        raise InputError(f"cannot list directory: {exc.strerror}", directory) from None
-    selected = []
-    for entry in entries:
-        if not entry.is_file():
-            _warn_if_special(entry, warnings)
-            continue
-        extension = _extension(entry.name)
-        if extension and _YAML_EXTENSION.search(extension):
-            selected.append(entry)
-        elif looks_like_data(entry.name):
-            warnings.add(f"ignored: Cincinnati only reads files whose extension matches "
-                         f"'ya+ml' (case-sensitive), so this .{extension} file has no effect", entry)
-    return selected
-
-
-def internal_channel_files(directory: Path, warnings: Warnings) -> list[Path]:
-    """The files of ``internal-channels/`` as its only reader, the promotion tooling
-    (hack/util.py), selects them: names ending in ``.yaml``, subdirectories included
-    (unlike Cincinnati's rule for channels/). In byte-wise order of relative path."""
-    found = []
-    for entry in sorted(directory.rglob("*"), key=lambda p: p.relative_to(directory).as_posix().encode()):
-        if not entry.is_file():
-            _warn_if_special(entry, warnings)
-            continue
-        if entry.name.endswith(".yaml"):
-            found.append(entry)
-        elif looks_like_data(entry.name):
-            warnings.add("ignored: the promotion tooling (hack/util.py), the only reader of "
-                         "internal-channels/, reads only files ending in .yaml, and so does site-gen: "
-                         "this file has no effect", entry)
-    return found
 
 
 def load_schema_version(root: Path, warnings: Warnings) -> str:
@@ -306,48 +240,6 @@ def load_blocked_edge(path: Path, warnings: Warnings) -> BlockedEdge | None:
 def load_blocked_edges(root: Path, warnings: Warnings) -> list[BlockedEdge]:
     loaded = (load_blocked_edge(p, warnings) for p in qualifying_files(root / "blocked-edges", warnings))
     return [edge for edge in loaded if edge is not None]
-
-
-_SIGNATURE_NAME = re.compile(r"^signature-[1-9][0-9]*$")
-_ALGORITHM = re.compile(r"^[a-z0-9]+$")
-_DIGEST = re.compile(r"^[0-9a-f]+$")
-
-
-def refuse_link_out(root: Path, path: Path, destination: str) -> None:
-    """The one rule for every file the site copies out of the graph-data: one reached
-    through a symbolic link that leads out of the graph-data directory stops the build,
-    rather than publishing a file from elsewhere on the build machine."""
-    if root.resolve() not in path.resolve().parents:
-        raise InputError(f"refusing to put this in {destination}: it is a symbolic link that leads "
-                         "out of the graph-data directory", path)
-
-
-def load_signatures(root: Path, warnings: Warnings) -> list[SignatureFile]:
-    """``signatures/<algorithm>/<digest>/signature-N`` (schema 1.2.0). Only regular
-    files are accepted: a symbolic link that leads out of the graph-data stops the
-    build (``signatures/`` itself included); other links below it are skipped."""
-    base = root / "signatures"
-    if not base.is_dir():
-        return []
-    refuse_link_out(root, base, "the published signatures")
-    found = []
-    for path in sorted(base.rglob("*")):
-        if path.is_symlink():
-            refuse_link_out(root, path, "the published signatures")
-        if path.is_dir() and not path.is_symlink():
-            continue
-        relative = path.relative_to(base)
-        parts = relative.parts
-        if len(parts) == 1 and not path.is_symlink():
-            continue  # keys and READMEs beside the algorithm folders
-        if (len(parts) != 3 or path.is_symlink() or not path.is_file()
-                or not _ALGORITHM.match(parts[0]) or not _DIGEST.match(parts[1])
-                or not _SIGNATURE_NAME.match(parts[2])):
-            warnings.add("ignored: signatures must be regular files at "
-                         "signatures/<algorithm>/<hex digest>/signature-<n>", path)
-            continue
-        found.append(SignatureFile(parts[0], parts[1], parts[2], path))
-    return found
 
 
 def load_graph_data(root: Path, warnings: Warnings) -> GraphData:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from ..inputs.graph_data import qualifying_files, refuse_link_out
+from ..inputs.file_selection import qualifying_files, refuse_link_out
 from ..layout import GRAPH_DATA_TARBALL
 from ..model.errors import Warnings
 from ..model.graph_data import Channel, GraphData
