@@ -92,6 +92,9 @@ CASES = [
     Case("multi", **graph(f"{V1}?arch=multi&channel=eus-4.16", "eus-4.16", "multi")),
     Case("cluster-query", **graph(f"{V1}?arch=amd64&channel=fast-4.16&id=01234567-89ab-cdef-0123-456789abcdef"
                                   "&version=4.16.0", "fast-4.16")),
+    # oc-mirror with UPDATE_URL_OVERRIDE (internal/pkg/cincinnati/download.go): no version when it has none
+    Case("oc-mirror-query", **graph(f"{V1}?arch=arm64&channel=stable-4.16&id=01234567-89ab-cdef-0123-456789abcdef",
+                                    "stable-4.16", "arm64")),
     Case("last-repeated-key-wins", **graph(f"{V1}?channel=nope-1.0&channel=stable-4.14", "stable-4.14")),
     # Keys are percent-decoded, as the engine's query map decodes them (issue 9: %61rch).
     Case("encoded-arch-key", **graph(f"{V1}?channel=stable-4.15&%61rch=s390x", "stable-4.15", "s390x")),

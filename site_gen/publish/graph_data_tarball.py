@@ -3,7 +3,8 @@
 ``api/upgrades_info/graph-data``: the gzip tarball the graph-builder publishes at that
 path, holding exactly the graph-data files the reference service keeps (``LICENSE``,
 ``version``, the ``channels/`` and ``blocked-edges/`` files it reads, ``raw/metadata.json``),
-so update-service graph-data images and oc-mirror can be fed from the mirror. A
+so an update-service graph-data image can be built from the mirror (oc-mirror cannot use
+it: it hard-codes api.openshift.com; see docs/serving.md). A
 channel whose versions the build changed (``--promote-until``) is written as built,
 so the tarball always describes the graphs the site serves.
 """
