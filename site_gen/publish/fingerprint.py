@@ -24,14 +24,22 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_ROOTS = (_PACKAGE,)  # templates and assets included: they ship inside the package
 
 
-def _walk_files(root: Path) -> list[Path]:
-    if not root.is_dir():
-        return [root]
+def _walk_files(root: str) -> list[tuple[bytes, str]]:
+    """(relative path as bytes, path) of every file below ``root``, in byte-wise order.
+    Plain strings, not pathlib: the inputs are thousands of small files, and Path
+    arithmetic cost more than reading and hashing them."""
+    if not os.path.isdir(root):
+        return [(b".", root)]
     found = []
+    prefix = len(root.rstrip(os.sep)) + 1
     for folder, subfolders, files in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if d not in (".git", "__pycache__"))
-        found += [Path(folder) / name for name in files if not name.endswith(".pyc")]
-    return sorted(found, key=lambda p: os.fsencode(p.relative_to(root)))
+        subfolders[:] = [d for d in subfolders if d not in (".git", "__pycache__")]
+        for name in files:
+            if not name.endswith(".pyc"):
+                path = os.path.join(folder, name)
+                found.append((os.fsencode(path[prefix:]), path))
+    found.sort()
+    return found
 
 
 def _hash_tree(digest, label: str, root: Path) -> None:
@@ -39,13 +47,12 @@ def _hash_tree(digest, label: str, root: Path) -> None:
     if not root.exists():
         digest.update(b"missing")
         return
-    for path in _walk_files(root):
-        relative = os.fsencode(path.relative_to(root)) if path != root else b"."
+    for relative, path in _walk_files(str(root)):
         digest.update(b"\0file " + relative + b"\0")
         _hash_file(digest, path)
 
 
-def _hash_file(digest, path: Path) -> None:
+def _hash_file(digest, path: str) -> None:
     """Hash a regular file's bytes in chunks; anything else (a FIFO, a link to a device)
     only by its kind, never opened for reading: it could block or never end."""
     try:
