@@ -127,15 +127,15 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
             built = serve_channels(graph, promotion.data)
             write_promotion_data(site, promotion)
             with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
-                documents = graph_documents(built)
-                totals = write_graph_api(site, built, documents, bar)
+                totals = write_graph_api(site, built, bar)
             write_signatures(site, built.data)
             write_graph_data_tarball(site, tarball.result())
             write_deploy_files(site)
             pages = None
             if options.html:
                 drawing = SiteOptions(cache_dir, options.jobs, since)
-                pages = render_site(site, built, documents, promotion.model, drawing, warnings, progress)
+                pages = render_site(site, built, graph_documents(built), promotion.model, drawing,
+                                    warnings, progress)
             site.marker["fingerprint"] = current.result()
     return BuildResult(totals, len(built.channels), len(built.arches),
                        time.perf_counter() - started, site.out, warnings, promotion_summary(promotion),
@@ -205,9 +205,16 @@ def summary_line(result: BuildResult) -> str:
         return (f"{result.out} is up to date: inputs, options and site-gen are unchanged since "
                 f"it was built ({result.seconds:.2f} s; --force rebuilds anyway)")
     t = result.totals
-    return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches): "
+    return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches"
+            f"{unchanged_summary(t)}): "
             f"{t.nodes:,} nodes, {t.edges:,} edges, {t.conditional_edges:,} conditional edges"
             f"{pages_summary(result.pages)} in {result.seconds:.2f} s -> {result.out}")
+
+
+def unchanged_summary(totals: ApiTotals) -> str:
+    """How many graph files a rebuild changed, when it kept some as they were published."""
+    kept = totals.graphs - totals.rewritten
+    return f"; {totals.rewritten:,} changed, {kept:,} unchanged" if kept else ""
 
 
 def pages_summary(pages: SiteTotals | None) -> str:

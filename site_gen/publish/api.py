@@ -8,6 +8,7 @@ import orjson
 
 from ..engine.pipeline import BuiltGraphs
 from ..layout import GRAPH_INDEX, graph_path
+from .graph_json import GraphEncoder, GraphSerializer
 from .precompressed import write_with_gzip
 from .staging import StagedSite
 
@@ -18,17 +19,21 @@ class ApiTotals:
     nodes: int = 0
     edges: int = 0
     conditional_edges: int = 0
+    rewritten: int = 0  # graph files whose bytes differ from the published site's (all, if none)
 
 
-def write_graph_api(site: StagedSite, built: BuiltGraphs, documents: dict, progress=None) -> ApiTotals:
-    """The graph files (``documents`` from :func:`graph_json.graph_documents`) and index.json."""
+def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiTotals:
+    """The graph files and index.json. A graph file whose bytes the published site already
+    has is kept from there rather than written again (``ApiTotals.rewritten`` counts the others)."""
+    serializer = GraphSerializer(built.graph)
+    encoder = GraphEncoder(serializer)
     totals = ApiTotals()
     entries = []
     for channel in built.channels:
         for arch in built.arches:
             served = built.served[channel, arch]
-            document = documents[channel, arch]
-            write_with_gzip(site, graph_path(channel, arch), orjson.dumps(document))
+            if write_with_gzip(site, graph_path(channel, arch), encoder.encode(served)):
+                totals.rewritten += 1
             risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
             entries.append({
                 "channel": channel,
@@ -38,7 +43,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, documents: dict, progr
                 "edges": len(served.edges),
                 "conditionalEdges": served.conditional_edge_count,
                 "risks": len(risks),
-                "newest": document["nodes"][-1]["version"] if served.nodes else None,
+                "newest": serializer.node(served.nodes[-1], arch)["version"] if served.nodes else None,
             })
             totals.graphs += 1
             totals.nodes += len(served.nodes)

@@ -7,6 +7,8 @@ and no trailing newline: byte for byte a response body.
 
 from __future__ import annotations
 
+import orjson
+
 from ..engine.pipeline import BuiltGraphs
 from ..engine.policy import ServedGraph, served_version
 from ..model.graph import Graph
@@ -48,6 +50,52 @@ class GraphSerializer:
             for risks, edges in served.conditional
         ]
         return {"version": 1, "nodes": nodes, "edges": served.edges, "conditionalEdges": conditional}
+
+
+class GraphEncoder:
+    """Response bodies as bytes, exactly ``orjson.dumps(serializer.document(served))``.
+
+    A node is listed in ten graphs on average; serialising it once and joining the
+    pieces writes the full-scale site's 57 MB without building, and serialising, a
+    dictionary per node per graph and per conditional edge per graph.
+    """
+
+    def __init__(self, serializer: GraphSerializer):
+        self.serializer = serializer
+        self._nodes: dict[tuple[int, str], bytes] = {}
+        self._names: dict[tuple[int, str], bytes] = {}
+        self._risks: dict[tuple, bytes] = {}
+
+    def _node(self, node: int, arch: str) -> bytes:
+        encoded = self._nodes.get((node, arch))
+        if encoded is None:
+            encoded = self._nodes[node, arch] = orjson.dumps(self.serializer.node(node, arch))
+        return encoded
+
+    def _name(self, node: int, arch: str) -> bytes:
+        encoded = self._names.get((node, arch))
+        if encoded is None:
+            encoded = self._names[node, arch] = orjson.dumps(self.serializer.node(node, arch)["version"])
+        return encoded
+
+    def _risk_list(self, risks: tuple) -> bytes:
+        encoded = self._risks.get(risks)
+        if encoded is None:
+            encoded = self._risks[risks] = orjson.dumps([self.serializer.risk(risk) for risk in risks])
+        return encoded
+
+    def encode(self, served: ServedGraph) -> bytes:
+        arch = served.arch
+        parts = [b'{"version":1,"nodes":[', b",".join([self._node(n, arch) for n in served.nodes]),
+                 b'],"edges":', orjson.dumps(served.edges), b',"conditionalEdges":[']
+        if served.conditional:
+            names = [self._name(n, arch) for n in served.nodes]
+            parts.append(b",".join([
+                b'{"edges":[' + b",".join([b'{"from":%b,"to":%b}' % (names[s], names[t]) for s, t in edges])
+                + b'],"risks":' + self._risk_list(risks) + b"}"
+                for risks, edges in served.conditional]))
+        parts.append(b"]}")
+        return b"".join(parts)
 
 
 def graph_documents(built: BuiltGraphs) -> dict[tuple[str, str], dict]:

@@ -20,6 +20,7 @@ from .staging import StagedSite
 # matters more than 15 % of bytes the servers send with sendfile.
 LEVEL = 1
 _GZIP_WBITS = 31  # a gzip wrapper (16) around a 32 KiB deflate window (15)
+FORMAT = f"gzip: zlib {zlib.ZLIB_RUNTIME_VERSION} level {LEVEL}"  # recorded in the marker
 
 
 def gzip_bytes(data: bytes) -> bytes:
@@ -28,7 +29,33 @@ def gzip_bytes(data: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush()
 
 
-def write_with_gzip(site: StagedSite, relative: str, data: bytes) -> None:
-    """Write ``relative`` and, beside it, ``relative.gz`` holding the same bytes compressed."""
-    site.write(relative, data)
-    site.write(relative + PRECOMPRESSED_SUFFIX, gzip_bytes(data))
+def write_with_gzip(site: StagedSite, relative: str, data: bytes) -> bool:
+    """Write ``relative`` and, beside it, ``relative.gz`` holding the same bytes compressed.
+
+    When the published site already holds exactly ``data`` at ``relative``, both files are
+    hard-linked from it instead (:meth:`StagedSite.write_unless_published`); its ``.gz`` only
+    if the same compression made it and its gzip trailer names ``data``'s length and CRC.
+    True when ``relative`` was written anew."""
+    site.marker["precompressed"] = FORMAT
+    written = site.write_unless_published(relative, data)
+    packed = relative + PRECOMPRESSED_SUFFIX
+    if not written and site.published_marker.get("precompressed") == FORMAT:
+        old = site.published(packed)
+        if old is not None and _trailer(old) == _trailer_of(data) and site.keep(packed, old):
+            return written
+    site.write(packed, gzip_bytes(data))
+    return written
+
+
+def _trailer_of(data: bytes) -> bytes:
+    """The last 8 bytes of any gzip member of ``data``: CRC-32 and length, little-endian."""
+    return (zlib.crc32(data) & 0xFFFFFFFF).to_bytes(4, "little") + (len(data) & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+def _trailer(path) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(-8, 2)
+            return handle.read(8)
+    except OSError:
+        return None

@@ -132,6 +132,7 @@ class StagedSite:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self.written: list[str] = []
         self.marker = {"note": MARKER_NOTE, "kind": kind, **(marker or {})}
+        self.published_marker = published_marker(self.out)
 
     @property
     def files_written(self) -> int:
@@ -162,6 +163,47 @@ class StagedSite:
             raise cannot_write(exc, target) from None
         self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
         return target
+
+    def write_unless_published(self, relative: str, data: bytes) -> bool:
+        """Write ``relative``, or hard-link the published site's file there when it holds
+        exactly ``data``. True when the file was written anew. A kept file keeps its
+        inode and time, so a server's validators for it (nginx's ETag is time and size)
+        survive the rebuild."""
+        published = self.published(relative)
+        if published is not None:
+            try:
+                if os.lstat(published).st_size == len(data):
+                    with open(published, "rb") as handle:
+                        if handle.read() == data and self.keep(relative, published):
+                            return False
+            except OSError:
+                pass
+        self.write(relative, data)
+        return True
+
+    def published(self, relative: str) -> Path | None:
+        """The published site's regular file at ``relative`` (None: there is none, or it
+        is reached through a symbolic link)."""
+        self.path_for(relative)  # the same refusals as for writing
+        path = self.out.joinpath(*PurePosixPath(relative).parts)
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode) or path.parent.resolve() != path.parent:
+                return None
+        except OSError:
+            return None
+        return path
+
+    def keep(self, relative: str, published: Path) -> bool:
+        """Hard-link a published file into the staging directory; False if the file
+        system cannot (the caller then writes it)."""
+        target = self.path_for(relative)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(published, target, follow_symlinks=False)
+        except OSError:
+            return False
+        self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
+        return True
 
     def copy(self, relative: str, source: Path) -> Path:
         """Copy a regular file byte for byte (signatures are never parsed as text)."""
