@@ -11,6 +11,7 @@ from ..layout import GRAPH_INDEX, graph_path
 from .graph_json import GraphEncoder, GraphSerializer
 from .precompressed import write_with_gzip
 from .staging import StagedSite
+from .two_processes import map_in_two
 
 
 @dataclass
@@ -23,34 +24,47 @@ class ApiTotals:
 
 
 def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiTotals:
-    """The graph files and index.json. A graph file whose bytes the published site already
-    has is kept from there rather than written again (``ApiTotals.rewritten`` counts the others)."""
+    """The graph files (each with its .gz) and index.json. A graph file whose bytes the
+    published site already has is kept from there rather than written again
+    (``ApiTotals.rewritten`` counts the others). The files are shared with a second
+    process (:mod:`.two_processes`), so each job returns what index.json says about its
+    graph and the files it wrote, which the marker lists."""
     serializer = GraphSerializer(built.graph)
     encoder = GraphEncoder(serializer)
+    keys = [(channel, arch) for channel in built.channels for arch in built.arches]
+
+    def write_graph(key: tuple[str, str]) -> tuple[bool, dict, list[str]]:
+        """(written anew, the graph's entry in index.json, the files written)."""
+        channel, arch = key
+        served = built.served[key]
+        first = len(site.written)
+        written = write_with_gzip(site, graph_path(channel, arch), encoder.encode(served))
+        risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
+        return written, {
+            "channel": channel,
+            "arch": arch,
+            "path": f"{channel}/{arch}.json",
+            "nodes": len(served.nodes),
+            "edges": len(served.edges),
+            "conditionalEdges": served.conditional_edge_count,
+            "risks": len(risks),
+            "newest": serializer.node(served.nodes[-1], arch)["version"] if served.nodes else None,
+        }, site.written[first:]
+
+    before = len(site.written)
+    results = map_in_two(write_graph, keys)
+    site.written[before:] = [path for _, _, paths in results for path in paths]  # the child's too
     totals = ApiTotals()
     entries = []
-    for channel in built.channels:
-        for arch in built.arches:
-            served = built.served[channel, arch]
-            if write_with_gzip(site, graph_path(channel, arch), encoder.encode(served)):
-                totals.rewritten += 1
-            risks = {risk.name for risk_list, _ in served.conditional for risk in risk_list}
-            entries.append({
-                "channel": channel,
-                "arch": arch,
-                "path": f"{channel}/{arch}.json",
-                "nodes": len(served.nodes),
-                "edges": len(served.edges),
-                "conditionalEdges": served.conditional_edge_count,
-                "risks": len(risks),
-                "newest": serializer.node(served.nodes[-1], arch)["version"] if served.nodes else None,
-            })
-            totals.graphs += 1
-            totals.nodes += len(served.nodes)
-            totals.edges += len(served.edges)
-            totals.conditional_edges += served.conditional_edge_count
-            if progress is not None:
-                progress.update(1)
+    for written, entry, _ in results:
+        entries.append(entry)
+        totals.graphs += 1
+        totals.rewritten += written
+        totals.nodes += entry["nodes"]
+        totals.edges += entry["edges"]
+        totals.conditional_edges += entry["conditionalEdges"]
+        if progress is not None:
+            progress.update(1)
     index = {
         "schemaVersion": built.data.schema_version,
         "graphData": built.data.revision,
