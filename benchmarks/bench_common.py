@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import yaml
+
 
 def parse_benchmark_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
     """Add --json to a parser that has --runs, parse, and refuse fewer than one run."""
@@ -34,3 +36,11 @@ def run_in_scratch(args: argparse.Namespace, prefix: str, benchmark: Callable[[a
     if args.json:
         print(json.dumps(results, indent=2))
     return 0
+
+
+def drop_newest_version(channel_file: Path) -> str:
+    """Remove the last entry of a channel's versions; return it."""
+    document = yaml.safe_load(channel_file.read_text("utf-8"))
+    dropped = document["versions"].pop()
+    channel_file.write_text(yaml.safe_dump(document, sort_keys=False), "utf-8")
+    return dropped

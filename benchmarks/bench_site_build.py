@@ -27,13 +27,12 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
 from bench_json_build import DEFAULT_GRAPH_DATA, machine, output_size, timed_run, verdict
 
 from site_gen.commands.build import BuildOptions, run_build
 from site_gen.model.errors import Warnings
 
-from bench_common import parse_benchmark_args, run_in_scratch, spread
+from bench_common import drop_newest_version, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 TARGET_COLD_SECONDS = 60.0
@@ -62,14 +61,6 @@ def run_timed(argv: list[str], logs: Path) -> tuple[float, float]:
         sys.stderr.write(stderr)
         sys.exit(f"error: `{shlex.join(argv)}` exited with status {code}")
     return wall, peak
-
-
-def drop_newest_version(channel_file: Path) -> str:
-    """Remove the last entry of a channel's versions; return it."""
-    document = yaml.safe_load(channel_file.read_text("utf-8"))
-    dropped = document["versions"].pop()
-    channel_file.write_text(yaml.safe_dump(document, sort_keys=False), "utf-8")
-    return dropped
 
 
 def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
