@@ -8,12 +8,12 @@ as they do in production responses.
 
 from __future__ import annotations
 
-from ..inputs.patterns import compile_pattern, searches
 from ..model import versions
 from ..model.errors import InputError, Warnings
 from ..model.graph import ConditionalGroup, Graph, PendingRisk
 from ..model.graph_data import Risk
 from ..model.metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
+from .pattern_matches import PatternMatches
 
 
 def _tokens(graph: Graph, node: int, key: str) -> list[str]:
@@ -46,32 +46,37 @@ def _apply_adds(graph: Graph, warnings: Warnings) -> bool:
     return added
 
 
-def _conditional_groups(graph: Graph, pending: list[PendingRisk]) -> list[ConditionalGroup]:
+def _conditional_groups(graph: Graph, pending: list[PendingRisk], matches: PatternMatches) -> list[ConditionalGroup]:
     targets_by_core: dict[str, list[int]] = {}
     for node, version in enumerate(graph.versions):
         targets_by_core.setdefault(versions.split_build(version)[0], []).append(node)
-    risks_of_edge: dict[tuple[int, int], list[Risk]] = {}
+    # Equal risks get one number, so that grouping hashes tuples of small numbers.
+    risk_numbers: dict[Risk, int] = {}
+    risks_of_edge: dict[tuple[int, int], list[int]] = {}
     for entry in pending:
         if "+" in entry.to:
             exact = graph.index.get(entry.to)
             targets = [exact] if exact is not None else []
         else:
             targets = targets_by_core.get(entry.to, [])
-        match_all = entry.from_pattern == ".*"
-        regex = compile_pattern(entry.from_pattern)
-        names = graph.versions
+        number = risk_numbers.setdefault(entry.risk, len(risk_numbers))
+        matched = matches.test(entry.from_pattern)
         for target in targets:
             for parent in graph.parents[target]:
-                if match_all or searches(regex, names[parent]):
-                    risks_of_edge.setdefault((parent, target), []).append(entry.risk)
-    groups: dict[tuple[Risk, ...], ConditionalGroup] = {}
-    for edge, risks in risks_of_edge.items():
-        key = tuple(risks)
-        groups.setdefault(key, ConditionalGroup(key)).edges.append(edge)
+                if matched(parent):
+                    risks_of_edge.setdefault((parent, target), []).append(number)
+    risks = list(risk_numbers)  # by number
+    groups: dict[tuple[int, ...], ConditionalGroup] = {}
+    for edge, numbers in risks_of_edge.items():
+        key = tuple(numbers)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = ConditionalGroup(tuple(risks[number] for number in numbers))
+        group.edges.append(edge)
     return list(groups.values())
 
 
-def _apply_removals(graph: Graph) -> None:
+def _apply_removals(graph: Graph, matches: PatternMatches) -> None:
     for node in range(len(graph)):
         metadata = graph.metadata[node]
         if not metadata:
@@ -89,13 +94,12 @@ def _apply_removals(graph: Graph) -> None:
         metadata = graph.metadata[node]
         if not metadata or REMOVE_REGEX_KEY not in metadata:
             continue
-        pattern = metadata[REMOVE_REGEX_KEY]
         try:
-            regex = compile_pattern(pattern)
+            removes = matches.test(metadata[REMOVE_REGEX_KEY])
         except ValueError as exc:
             raise InputError(f"{REMOVE_REGEX_KEY} of {graph.versions[node]}: {exc}") from None
         for parent in list(graph.parents[node]):
-            if pattern == ".*" or searches(regex, graph.versions[parent]):
+            if removes(parent):
                 graph.remove_edge(parent, node)
     for node in range(len(graph)):
         metadata = graph.metadata[node]
@@ -113,6 +117,7 @@ def apply_edge_rules(graph: Graph, warnings: Warnings) -> None:
         if cycle:
             shown = " -> ".join(graph.versions[n] for n in cycle)
             raise InputError(f"{PREVIOUS_ADD}/{NEXT_ADD} metadata closes a cycle ({shown})")
-    graph.conditional = _conditional_groups(graph, graph.pending_risks)
+    matches = PatternMatches(graph.versions)  # risks and removals share patterns and parents
+    graph.conditional = _conditional_groups(graph, graph.pending_risks, matches)
     graph.pending_risks = []
-    _apply_removals(graph)
+    _apply_removals(graph, matches)
