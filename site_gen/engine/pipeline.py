@@ -10,7 +10,7 @@ from ..model.errors import Warnings
 from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
-from .policy import ServedGraph, serve_all
+from .policy import ServedGraphs, serve_all
 from .secondary import apply_channels
 from .stages import GRAPH_BUILDER_STAGES, Settings, run_stages
 
@@ -35,7 +35,7 @@ class BuiltGraphs:
     data: GraphData
     channels: list[str]
     arches: list[str]
-    served: dict[tuple[str, str], ServedGraph]
+    served: ServedGraphs  # a Mapping (channel, arch) -> ServedGraph, computed on demand
 
 
 def prepare_graph(data: GraphData, release_source: Path, warnings: Warnings) -> Graph:

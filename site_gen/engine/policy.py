@@ -1,7 +1,8 @@
 """What the policy engine answers for ``?channel=C&arch=A`` (spec §7), for every C × A at once.
 
 This is the channel-filter and arch-filter stages (:mod:`.policy_filters`) fused
-for speed: one pass ranks every node, then each graph is a slice of that order.
+for speed: one pass ranks every node, then each graph is a slice of that order,
+computed when it is first asked for.
 
 Served nodes are the concrete nodes in channel C with architecture A; served
 edges and conditional edges are the global ones whose both ends are served. The
@@ -13,7 +14,7 @@ risk names then edges) so builds are byte-identical and diffs stay small.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..model import versions
@@ -48,51 +49,85 @@ def served_version(version: str, arch: str) -> str:
     return f"{core}+{'.'.join(kept)}" if kept else core
 
 
-def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> dict[tuple[str, str], ServedGraph]:
-    """Every channel × arch graph; pairs with no release get an empty graph.
+def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> ServedGraphs:
+    """Every channel × arch graph; pairs with no release get an empty graph."""
+    return ServedGraphs(graph, channels, arches)
 
-    Nodes are ranked once, in served-version order, and visited in that order, so every
-    graph's node list, and each node's list of children, comes out sorted without a sort
-    per graph; edges are then produced already in (source, target) order.
+
+class ServedGraphs(Mapping):
+    """The served graph of every (channel, arch), each computed when first asked for.
+
+    What every graph needs is prepared once: nodes are ranked in served-version order,
+    and each node's children listed in that order, so every graph's nodes, and its edges
+    in (source, target) order, come out sorted without a sort per graph. Computing a
+    graph only when asked for lets the build's second process compute the graphs it
+    writes (:mod:`..publish.two_processes`) rather than receive them.
     """
-    wanted_channels, wanted_arches = set(channels), set(arches)
-    placements = []  # (sort key, node, arch, channels) for every served (node, arch)
-    for node, metadata in enumerate(graph.metadata):
-        if not metadata:
-            continue
-        node_channels = _split(metadata.get(CHANNELS_KEY)) & wanted_channels
-        for arch in _split(metadata.get(ARCH_KEY)) & wanted_arches:
-            placements.append((versions.sort_key(served_version(graph.versions[node], arch)),
-                               node, arch, node_channels))
-    placements.sort(key=lambda placement: placement[0])
-    rank = {node: index for index, (_, node, _, _) in enumerate(placements)}
-    members: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for _, node, arch, node_channels in placements:
-        for channel in node_channels:
-            members[channel, arch].append(node)
 
-    def in_rank_order(children: Iterable[int]) -> list[int]:
-        return sorted((child for child in children if child in rank), key=rank.__getitem__)
+    def __init__(self, graph: Graph, channels: list[str], arches: list[str]):
+        self.graph = graph
+        self._keys = [(channel, arch) for channel in channels for arch in arches]
+        self._known = set(self._keys)
+        self._served: dict[tuple[str, str], ServedGraph] = {}
+        wanted_channels, wanted_arches = set(channels), set(arches)
+        placements = []  # (sort key, node, arch, channels) for every served (node, arch)
+        for node, metadata in enumerate(graph.metadata):
+            if not metadata:
+                continue
+            node_channels = _split(metadata.get(CHANNELS_KEY)) & wanted_channels
+            for arch in _split(metadata.get(ARCH_KEY)) & wanted_arches:
+                placements.append((versions.sort_key(served_version(graph.versions[node], arch)),
+                                   node, arch, node_channels))
+        placements.sort(key=lambda placement: placement[0])
+        rank = {node: index for index, (_, node, _, _) in enumerate(placements)}
+        self._members: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for _, node, arch, node_channels in placements:
+            for channel in node_channels:
+                self._members[channel, arch].append(node)
+        # Children in rank order without a sort per node: take the nodes in rank order
+        # and append each to the lists of its parents.
+        by_rank = sorted(rank, key=rank.__getitem__)
+        self._children: dict[int, list[int]] = {node: [] for node in rank}
+        for child in by_rank:
+            for parent in graph.parents[child]:
+                listed = self._children.get(parent)
+                if listed is not None:
+                    listed.append(child)
+        risky: dict[int, dict[int, int]] = defaultdict(dict)  # node -> {child: group}
+        risky_parents: dict[int, list[int]] = defaultdict(list)
+        for group_index, group in enumerate(graph.conditional):
+            for source, target in group.edges:
+                risky[source][target] = group_index
+                risky_parents[target].append(source)
+        ordered: dict[int, list[int]] = {node: [] for node in risky}
+        for child in by_rank:
+            for parent in risky_parents.get(child, ()):
+                ordered[parent].append(child)
+        self._risky_children = {node: (ordered[node], targets) for node, targets in risky.items()}
 
-    children = {node: in_rank_order(graph.children[node]) for node in rank}
-    risky: dict[int, dict[int, int]] = defaultdict(dict)  # node -> {child: group}
-    for group_index, group in enumerate(graph.conditional):
-        for source, target in group.edges:
-            risky[source][target] = group_index
-    risky_children = {node: (in_rank_order(targets), targets) for node, targets in risky.items()}
+    def __getitem__(self, key: tuple[str, str]) -> ServedGraph:
+        served = self._served.get(key)
+        if served is None:
+            if key not in self._known:
+                raise KeyError(key)
+            served = self._served[key] = self._serve(*key)
+        return served
 
-    served = {}
-    for channel in channels:
-        for arch in arches:
-            nodes = members.get((channel, arch), [])
-            position = {node: i for i, node in enumerate(nodes)}
-            edges = []
-            for source, node in enumerate(nodes):
-                edges += [(source, child_at) for child in children[node]
-                          if (child_at := position.get(child)) is not None]
-            served[channel, arch] = ServedGraph(channel, arch, nodes, edges,
-                                                _conditional(graph, nodes, position, risky_children))
-    return served
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def _serve(self, channel: str, arch: str) -> ServedGraph:
+        nodes = self._members.get((channel, arch), [])
+        position = {node: i for i, node in enumerate(nodes)}
+        at, children = position.get, self._children
+        edges: list[tuple[int, int]] = []
+        for source, node in enumerate(nodes):
+            edges += [(source, target) for child in children[node] if (target := at(child)) is not None]
+        return ServedGraph(channel, arch, nodes, edges,
+                           _conditional(self.graph, nodes, position, self._risky_children))
 
 
 def _conditional(graph: Graph, nodes: list[int], position: dict[int, int],
