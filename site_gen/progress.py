@@ -6,8 +6,6 @@ import os
 import sys
 from contextlib import contextmanager
 
-from tqdm import tqdm
-
 
 class Progress:
     def __init__(self, quiet: bool = False, stream=None):
@@ -26,9 +24,17 @@ class Progress:
     @contextmanager
     def stage(self, description: str, total: int | None = None, unit: str = "file"):
         """A bar for one stage of the build; yields an object with ``update(n)``."""
-        bar = tqdm(total=total, desc=description, unit=unit, file=self.stream,
-                   disable=not self.enabled, leave=False, **self._size())
+        if not self.enabled:  # no bar: no need to import tqdm at all
+            yield _NoBar()
+            return
+        from tqdm import tqdm
+        bar = tqdm(total=total, desc=description, unit=unit, file=self.stream, leave=False, **self._size())
         try:
             yield bar
         finally:
             bar.close()
+
+
+class _NoBar:
+    def update(self, count: int = 1) -> None:
+        pass

@@ -10,8 +10,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..diffing.since import ChangesSince, resolve_changes_since
 from ..engine.pipeline import prepare_graph, serve_channels
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
@@ -31,14 +31,16 @@ from ..publish.api import ApiTotals, write_graph_api
 from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
 from ..publish.graph_data_tarball import tarball_files, write_graph_data_tarball
-from ..publish.graph_json import graph_documents
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.signatures import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..render.graph_drawer import default_cache_dir
-from ..render.site import SiteOptions, SiteTotals, render_site
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
+
+if TYPE_CHECKING:  # the pages and site-gen diff are imported only by the builds that need them
+    from ..diffing.since import ChangesSince
+    from ..render.site import SiteTotals
 
 
 @dataclass
@@ -101,6 +103,7 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
     if options.changes_since is not None:
         if not options.html:
             raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
+        from ..diffing.since import resolve_changes_since
         since = resolve_changes_since(options.graph_data, options.changes_since, releases)
     # Hashing every input and compressing the graph-data tarball need nothing from the
     # build in between, so a second process does them on the spare core. Stop signals
@@ -133,6 +136,8 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
             write_deploy_files(site)
             pages = None
             if options.html:
+                from ..publish.graph_json import graph_documents
+                from ..render.site import SiteOptions, render_site
                 drawing = SiteOptions(cache_dir, options.jobs, since)
                 pages = render_site(site, built, graph_documents(built), promotion.model, drawing,
                                     warnings, progress)

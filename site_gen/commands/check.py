@@ -6,9 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..checks.finding import ERROR
-from ..checks.report import format_json, format_text, summary_line
-from ..checks.runner import run_checks
 from ..model.errors import Warnings
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 
@@ -45,6 +42,10 @@ def add_parser(sub) -> None:
 
 
 def run(args, warnings: Warnings) -> int:
+    # imported here: every command's parser is built on each run, this module's imports with it
+    from ..checks.finding import ERROR
+    from ..checks.report import format_json, format_text, summary_line
+    from ..checks.runner import run_checks
     if args.directory is not None:
         if args.graph_data not in (Path("graph-data"), args.directory):
             print(f"error: two graph-data directories given ({args.directory} and --graph-data {args.graph_data})",

@@ -11,11 +11,7 @@ from pathlib import Path
 
 import orjson
 
-from ..diffing.compare import compare
-from ..diffing.render import render_markdown, render_text
-from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
 from ..model.errors import InputError, Warnings
-from ..render.changes_page import standalone_html
 from .arguments import add_graph_data_argument, add_releases_argument
 
 EPILOG = """\
@@ -49,6 +45,9 @@ def add_parser(sub) -> None:
 
 
 def run(args, warnings: Warnings) -> int:
+    # imported here: every command's parser is built on each run, this module's imports with it
+    from ..diffing.compare import compare
+    from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
     sites = [is_site(Path(side)) for side in (args.old, args.new)]
     if all(sites):
         old, new = graphs_from_site(Path(args.old)), graphs_from_site(Path(args.new))
@@ -69,6 +68,8 @@ def run(args, warnings: Warnings) -> int:
 
 
 def _render(model: dict, output_format: str) -> bytes:
+    from ..diffing.render import render_markdown, render_text
+    from ..render.changes_page import standalone_html
     if output_format == "json":
         return orjson.dumps(model, option=orjson.OPT_INDENT_2) + b"\n"
     renderers = {"text": render_text, "markdown": render_markdown, "html": standalone_html}
