@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.pipeline import prepare_graph, serve_channels
+from ..engine.pipeline import prepare_graph, scrape_releases, serve_channels
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
 from ..interruption import worker_initializer
@@ -105,25 +105,33 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
             raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
         from ..diffing.since import resolve_changes_since
         since = resolve_changes_since(options.graph_data, options.changes_since, releases)
-    # Hashing every input and compressing the graph-data tarball need nothing from the
-    # build in between, so a second process does them on the spare core. Stop signals
-    # are left to this process, which stops the build and discards the staging
-    # directory; the worker dies with it, even on kill -9.
+    # Scraping the releases, hashing every input and compressing the graph-data tarball
+    # need nothing from the rest of the build, so a second process does them on the
+    # spare core while this one reads the graph-data. The jobs run in the order they
+    # are given: the hash first only when it may show that nothing needs building.
+    # Stop signals are left to this process, which stops the build and discards the
+    # staging directory; the worker dies with it, even on kill -9.
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
                              initializer=worker_initializer, initargs=(os.getpid(),)) as background:
-        current = background.submit(build_fingerprint, options, releases, since)
-        published = published_marker(out).get("fingerprint")
-        if published and not options.force and published == current.result():
+        published = None if options.force else published_marker(out).get("fingerprint")
+        current = background.submit(build_fingerprint, options, releases, since) if published else None
+        if current is not None and published == current.result():
             return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
+        scraped = background.submit(scrape_releases, releases)
         site = StagedSite(out, inputs)
         with site:
             data = load_graph_data(options.graph_data, warnings)
             report_problems(data, options.promotion, warnings)  # before a long graph build
             if options.promotion.until is None:  # the channels stay as they are: compress them now
                 tarball = background.submit(tar_gz_bytes, tarball_files(data), source_date_epoch())
+            if current is None:
+                current = background.submit(build_fingerprint, options, releases, since)
+            scraped_graph, release_warnings = scraped.result()
+            for warning in release_warnings:
+                warnings.add(warning.message, warning.path, warning.line)
             # promotion needs the graph's edges (the update-path guard); the graphs
             # served need promotion's channels (with --promote-until)
-            graph = prepare_graph(data, releases, warnings)
+            graph = prepare_graph(data, releases, warnings, scraped=scraped_graph)
             promotion = resolve_promotions(data, options.promotion, warnings, graph, problems_reported=True)
             if options.promotion.until is not None:  # the tarball carries the promoted channels too
                 tarball = background.submit(tar_gz_bytes, tarball_files(promotion.data), source_date_epoch())

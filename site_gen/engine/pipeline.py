@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.errors import Warnings
+from ..model.errors import InputWarning, Warnings
 from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
@@ -38,12 +38,24 @@ class BuiltGraphs:
     served: ServedGraphs  # a Mapping (channel, arch) -> ServedGraph, computed on demand
 
 
-def prepare_graph(data: GraphData, release_source: Path, warnings: Warnings) -> Graph:
+def scrape_releases(release_source: Path) -> tuple[Graph, list[InputWarning]]:
+    """The release-scrape stage alone, for a second process: the scraped graph and the
+    warnings it gave, for the build to report in their place."""
+    warnings = Warnings()
+    scrape = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name == "release-scrape")
+    return run_stages(scrape, Graph(), Settings(warnings, releases=release_source)), warnings.items
+
+
+def prepare_graph(data: GraphData, release_source: Path, warnings: Warnings,
+                  scraped: Graph | None = None) -> Graph:
     """The graph-builder's stages with no channel membership yet: every edge is final,
     because edges never depend on channels, and promotion may still change them
     (--promote-until). :func:`serve_channels` adds the channels after edge-add-remove,
-    which only reorders independent steps: the result is the reference's."""
+    which only reorders independent steps: the result is the reference's. ``scraped``:
+    the release-scrape stage's graph, when another process ran that stage."""
     without_channels = dataclasses.replace(data, channels=[])
+    if scraped is not None:
+        return apply_graph_data(scraped, without_channels, warnings)
     settings = Settings(warnings, releases=release_source, graph_data=without_channels)
     return run_stages(GRAPH_BUILDER_STAGES, Graph(), settings)
 
