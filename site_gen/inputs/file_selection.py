@@ -7,6 +7,7 @@ its own way. Files that look like data but would be skipped are warned about.
 
 from __future__ import annotations
 
+import os
 import re
 import stat
 from pathlib import Path
@@ -87,6 +88,24 @@ def refuse_link_out(root: Path, path: Path, destination: str) -> None:
     """The one rule for every file the site copies out of the graph-data: one reached
     through a symbolic link that leads out of the graph-data directory stops the build,
     rather than publishing a file from elsewhere on the build machine."""
+    if _no_link_between(root, path):
+        return
     if root.resolve() not in path.resolve().parents:
         raise InputError(f"refusing to put this in {destination}: it is a symbolic link that leads "
                          "out of the graph-data directory", path)
+
+
+def _no_link_between(root: Path, path: Path) -> bool:
+    """True when ``path`` lies below ``root`` by name and neither it nor a directory
+    between them is a symbolic link: then it is inside without resolving two paths
+    (the tarball checks some 1,800 files this way)."""
+    try:
+        steps = path.relative_to(root).parts
+    except ValueError:
+        return False
+    current = str(root)
+    for step in steps:
+        current = os.path.join(current, step)
+        if step in ("..", ".") or os.path.islink(current):
+            return False
+    return bool(steps)
