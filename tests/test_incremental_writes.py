@@ -6,6 +6,8 @@ and time: nginx's ETag (time and size) stays valid and polling clusters keep get
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import re
 import shutil
@@ -25,10 +27,18 @@ def build(graph_data: Path, out: Path, *extra: str) -> None:
                  "--out", str(out), "--no-html", *extra]) == 0
 
 
-def graph_files(site: Path) -> dict[str, tuple[int, bytes]]:
+def graph_files(site: Path, pattern: str = "*/*.json") -> dict[str, tuple[int, bytes]]:
     """Graph path -> (inode, bytes), index.json left out."""
     return {str(path.relative_to(site)): (path.stat().st_ino, path.read_bytes())
-            for path in sorted((site / GRAPHS).glob("*/*.json"))}
+            for path in sorted((site / GRAPHS).glob(pattern))}
+
+
+def gzip_files(site: Path) -> dict[str, tuple[int, bytes]]:
+    """The precompressed copies, by the path of their graph; each holds its graph's bytes."""
+    found = {path[:-len(".gz")]: entry for path, entry in graph_files(site, "*/*.json.gz").items()}
+    for path, (_, data) in found.items():
+        assert gzip.decompress(data) == (site / path).read_bytes(), path
+    return found
 
 
 def summary_counts(stderr: str) -> tuple[int, int] | None:
@@ -47,24 +57,28 @@ def test_a_one_file_change_rewrites_only_the_graphs_it_changes(tmp_path, capsys)
     graph_data, site = tmp_path / "graph-data", tmp_path / "site"
     shutil.copytree(EXAMPLE, graph_data)
     build(graph_data, site)
-    before = graph_files(site)
+    before, gzip_before = graph_files(site), gzip_files(site)
     capsys.readouterr()
 
     drop_newest_version(graph_data, "stable-4.16")
     build(graph_data, site)
-    after = graph_files(site)
+    after, gzip_after = graph_files(site), gzip_files(site)
     assert after.keys() == before.keys()
     changed = {path for path in after if after[path][1] != before[path][1]}
     assert f"{GRAPHS}/stable-4.16/amd64.json" in changed
     assert len(changed) < len(after) / 2
     for path, (inode, _) in after.items():
         assert (inode != before[path][0]) == (path in changed), path
+        assert (gzip_after[path][0] != gzip_before[path][0]) == (path in changed), path
     assert summary_counts(capsys.readouterr().err) == (len(changed), len(after) - len(changed))
 
     # the same bytes as a build from scratch
     build(graph_data, tmp_path / "fresh", "-q")
-    assert {path: data for path, (_, data) in graph_files(tmp_path / "fresh").items()} == \
+    fresh = tmp_path / "fresh"
+    assert {path: data for path, (_, data) in graph_files(fresh).items()} == \
         {path: data for path, (_, data) in after.items()}
+    assert {path: data for path, (_, data) in gzip_files(fresh).items()} == \
+        {path: data for path, (_, data) in gzip_after.items()}
 
 
 def test_a_forced_rebuild_of_the_same_input_keeps_every_graph_file(tmp_path, capsys):
@@ -75,6 +89,29 @@ def test_a_forced_rebuild_of_the_same_input_keeps_every_graph_file(tmp_path, cap
     build(EXAMPLE, site, "--force")
     assert graph_files(site) == before
     assert summary_counts(capsys.readouterr().err) == (0, len(before))
+
+
+def test_precompressed_copies_are_kept_only_when_made_the_same_way(tmp_path):
+    """A .gz is kept with its unchanged graph only if the published site says the same
+    compressor made it and the .gz's trailer matches the graph; otherwise it is made again."""
+    site = tmp_path / "site"
+    build(EXAMPLE, site)
+    stable = f"{GRAPHS}/stable-4.16/amd64.json.gz"
+    (site / stable).write_bytes(gzip.compress(b"something else", mtime=0))  # a stale copy
+    before = graph_files(site, "*/*.json.gz")
+    build(EXAMPLE, site, "--force", "-q")
+    after = gzip_files(site)
+    assert after[stable[:-3]][0] != before[stable][0]
+    assert all(after[path[:-3]][0] == inode for path, (inode, _) in before.items() if path != stable)
+
+    marker = site / ".site-gen"
+    recorded = json.loads(marker.read_text())
+    recorded["precompressed"] = "gzip: some other compressor"
+    marker.write_text(json.dumps(recorded))
+    json_before, gzip_before = graph_files(site), gzip_files(site)
+    build(EXAMPLE, site, "--force", "-q")
+    assert graph_files(site) == json_before  # the graphs are kept
+    assert all(inode != gzip_before[path][0] for path, (inode, _) in gzip_files(site).items())
 
 
 def test_a_published_file_is_never_linked_through_a_symbolic_link(tmp_path):
