@@ -60,11 +60,13 @@ def _conditional_groups(graph: Graph, pending: list[PendingRisk], matches: Patte
         else:
             targets = targets_by_core.get(entry.to, [])
         number = risk_numbers.setdefault(entry.risk, len(risk_numbers))
-        matched = matches.test(entry.from_pattern)
         for target in targets:
-            for parent in graph.parents[target]:
-                if matched(parent):
-                    risks_of_edge.setdefault((parent, target), []).append(number)
+            for parent in matches.matching(entry.from_pattern, graph.parents[target]):
+                listed = risks_of_edge.get((parent, target))  # no empty list made per hit
+                if listed is None:
+                    risks_of_edge[parent, target] = [number]
+                else:
+                    listed.append(number)
     risks = list(risk_numbers)  # by number
     groups: dict[tuple[int, ...], ConditionalGroup] = {}
     for edge, numbers in risks_of_edge.items():
@@ -95,12 +97,11 @@ def _apply_removals(graph: Graph, matches: PatternMatches) -> None:
         if not metadata or REMOVE_REGEX_KEY not in metadata:
             continue
         try:
-            removes = matches.test(metadata[REMOVE_REGEX_KEY])
+            removed = list(matches.matching(metadata[REMOVE_REGEX_KEY], graph.parents[node]))
         except ValueError as exc:
             raise InputError(f"{REMOVE_REGEX_KEY} of {graph.versions[node]}: {exc}") from None
-        for parent in list(graph.parents[node]):
-            if removes(parent):
-                graph.remove_edge(parent, node)
+        for parent in removed:
+            graph.remove_edge(parent, node)
     for node in range(len(graph)):
         metadata = graph.metadata[node]
         if metadata and NEXT_REMOVE in metadata:
