@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..layout import GRAPH_INDEX
 from ..model.errors import InputError, Warnings
-from ..server.httpd import SiteServer
 from .arguments import add_quiet_argument
 
 EPILOG = """\
@@ -52,6 +51,8 @@ def add_parser(sub) -> None:
 
 
 def run(args, warnings: Warnings) -> int:
+    # imported here: every command's parser is built on each run, this module's imports with it
+    from ..server.httpd import SiteServer
     if not args.site.is_dir():
         raise InputError("no site here: build one first (site-gen build --out DIR)", args.site)
     if not (args.site / GRAPH_INDEX).is_file():
