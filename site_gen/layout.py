@@ -28,7 +28,7 @@ PRECOMPRESSED_SUFFIX = ".gz"
 
 
 # Files for disconnected mirrors.
-GRAPH_DATA_TARBALL = "api/upgrades_info/graph-data"  # where OSUS and oc-mirror download it from
+GRAPH_DATA_TARBALL = "api/upgrades_info/graph-data"  # the path api.openshift.com serves it at
 SIGNATURES_DIR = "signatures"
 
 
