@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import multiprocessing
 import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -91,9 +93,24 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     cache_dir = options.cache_dir or default_cache_dir()
     if options.html:
         refuse_inside(cache_dir.absolute().resolve(), [*inputs, out], "--cache-dir")
-    with OutputLock(out, options.wait, options.quiet):
+    with OutputLock(out, options.wait, options.quiet), collector_paused():
         check_destination(out, inputs)  # again: another build may have written it meanwhile
         return _build_locked(options, warnings, releases, inputs, out, cache_dir, started)
+
+
+@contextmanager
+def collector_paused():
+    """No cyclic garbage collection while building. A full-scale build allocates millions
+    of tuples, dicts and strings that it frees without cycles, and the collector's passes
+    over them took about a sixth of its CPU time. Reference counting still frees all of
+    that; the collector resumes (and catches up) when the build is over."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inputs: list[Path],
