@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLE, REPO
 from site_gen.cli import main
 from site_gen.layout import GRAPH_DATA_TARBALL
+
+from conftest import EXAMPLE, REPO
 
 SERVING_DOC = REPO / "docs" / "serving.md"
 OPENSHIFT_UID = "1000680000"  # from a namespace's range; OpenShift adds group 0

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import orjson
 
-from conftest import EXAMPLE
 from site_gen.engine.pipeline import build_graphs
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.publish.graph_json import GraphEncoder, GraphSerializer
+
+from conftest import EXAMPLE
 
 
 def assert_encoder_matches_documents(built) -> None:

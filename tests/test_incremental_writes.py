@@ -15,9 +15,10 @@ from pathlib import Path
 
 import yaml
 
-from conftest import EXAMPLE
 from site_gen.cli import main
 from site_gen.publish.staging import StagedSite
+
+from conftest import EXAMPLE
 
 GRAPHS = "api/upgrades_info/v1/graph"
 

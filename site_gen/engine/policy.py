@@ -54,7 +54,7 @@ def serve_all(graph: Graph, channels: list[str], arches: list[str]) -> ServedGra
     return ServedGraphs(graph, channels, arches)
 
 
-class ServedGraphs(Mapping):
+class ServedGraphs(Mapping[tuple[str, str], ServedGraph]):
     """The served graph of every (channel, arch), each computed when first asked for.
 
     What every graph needs is prepared once: nodes are ranked in served-version order,

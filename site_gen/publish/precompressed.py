@@ -27,7 +27,7 @@ FORMAT = f"gzip: libdeflate (deflate {deflate.__version__}) level {LEVEL}"  # re
 
 def gzip_bytes(data: bytes) -> bytes:
     """A gzip member of ``data`` whose header carries no name and mtime 0: deterministic."""
-    return deflate.gzip_compress(data, LEVEL)
+    return bytes(deflate.gzip_compress(data, LEVEL))  # it gives a bytearray
 
 
 def write_with_gzip(site: StagedSite, relative: str, data: bytes) -> bool:
