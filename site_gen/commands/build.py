@@ -36,6 +36,7 @@ from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.signatures import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
+from ..registry.source import add_registry_arguments, resolve_releases
 from ..render.graph_drawer import default_cache_dir
 from ..render.site import SiteOptions, SiteTotals, render_site
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
@@ -174,7 +175,7 @@ def add_parser(sub) -> None:
     build.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="graphs drawn in parallel (default: one per CPU core)")
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                       help="where drawn SVG graphs are cached by content "
+                       help="where drawn SVG graphs and what registry images hold are cached "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
     build.add_argument("--wait", type=float, default=DEFAULT_WAIT_SECONDS, metavar="SECONDS",
                        help="when another site-gen is writing the same --out, wait this long for it "
@@ -184,10 +185,11 @@ def add_parser(sub) -> None:
                             "with the graph-data at git revision REV, built with the same releases "
                             "(the graph-data must be in a git checkout)")
     add_promotion_arguments(build)
+    add_registry_arguments(build)
 
 
 def run(args, warnings: Warnings) -> int:
-    options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
+    options = BuildOptions(graph_data=args.graph_data, releases=resolve_releases(args, warnings), out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
