@@ -123,11 +123,12 @@ class _Scrape:
         return result
 
     def resolution(self, digest: str, fetched: Fetched | None, tag: str) -> Resolution:
+        """What a tagged image (``fetched``: its manifest) or a list child holds."""
         def resolve() -> Resolution:
             cached = self.cache.get(digest)
             if cached is not None:
                 with self._lock:
-                    self.stats.cached += 1
+                    self.stats.cached += fetched is not None
                 return cached
             manifest = parse_manifest(fetched or self.client.manifest(digest))
             if isinstance(manifest, ImageList):
@@ -135,7 +136,7 @@ class _Scrape:
             else:
                 found = self.from_image(manifest, tag)
             with self._lock:
-                self.stats.fetched += 1
+                self.stats.fetched += fetched is not None
             self.cache.put(digest, found)
             return found
         return self.once(digest, resolve)
