@@ -14,10 +14,14 @@ import io
 import json
 import ssl
 import tarfile
+import threading
 import zlib
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
+import yaml
 
 DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json"
 DOCKER_LIST = "application/vnd.docker.distribution.manifest.list.v2+json"
@@ -71,13 +75,23 @@ class Pusher:
         self.repository = repository
         self.http = httpx.Client(base_url=url, verify=ssl.create_default_context(cafile=ca), timeout=60, auth=auth,
                                  limits=httpx.Limits(max_connections=32))
+        self._known: set[str] = set()  # blobs already in the registry
+        self._lock = threading.Lock()
+        self._uploading: dict[str, threading.Lock] = {}
 
     def close(self) -> None:
         self.http.close()
 
     def blob(self, data: bytes) -> str:
         digest = digest_of(data)
-        if self.http.head(f"/v2/{self.repository}/blobs/{digest}").status_code == 200:
+        with self._lock:
+            lock = self._uploading.setdefault(digest, threading.Lock())
+        with lock:  # the same blob uploaded twice at once confuses the registry
+            return self._upload(digest, data)
+
+    def _upload(self, digest: str, data: bytes) -> str:
+        if digest in self._known or self.http.head(f"/v2/{self.repository}/blobs/{digest}").status_code == 200:
+            self._known.add(digest)
             return digest
         started = self.http.post(f"/v2/{self.repository}/blobs/uploads/")
         assert started.status_code == 202, started.text
@@ -85,6 +99,7 @@ class Pusher:
         done = self.http.put(location.copy_merge_params({"digest": digest}), content=data,
                              headers={"Content-Type": "application/octet-stream"})
         assert done.status_code == 201, done.text
+        self._known.add(digest)
         return digest
 
     def manifest(self, reference: str | None, body: bytes, media_type: str) -> Pushed:
@@ -153,3 +168,70 @@ def base_layer() -> bytes:
         _BASE = gzip_bytes(tar_bytes({"etc/os-release": b"ID=test\n", "usr/bin/cluster-version-operator":
                                       b"\0" * 4096}))
     return _BASE
+
+
+# --- whole release sets -----------------------------------------------------------------------
+
+GRAPH_KEYS = ("io.openshift.upgrades.graph.release.manifestref", "io.openshift.upgrades.graph.release.arch")
+
+
+@dataclass
+class ReleaseImage:
+    """One release image to push: what its release-metadata says, and its tag."""
+
+    version: str
+    architecture: str
+    previous: list[str] = field(default_factory=list)
+    next: list[str] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def tag(self) -> str:  # oc-mirror's style, e.g. 4.16.3-amd64
+        return f"{self.version}-{self.architecture}"
+
+
+def images_from_documents(directory: Path) -> list[ReleaseImage]:
+    """The release documents of a directory (YAML or JSON) as images to push."""
+    images = []
+    for path in sorted(directory.rglob("*")):
+        if path.suffix not in (".yaml", ".json"):
+            continue
+        doc = yaml.safe_load(path.read_text()) if path.suffix == ".yaml" else json.loads(path.read_text())
+        images.append(ReleaseImage(doc["version"], doc["architecture"], list(doc.get("previous") or []),
+                                   list(doc.get("next") or []), dict(doc.get("metadata") or {})))
+    return images
+
+
+def images_from_raw_graph(graph: dict) -> list[ReleaseImage]:
+    """A graph-builder graph as the images it was scraped from: ``previous`` from the edges
+    into each release, ``next`` only for edges to versions no image has (abstract nodes).
+    The ``0.0.0`` placeholder of the reference's cache defect (spec §6.2) is not an image."""
+    nodes = graph["nodes"]
+    images: dict[int, ReleaseImage] = {}
+    for index, node in enumerate(nodes):
+        if "payload" in node and node["version"] != "0.0.0":
+            version, _, arch = node["version"].partition("+")
+            metadata = {k: v for k, v in node["metadata"].items() if k not in GRAPH_KEYS}
+            images[index] = ReleaseImage(version, arch, metadata=metadata)
+    for source, target in graph["edges"]:
+        if target in images:
+            images[target].previous.append(nodes[source]["version"].partition("+")[0])
+        else:
+            images[source].next.append(nodes[target]["version"].partition("+")[0])
+    return list(images.values())
+
+
+def push_release_images(pusher: Pusher, images: list[ReleaseImage], workers: int = 8) -> dict[str, str]:
+    """Push every image (``multi`` as a manifest list of amd64 and arm64); tag -> digest."""
+    def push(image: ReleaseImage) -> tuple[str, str]:
+        if image.architecture == "multi":
+            pushed = pusher.multi_release(image.tag, image.version, previous=image.previous,
+                                          next=image.next, metadata=image.metadata)
+        else:
+            pushed = pusher.release(image.tag, image.version, image.architecture, image.previous,
+                                    image.next, image.metadata)
+        return image.tag, pushed.digest
+
+    pusher.blob(base_layer())
+    with ThreadPoolExecutor(workers) as pool:
+        return dict(pool.map(push, images))
