@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
-import yaml
 
 from ..engine.scrape import graph_from_releases
 from ..errors import InputError
@@ -27,10 +26,22 @@ def release_document(release: ScrapedRelease) -> dict:
     }
 
 
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar: JSON's string syntax is a subset of it."""
+    return orjson.dumps(text).decode()
+
+
 def _yaml(release: ScrapedRelease, reference: str) -> str:
-    header = f"# {reference} tag {', '.join(release.tags)}\n"
-    return header + yaml.safe_dump(release_document(release), sort_keys=False, default_flow_style=False,
-                                   allow_unicode=True, width=100)
+    """The document as YAML, written directly: PyYAML's representer took longer than the
+    whole rescrape of a thousand images. Every scalar is quoted, so none can change type."""
+    lines = [f"# {reference} tag {', '.join(release.tags)}", f"kind: {KIND}"]
+    for key in ("version", "architecture", "payload"):
+        lines.append(f"{key}: {_quoted(getattr(release, key))}")
+    for key, listed in (("previous", release.previous), ("next", release.next)):
+        lines.append(f"{key}: [{', '.join(_quoted(v) for v in listed)}]")
+    lines.append("metadata:" + ("" if release.metadata else " {}"))
+    lines += [f"  {_quoted(k)}: {_quoted(v)}" for k, v in release.metadata.items()]
+    return "\n".join(lines) + "\n"
 
 
 def release_records(result: ScrapeResult) -> list[Release]:
