@@ -367,3 +367,30 @@ def test_a_failed_scrape_keeps_the_published_site(tmp_path, anonymous_registry, 
     assert main(["build", *common, "--releases", anonymous_registry.docker_reference("bad/duplicate")]) == 1
     assert "nothing was published" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()} == before
+
+
+def test_lists_the_reference_mishandles(tmp_path, anonymous_registry, capsys):
+    """An empty list (the reference panics), a one-image list (the reference reads the
+    child manifest as a layer) and a sparse mirror missing the last child (the reference
+    fails the whole scrape)."""
+    repository = "lists/release-images"
+    pusher = Pusher(anonymous_registry.url, repository, str(anonymous_registry.certs.ca))
+    pusher.image_list("empty", [])
+    only = pusher.image(None, "s390x", [base_layer(), metadata_layer(release_metadata("4.16.5"))])
+    single = pusher.image_list("4.16.5-s390x", [(only, "s390x")])
+    sparse = pusher.multi_release("4.16.6-multi", "4.16.6", mark_children=True)
+    listed = json.loads(pusher.http.get(f"/v2/{repository}/manifests/{sparse.digest}",
+                                        headers={"Accept": sparse.media_type}).content)
+    last = listed["manifests"][-1]["digest"]
+    assert pusher.http.delete(f"/v2/{repository}/manifests/{last}").status_code == 202
+    pusher.close()
+    assert scrape_to(tmp_path, anonymous_registry, repository=repository) == 0
+    err = capsys.readouterr().err
+    docs = documents(tmp_path / "releases")
+    prefix = f"{anonymous_registry.host_port}/{repository}@"
+    assert docs["s390x/4.16.5.yaml"]["payload"] == prefix + single.digest
+    assert docs["multi/4.16.6.yaml"]["payload"] == prefix + sparse.digest
+    assert docs["multi/4.16.6.yaml"]["metadata"]["child"] == "amd64"
+    assert "tag empty: empty manifest list; skipped" in err
+    assert f"tag 4.16.6-multi: list child {last} (arm64) is unreadable" in err
+    assert "release-metadata taken from list child" in err and "not the last one (a sparse mirror?)" in err

@@ -185,7 +185,7 @@ def add_parser(sub) -> None:
                             "with the graph-data at git revision REV, built with the same releases "
                             "(the graph-data must be in a git checkout)")
     add_promotion_arguments(build)
-    add_registry_arguments(build)
+    add_registry_arguments(build, cache_dir=False)  # --cache-dir above serves both
 
 
 def run(args, warnings: Warnings) -> int:

@@ -54,8 +54,8 @@ def _positive(kind):
     return parse
 
 
-def add_registry_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options for reading a registry; --cache-dir is added unless the command has it."""
+def add_registry_arguments(parser: argparse.ArgumentParser, cache_dir: bool = True) -> None:
+    """Options for reading a registry; ``cache_dir=False`` for a command that has its own."""
     group = parser.add_argument_group("registry options (with docker://)")
     group.add_argument("--authfile", type=Path, metavar="FILE",
                        help="credentials file (podman's auth.json or docker's config.json; default: "
@@ -73,7 +73,7 @@ def add_registry_arguments(parser: argparse.ArgumentParser) -> None:
                             "each is tried 3 times")
     group.add_argument("--concurrency", type=_positive(int), default=16, metavar="N",
                        help="registry requests in flight (default: 16, as the update service)")
-    if "--cache-dir" not in parser._option_string_actions:
+    if cache_dir:
         group.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                            help="what each image digest holds is cached here, so a rescrape reads only "
                                 "new images (default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
