@@ -31,9 +31,13 @@ from synthetic_releases import write_synthetic_releases
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
-from registry_images import (Pusher, images_from_documents, images_from_raw_graph,  # noqa: E402
-                             push_release_images)
-from registry_server import REGISTRY, Registry, cert_dir_for, make_ca  # noqa: E402
+from registry_images import (
+    Pusher,
+    images_from_documents,
+    images_from_raw_graph,
+    push_release_images,
+)
+from registry_server import REGISTRY, Registry, cert_dir_for, make_ca
 
 FIXTURE = REPO_ROOT.parent / "shared" / "data" / "cincinnati-fixtures" / "20211124.083150" / "graph-gb-raw.json"
 TARGETS = {"2021": {"cold": 20.0, "warm": 3.0, "peak_mib": 300.0},

@@ -22,14 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import pytest
-
 from serving_cases import free_port
 
 REGISTRY = shutil.which("docker-registry")
 HTPASSWD = shutil.which("htpasswd")
-needs_registry = pytest.mark.skipif(REGISTRY is None, reason="docker-registry is not installed "
-                                                             "(./run.sh test installs it)")
 
 
 def _openssl(*args: str) -> None:
@@ -189,26 +185,6 @@ def htpasswd_auth(path: Path) -> str:
 def token_auth(tokens: TokenServer) -> str:
     return (f"auth:\n  token:\n    realm: {tokens.realm}\n    service: site-gen-test-registry\n"
             f"    issuer: site-gen-test-issuer\n    rootcertbundle: {tokens.cert}\n")
-
-
-@pytest.fixture(scope="session")
-def registry_certs(tmp_path_factory) -> Certificates:
-    return make_ca(tmp_path_factory.mktemp("registry-ca"))
-
-
-@pytest.fixture(scope="session")
-def registry_storage(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("registry-storage")
-
-
-@pytest.fixture(scope="session")
-def anonymous_registry(tmp_path_factory, registry_certs, registry_storage):
-    """An anonymous TLS registry; the images pushed to it are what the auth variants serve."""
-    if REGISTRY is None:
-        pytest.skip("docker-registry is not installed (./run.sh test installs it)")
-    registry = Registry(tmp_path_factory.mktemp("registry"), registry_storage, registry_certs)
-    yield registry
-    registry.stop()
 
 
 def cert_dir_for(registry: Registry, root: Path) -> Path:

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import EXAMPLE
 from registry_images import Pusher, images_from_documents, push_release_images
-from registry_server import (REGISTRY, anonymous_registry, cert_dir_for, registry_certs,  # noqa: F401
-                             registry_storage)
+from registry_server import REGISTRY, cert_dir_for
+
 from site_gen.cli import main
 
+pytest_plugins = ["registry_fixtures"]  # its session fixtures: one registry for all tests
 pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason="no docker-registry")]
 
 REPO = "example/openshift/release-images"

@@ -12,22 +12,27 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import FIXTURES
-from registry_images import GRAPH_KEYS, Pusher, images_from_raw_graph, push_release_images
-from registry_server import (REGISTRY, anonymous_registry, cert_dir_for, registry_certs,  # noqa: F401
-                             registry_storage)
+from registry_images import (
+    GRAPH_KEYS,
+    Pusher,
+    images_from_raw_graph,
+    push_release_images,
+)
+from registry_server import REGISTRY, cert_dir_for
+
+from site_gen.engine.scrape import graph_from_releases
 from site_gen.errors import Warnings
 from site_gen.registry.client import ConnectionOptions
 from site_gen.registry.documents import release_records
 from site_gen.registry.reference import parse_reference
 from site_gen.registry.scraper import ScrapeOptions, scrape_registry
-from site_gen.engine.scrape import graph_from_releases
 
 RAW = FIXTURES / "20211124.083150" / "graph-gb-raw.json"
 REPO = "real/openshift/release-images"
 MANIFESTREF, ARCH = GRAPH_KEYS
 
+pytest_plugins = ["registry_fixtures"]  # its session fixtures: one registry for all tests
 pytestmark = [pytest.mark.registry, pytest.mark.real_data, pytest.mark.slow,
               pytest.mark.skipif(REGISTRY is None, reason="no docker-registry"),
               pytest.mark.skipif(not RAW.is_file(), reason="../shared/data is not beside the checkout")]

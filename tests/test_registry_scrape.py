@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import socket
 import subprocess
 import threading
@@ -17,12 +16,24 @@ from pathlib import Path
 
 import pytest
 import yaml
+from registry_images import (
+    Pusher,
+    base_layer,
+    gzip_bytes,
+    metadata_layer,
+    release_metadata,
+    tar_bytes,
+)
+from registry_server import (
+    REGISTRY,
+    Registry,
+    TokenServer,
+    cert_dir_for,
+    htpasswd_auth,
+    htpasswd_file,
+    token_auth,
+)
 
-from registry_images import (Pusher, base_layer, gzip_bytes, metadata_layer, release_metadata,
-                             tar_bytes)
-from registry_server import (REGISTRY, Registry, TokenServer, anonymous_registry,  # noqa: F401
-                             cert_dir_for, htpasswd_auth, htpasswd_file, registry_certs,
-                             registry_storage, token_auth)
 from site_gen.cli import main
 from site_gen.errors import Warnings
 from site_gen.registry.client import ConnectionOptions, RegistryError
@@ -30,6 +41,7 @@ from site_gen.registry.layers import LayerLimits
 from site_gen.registry.reference import parse_reference
 from site_gen.registry.scraper import ScrapeOptions, scrape_registry
 
+pytest_plugins = ["registry_fixtures"]  # its session fixtures: one registry for all tests
 pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason="no docker-registry")]
 
 REPO = "mirror/openshift/release-images"

@@ -32,15 +32,15 @@ class DigestCache:
     def __init__(self, directory: Path | None):
         self.directory = directory / f"registry-v{FORMAT}" / "digests" if directory else None
 
-    def _path(self, digest: str) -> Path:
+    def _path(self, directory: Path, digest: str) -> Path:
         algorithm, _, hexdigest = digest.partition(":")
-        return self.directory / algorithm / hexdigest[:2] / f"{hexdigest}.json"
+        return directory / algorithm / hexdigest[:2] / f"{hexdigest}.json"
 
     def get(self, digest: str) -> Resolution | None:
         if self.directory is None:
             return None
         try:
-            data = orjson.loads(self._path(digest).read_bytes())
+            data = orjson.loads(self._path(self.directory, digest).read_bytes())
             release = from_json(data["release"]) if data["release"] is not None else None
             return Resolution(data["architecture"], release, data.get("note", ""))
         except (OSError, ValueError, KeyError, TypeError):
@@ -49,7 +49,7 @@ class DigestCache:
     def put(self, digest: str, resolution: Resolution) -> None:
         if self.directory is None:
             return
-        path = self._path(digest)
+        path = self._path(self.directory, digest)
         release = resolution.release.to_json() if resolution.release else None
         data = orjson.dumps({"architecture": resolution.architecture, "release": release,
                              "note": resolution.note})

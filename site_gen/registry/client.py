@@ -92,7 +92,7 @@ def _tls_message(text: str) -> str | None:
 class _Authorization:
     """The Authorization header all threads send, and how to renew it on a 401."""
 
-    def __init__(self, client: "RegistryClient", credentials: Credentials | None):
+    def __init__(self, client: RegistryClient, credentials: Credentials | None):
         self._client = client
         self.credentials = credentials
         self._lock = threading.Lock()
@@ -114,12 +114,12 @@ class _Authorization:
                 return  # another thread already renewed it
             scheme, params = parse_challenge(challenge_header or "")
             if scheme == "basic":
-                if self.scheme == "basic":
-                    raise RegistryError(reference, f"authentication failed: the registry refused "
-                                                   f"the credentials from {self.credentials.source}")
                 if self.credentials is None:
                     raise RegistryError(reference, "the registry needs credentials: log in with "
                                                    "`podman login` or pass --authfile FILE")
+                if self.scheme == "basic":
+                    raise RegistryError(reference, f"authentication failed: the registry refused "
+                                                   f"the credentials from {self.credentials.source}")
                 self.header = self.basic()
             elif scheme == "bearer" and params.get("realm"):
                 self.header = "Bearer " + self._client.fetch_token(params, self.credentials)
@@ -150,7 +150,7 @@ class RegistryClient:
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "RegistryClient":
+    def __enter__(self) -> RegistryClient:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -53,10 +53,7 @@ def lookup_keys(reference: RegistryReference) -> list[str]:
 
 
 def _normalised(key: str) -> str:
-    for scheme in ("https://", "http://"):
-        if key.startswith(scheme):
-            key = key[len(scheme):]
-    return key.rstrip("/")
+    return key.removeprefix("https://").removeprefix("http://").rstrip("/")
 
 
 def _read_auths(path: Path) -> dict:

@@ -15,6 +15,7 @@ import tarfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 METADATA_PATH = ("release-manifests", "release-metadata")
 MAX_METADATA_BYTES = 1 << 20
@@ -75,6 +76,7 @@ def find_release_metadata(chunks: Iterator[bytes], digest: str, limits: LayerLim
     raw = _ChunkReader(chunks, limits.compressed)
     stream = io.BufferedReader(raw, 1 << 16)
     head = stream.peek(512)[:512]
+    mode: Literal["r|gz", "r|"]
     if head[:2] == b"\x1f\x8b":
         mode = "r|gz"
     elif len(head) >= 262 and head[257:262] == b"ustar":

@@ -12,8 +12,16 @@ from dataclasses import dataclass
 
 import orjson
 
-from .client import (DIGEST, DOCKER_LIST, DOCKER_MANIFEST, DOCKER_V1_SIGNED, OCI_INDEX,
-                     OCI_MANIFEST, Fetched, ImageProblem)
+from .client import (
+    DIGEST,
+    DOCKER_LIST,
+    DOCKER_MANIFEST,
+    DOCKER_V1_SIGNED,
+    OCI_INDEX,
+    OCI_MANIFEST,
+    Fetched,
+    ImageProblem,
+)
 
 IMAGE_TYPES = {DOCKER_MANIFEST, OCI_MANIFEST}
 LIST_TYPES = {DOCKER_LIST, OCI_INDEX}

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import orjson
 
@@ -28,7 +28,13 @@ from ..errors import Warnings
 from ..inputs.releases import MULTI_KEY
 from ..progress import Progress
 from .cache import DigestCache, Resolution
-from .client import ConnectionOptions, Fetched, ImageProblem, RegistryClient, RegistryError
+from .client import (
+    ConnectionOptions,
+    Fetched,
+    ImageProblem,
+    RegistryClient,
+    RegistryError,
+)
 from .layers import CorruptLayer, LayerLimits, NotAnArchive, find_release_metadata
 from .manifests import OCI_TYPES, Image, ImageList, parse_manifest
 from .metadata import parse_release_metadata
@@ -99,7 +105,7 @@ class _Scrape:
         self.cache = DigestCache(options.cache_dir)
         self.stats = ScrapeStats()
         self._lock = threading.Lock()
-        self._flights: dict[str, Future] = {}
+        self._flights: dict[str, Future[Resolution]] = {}
 
     def warn(self, message: str) -> None:
         with self._lock:
@@ -108,12 +114,10 @@ class _Scrape:
     def once(self, digest: str, resolve: Callable[[], Resolution]) -> Resolution:
         """Resolve each digest once, even when threads ask for it at the same time."""
         with self._lock:
-            flight = self._flights.get(digest)
-            owner = flight is None
-            if owner:
-                flight = self._flights[digest] = Future()
-        if not owner:
-            return flight.result()
+            known = self._flights.get(digest)
+            flight = self._flights[digest] = known or Future()
+        if known is not None:
+            return known.result()
         try:
             result = resolve()
         except BaseException as exc:
@@ -227,16 +231,16 @@ def scrape_registry(reference: RegistryReference, options: ScrapeOptions, warnin
         resolved: dict[str, Resolution] = {}
         with ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="scrape") as pool, \
                 progress.stage("reading images", len(by_digest), "image") as bar:
-            futures = {pool.submit(run.resolution, digest, manifests[digest], min(tags_of)): digest
+            images: dict[Future[Resolution], str] = {pool.submit(run.resolution, digest, manifests[digest], min(tags_of)): digest
                        for digest, tags_of in sorted(by_digest.items())}
             try:
-                for future in as_completed(futures):
-                    digest = futures[future]
+                for done in as_completed(images):
+                    digest = images[done]
                     bar.update(1)
                     bar.set_postfix(cached=stats.cached, fetched=stats.fetched, skipped=stats.skipped,
                                     refresh=False)
                     try:
-                        resolved[digest] = future.result()
+                        resolved[digest] = done.result()
                     except ImageProblem as exc:
                         tags_of = by_digest[digest]
                         run.warn(f"tag {', '.join(sorted(tags_of))}: {exc}; skipped")
