@@ -21,10 +21,10 @@ from registry_images import (
 )
 from registry_server import REGISTRY, cert_dir_for
 
-from site_gen.engine.scrape import graph_from_releases
 from site_gen.errors import Warnings
+from site_gen.inputs.raw_graph import load_raw_graph
 from site_gen.registry.client import ConnectionOptions
-from site_gen.registry.documents import release_records
+from site_gen.registry.documents import write_raw_graph
 from site_gen.registry.reference import parse_reference
 from site_gen.registry.scraper import ScrapeOptions, scrape_registry
 
@@ -49,7 +49,8 @@ def test_2021_scrape_replayed_node_for_node(tmp_path, anonymous_registry):
     reference = parse_reference(anonymous_registry.docker_reference(REPO))
     result = scrape_registry(reference, ScrapeOptions(connection, tmp_path / "cache"), Warnings())
     assert result.stats.releases == 992 and result.stats.skipped == 0
-    graph = graph_from_releases(release_records(result))
+    # what a build from docker:// reads: the scrape as a raw graph file
+    graph = load_raw_graph(write_raw_graph(result, tmp_path / "scrape.json"))
 
     ours = {graph.versions[n]: n for n in range(len(graph.versions))}
     nodes = fixture["nodes"]

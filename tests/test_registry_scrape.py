@@ -155,6 +155,10 @@ def test_rescrape_reads_only_manifests_and_writes_the_same_bytes(tmp_path, anony
     assert "12 images, 11 from the cache, 0 fetched" in second  # no-arch is unreadable each time
     for path in (tmp_path / "first").rglob("*.yaml"):
         assert path.read_bytes() == (tmp_path / "second" / path.relative_to(tmp_path / "first")).read_bytes()
+    marker = (tmp_path / "second/.site-gen").stat()
+    assert scrape_to(tmp_path, anonymous_registry, out="second") == 0
+    assert "unchanged: 9 release documents" in capsys.readouterr().err
+    assert (tmp_path / "second/.site-gen").stat().st_ino == marker.st_ino  # not replaced
 
 
 def test_build_check_and_diff_take_a_registry(tmp_path, anonymous_registry, pushed, capsys, scenario):

@@ -50,7 +50,8 @@ def add_parser(sub) -> None:
 def run(args, warnings: Warnings) -> int:
     reference = parse_reference(args.registry)
     result = scrape(reference, args, warnings)
-    out = write_release_documents(result, args.out)
+    out, changed = write_release_documents(result, args.out)
     if not args.quiet:
-        print(f"wrote {len(result.releases):,} release documents -> {out}", file=sys.stderr)
+        done = "wrote" if changed else "unchanged:"
+        print(f"{done} {len(result.releases):,} release documents -> {out}", file=sys.stderr)
     return 0

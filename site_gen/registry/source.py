@@ -1,10 +1,10 @@
 """``--releases docker://HOST[:PORT]/REPO`` for build, check and diff.
 
-The registry is scraped into release documents first (kept under the cache directory,
-replaced only by a scrape that succeeded), and the command then reads them like any
-``--releases DIR``. So everything downstream (the up-to-date check, ``--changes-since``,
-``check``, ``diff``) works unchanged, and a rebuild whose scrape found nothing new is
-recognised as up to date.
+The registry is scraped into a graph-builder raw graph first (kept under the cache
+directory, replaced only by a scrape that succeeded), and the command then reads it like
+any ``--releases FILE``. So everything downstream (the up-to-date check,
+``--changes-since``, ``check``, ``diff``) works unchanged, and a rebuild whose scrape
+found nothing new is recognised as up to date.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..errors import InputError, Warnings
 from ..progress import Progress
 from ..render.svg_cache import default_cache_dir
 from .client import ConnectionOptions
-from .documents import write_release_documents
+from .documents import write_raw_graph
 from .reference import RegistryReference, is_registry_reference, parse_reference
 from .scraper import ScrapeOptions, ScrapeResult, scrape_registry
 
@@ -94,18 +94,17 @@ def scrape(reference: RegistryReference, args: argparse.Namespace, warnings: War
     return result
 
 
-def scrape_directory(reference: RegistryReference, cache_dir: Path) -> Path:
-    """Where a build keeps the documents of its last scrape of ``reference``."""
+def scrape_file(reference: RegistryReference, cache_dir: Path) -> Path:
+    """Where a build keeps the raw graph of its last scrape of ``reference``."""
     key = hashlib.sha256(str(reference).encode()).hexdigest()[:16]
     name = f"{reference.host_port}-{reference.repository}".replace("/", "_").replace(":", "_")
-    return cache_dir / "registry-v1" / "scrapes" / f"{name}-{key}"
+    return cache_dir / "registry-v1" / "scrapes" / f"{name}-{key}.json"
 
 
 def resolve_releases(args: argparse.Namespace, warnings: Warnings) -> Path | None:
-    """``args.releases`` as a path: a registry is scraped into release documents first."""
+    """``args.releases`` as a path: a registry is scraped into a raw graph file first."""
     source = args.releases
     if not isinstance(source, RegistryReference):
         return source
     result = scrape(source, args, warnings)
-    cache_dir = args.cache_dir or default_cache_dir()
-    return write_release_documents(result, scrape_directory(source, cache_dir), format="json")
+    return write_raw_graph(result, scrape_file(source, args.cache_dir or default_cache_dir()))
