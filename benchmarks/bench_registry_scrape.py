@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 from bench_common import parse_benchmark_args, run_in_scratch, spread
-from bench_json_build import DEFAULT_GRAPH_DATA, machine, timed_run, verdict
+from bench_json_build import DEFAULT_GRAPH_DATA, REPO_ROOT, machine, verdict
 from synthetic_releases import write_synthetic_releases
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
 from registry_images import (
@@ -54,6 +55,33 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parse_benchmark_args(parser, argv)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a running process has used (the registry's, from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_scrape(argv: list[str], log_dir: Path, registry: Registry) -> dict:
+    """Run one scrape: wall time, its peak RSS and CPU (os.wait4), and the registry's CPU meanwhile.
+    On a shared machine the CPU seconds are the steadier figure: wall time depends on what
+    else runs."""
+    registry_before = cpu_seconds(registry.process.pid)
+    stderr_path = log_dir / "stderr"
+    with open(stderr_path, "wb") as stderr:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    text = stderr_path.read_text(errors="replace")
+    if process.returncode != 0:
+        raise SystemExit(f"scrape failed:\n{text}")
+    summary = [line for line in text.splitlines() if line.startswith("scraped ")]
+    return {"wall": wall, "peak_mib": usage.ru_maxrss / 1024, "cpu": usage.ru_utime + usage.ru_stime,
+            "registry_cpu": cpu_seconds(registry.process.pid) - registry_before,
+            "summary": summary[-1] if summary else ""}
+
+
 def release_images(name: str, args: argparse.Namespace, scratch: Path) -> list:
     if name == "2021":
         return images_from_raw_graph(json.loads(FIXTURE.read_text()))
@@ -75,18 +103,16 @@ def bench_set(name: str, args: argparse.Namespace, scratch: Path, registry: Regi
             "--cache-dir", str(cache), "--cert-dir", str(certs_d)]
     results: dict = {"images": len(images), "push_seconds": round(pushed, 1)}
     for kind in ("cold", "warm"):
-        walls, peaks = [], []
+        runs = []
         for _ in range(args.runs):
             if kind == "cold":
                 shutil.rmtree(cache, ignore_errors=True)
-            wall, peak, status, stderr = timed_run(argv, scratch)
-            if status != 0:
-                raise SystemExit(f"scrape failed ({kind}):\n{stderr}")
-            walls.append(wall)
-            peaks.append(peak)
-            summary = [line for line in stderr.splitlines() if line.startswith("scraped ")]
-        results[kind] = {"wall": spread(walls), "peak_mib": statistics.median(peaks),
-                         "summary": summary[-1] if summary else ""}
+                shutil.rmtree(out, ignore_errors=True)
+            runs.append(timed_scrape(argv, scratch, registry))
+        results[kind] = {"wall": spread([r["wall"] for r in runs]),
+                         **{key: statistics.median(r[key] for r in runs)
+                            for key in ("peak_mib", "cpu", "registry_cpu")},
+                         "summary": runs[-1]["summary"]}
     return results
 
 
@@ -119,6 +145,8 @@ def print_report(results: dict) -> None:
             if targets["peak_mib"]:
                 line += f"; memory <= {targets['peak_mib']:g} MiB: {verdict(r['peak_mib'] <= targets['peak_mib'])}"
             print(line)
+            print(f"    CPU: scrape {r['cpu']:.1f} s, registry {r['registry_cpu']:.1f} s "
+                  f"(both on 2 idle cores: about {(r['cpu'] + r['registry_cpu']) / 2:.1f} s)")
             print(f"    {r['summary']}")
 
 

@@ -19,7 +19,8 @@ from registry_server import REGISTRY, cert_dir_for
 from site_gen.cli import main
 
 pytest_plugins = ["registry_fixtures"]  # its session fixtures: one registry for all tests
-pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason="no docker-registry")]
+pytestmark = [pytest.mark.registry, pytest.mark.slow,
+              pytest.mark.skipif(REGISTRY is None, reason="no docker-registry")]
 
 REPO = "example/openshift/release-images"
 
