@@ -21,8 +21,8 @@ from registry_images import (
 )
 from registry_server import REGISTRY, cert_dir_for
 
-from site_gen.errors import Warnings
 from site_gen.inputs.raw_graph import load_raw_graph
+from site_gen.model.errors import Warnings
 from site_gen.registry.client import ConnectionOptions
 from site_gen.registry.documents import write_raw_graph
 from site_gen.registry.reference import parse_reference

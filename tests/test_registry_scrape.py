@@ -35,7 +35,7 @@ from registry_server import (
 )
 
 from site_gen.cli import main
-from site_gen.errors import Warnings
+from site_gen.model.errors import Warnings
 from site_gen.registry.client import ConnectionOptions, RegistryError
 from site_gen.registry.layers import LayerLimits
 from site_gen.registry.reference import parse_reference

@@ -10,7 +10,7 @@ import pytest
 from registry_images import digest_of, gzip_bytes, release_metadata, tar_bytes
 
 from site_gen.cli import main
-from site_gen.errors import InputError, Warnings
+from site_gen.model.errors import InputError, Warnings
 from site_gen.registry.client import parse_challenge
 from site_gen.registry.credentials import find_credentials, lookup_keys
 from site_gen.registry.layers import (

@@ -39,7 +39,11 @@ from ..publish.staging import StagedSite, check_destination, published_marker, r
 from ..registry.source import add_registry_arguments, resolve_releases
 from ..render.graph_drawer import default_cache_dir
 from ..render.site import SiteOptions, SiteTotals, render_site
-from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
+from .arguments import (
+    add_graph_data_argument,
+    add_quiet_argument,
+    add_releases_argument,
+)
 
 
 @dataclass

@@ -11,7 +11,11 @@ from ..checks.report import format_json, format_text, summary_line
 from ..checks.runner import run_checks
 from ..model.errors import Warnings
 from ..registry.source import add_registry_arguments, resolve_releases
-from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
+from .arguments import (
+    add_graph_data_argument,
+    add_quiet_argument,
+    add_releases_argument,
+)
 
 EPILOG = """\
 Reports every problem found, one per line as PATH:LINE: SEVERITY: MESSAGE [CODE],

@@ -15,8 +15,8 @@ from ..diffing.compare import compare
 from ..diffing.render import render_markdown, render_text
 from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
 from ..model.errors import InputError, Warnings
-from ..render.changes_page import standalone_html
 from ..registry.source import add_registry_arguments, resolve_releases
+from ..render.changes_page import standalone_html
 from .arguments import add_graph_data_argument, add_releases_argument
 
 EPILOG = """\

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import Warnings
+from ..model.errors import Warnings
 from ..registry.documents import write_release_documents
 from ..registry.reference import parse_reference
 from ..registry.source import add_registry_arguments, scrape

@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 
 from .. import __version__
-from ..errors import InputError, Warnings
+from ..model.errors import InputError, Warnings
 from .credentials import Credentials, find_credentials
 from .reference import RegistryReference
 from .tls import ssl_context

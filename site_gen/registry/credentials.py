@@ -18,7 +18,7 @@ from pathlib import Path
 
 import orjson
 
-from ..errors import InputError, Warnings
+from ..model.errors import InputError, Warnings
 from .reference import RegistryReference
 
 

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import orjson
 
-from ..engine.graph import Graph
-from ..engine.scrape import graph_from_releases
-from ..errors import InputError
-from ..inputs.documents import Document
-from ..inputs.releases import KIND, Release, parse_release
+from ..engine.release_nodes import graph_from_releases
+from ..inputs.releases import KIND, parse_release
+from ..model.document import Document
+from ..model.errors import InputError
+from ..model.graph import Graph
+from ..model.release import Release
 from ..publish.staging import StagedSite, published_marker
 from .scraper import ScrapedRelease, ScrapeResult
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from .. import versions
-from ..errors import InputError
-from ..metadata_keys import ARCH_KEY, MANIFESTREF_KEY
+from ..model import versions
+from ..model.errors import InputError
+from ..model.metadata_keys import ARCH_KEY, MANIFESTREF_KEY
 
 KIND = "cincinnati-metadata-v0"
 # keys the graph-builder writes itself (spec §4.7): the image's own values are replaced

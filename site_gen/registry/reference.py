@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..model.errors import InputError
 
 PREFIX = "docker://"
 # distribution's reference grammar: lower-case path components separated by / (no tag here)

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import orjson
 
-from .. import versions
-from ..errors import Warnings
 from ..inputs.releases import MULTI_KEY
+from ..model import versions
+from ..model.errors import Warnings
 from ..progress import Progress
 from .cache import DigestCache, Resolution
 from .client import (

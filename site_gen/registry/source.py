@@ -14,9 +14,9 @@ import hashlib
 import sys
 from pathlib import Path
 
-from ..errors import InputError, Warnings
+from ..model.errors import InputError, Warnings
 from ..progress import Progress
-from ..render.svg_cache import default_cache_dir
+from ..render.graph_drawer import default_cache_dir
 from .client import ConnectionOptions
 from .documents import write_raw_graph
 from .reference import RegistryReference, is_registry_reference, parse_reference

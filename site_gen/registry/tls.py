@@ -12,7 +12,7 @@ from __future__ import annotations
 import ssl
 from pathlib import Path
 
-from ..errors import InputError
+from ..model.errors import InputError
 from .reference import RegistryReference
 
 SYSTEM_CERT_DIRS = (Path("/etc/containers/certs.d"), Path("/etc/docker/certs.d"))
