@@ -145,7 +145,8 @@ class RegistryClient:
         self._http = httpx.Client(verify=verify, timeout=httpx.Timeout(options.timeout), limits=limits,
                                   follow_redirects=True, headers={"User-Agent": f"site-gen/{__version__}"})
         self._auth = _Authorization(self, find_credentials(reference, options.authfile, warnings))
-        self.requests = 0
+        self.requests = 0  # sent so far, retries included
+        self._counting = threading.Lock()
 
     def close(self) -> None:
         self._http.close()
@@ -168,7 +169,8 @@ class RegistryClient:
             if auth:
                 headers = {**headers, "Authorization": auth}
             try:
-                self.requests += 1
+                with self._counting:
+                    self.requests += 1
                 response = self._http.send(self._http.build_request("GET", url, headers=headers),
                                            stream=stream)
             except httpx.TimeoutException:
