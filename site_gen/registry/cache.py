@@ -9,13 +9,12 @@ concurrent scrapes and interrupted ones leave nothing half-written.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
+from .files import write_atomically
 from .metadata import ReleaseMetadata, from_json
 
 FORMAT = 1
@@ -54,10 +53,6 @@ class DigestCache:
         data = orjson.dumps({"architecture": resolution.architecture, "release": release,
                              "note": resolution.note})
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as writer:
-                writer.write(data)
-            os.replace(temporary, path)
+            write_atomically(path, data)
         except OSError:
             pass  # a cache that cannot be written only costs time next run

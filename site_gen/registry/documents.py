@@ -10,8 +10,6 @@ rather than thousands.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 import orjson
@@ -23,6 +21,7 @@ from ..model.errors import InputError
 from ..model.graph import Graph
 from ..model.release import Release
 from ..publish.staging import StagedSite, published_marker
+from .files import write_atomically
 from .scraper import ScrapedRelease, ScrapeResult
 
 
@@ -108,9 +107,8 @@ def write_raw_graph(result: ScrapeResult, path: Path) -> Path:
             return path
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "wb") as writer:
-        writer.write(data)
-    os.replace(temporary, path)
+    try:
+        write_atomically(path, data)
+    except OSError as exc:
+        raise InputError(f"cannot write the scrape: {exc.strerror or exc}", path) from None
     return path
