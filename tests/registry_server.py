@@ -13,6 +13,7 @@ import base64
 import http.server
 import json
 import shutil
+import socket
 import ssl
 import subprocess
 import threading
@@ -22,10 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from serving_cases import free_port
 
 REGISTRY = shutil.which("docker-registry")
 HTPASSWD = shutil.which("htpasswd")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def _openssl(*args: str) -> None:

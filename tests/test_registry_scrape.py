@@ -29,6 +29,7 @@ from registry_server import (
     Registry,
     TokenServer,
     cert_dir_for,
+    free_port,
     htpasswd_auth,
     htpasswd_file,
     token_auth,
@@ -260,7 +261,6 @@ def test_bearer_token_and_refresh_on_401(tmp_path, token_registry, pushed, capsy
 
 def test_unreachable_wrong_repository_tls_and_plain_http(tmp_path, anonymous_registry, pushed, capsys):
     closed = Registry.__new__(Registry)
-    from serving_cases import free_port
     closed.host_port = f"127.0.0.1:{free_port()}"
     closed.certs = anonymous_registry.certs
     assert main(["scrape", closed.docker_reference(REPO), "--out", str(tmp_path / "x"),
