@@ -26,8 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-from bench_common import parse_benchmark_args, run_in_scratch, spread
 from bench_json_build import DEFAULT_GRAPH_DATA, REPO_ROOT, machine, verdict
+
+from bench_common import parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 sys.path.insert(0, str(REPO_ROOT / "tests"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from registry_server import REGISTRY, Certificates, Registry, make_ca
 
 

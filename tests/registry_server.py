@@ -165,10 +165,10 @@ class Registry:
             try:
                 httpx.get(self.url + "/v2/", verify=ssl.create_default_context(cafile=str(certs.ca)), timeout=1)
                 return
-            except httpx.TransportError:
+            except httpx.TransportError as exc:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"docker-registry did not start: {self.log.read_text()}")
+                    raise RuntimeError(f"docker-registry did not start: {self.log.read_text()}") from exc
                 time.sleep(0.1)
 
     def docker_reference(self, repository: str) -> str:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from site_gen.cli import main
+
 from conftest import EXAMPLE
 from registry_images import Pusher, images_from_documents, push_release_images
 from registry_server import REGISTRY, cert_dir_for
-
-from site_gen.cli import main
 
 pytest_plugins = ["registry_fixtures"]  # its session fixtures: one registry for all tests
 pytestmark = [pytest.mark.registry, pytest.mark.slow,

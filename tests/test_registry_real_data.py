@@ -12,6 +12,14 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from site_gen.inputs.raw_graph import load_raw_graph
+from site_gen.model.errors import Warnings
+from site_gen.registry.client import ConnectionOptions
+from site_gen.registry.documents import write_raw_graph
+from site_gen.registry.reference import parse_reference
+from site_gen.registry.scraper import ScrapeOptions, scrape_registry
+
 from conftest import FIXTURES
 from registry_images import (
     GRAPH_KEYS,
@@ -20,13 +28,6 @@ from registry_images import (
     push_release_images,
 )
 from registry_server import REGISTRY, cert_dir_for
-
-from site_gen.inputs.raw_graph import load_raw_graph
-from site_gen.model.errors import Warnings
-from site_gen.registry.client import ConnectionOptions
-from site_gen.registry.documents import write_raw_graph
-from site_gen.registry.reference import parse_reference
-from site_gen.registry.scraper import ScrapeOptions, scrape_registry
 
 RAW = FIXTURES / "20211124.083150" / "graph-gb-raw.json"
 REPO = "real/openshift/release-images"

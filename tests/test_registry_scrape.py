@@ -16,6 +16,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from site_gen.cli import main
+from site_gen.model.errors import Warnings
+from site_gen.registry.client import ConnectionOptions, RegistryError
+from site_gen.registry.layers import LayerLimits
+from site_gen.registry.reference import parse_reference
+from site_gen.registry.scraper import ScrapeOptions, scrape_registry
+
 from registry_images import (
     Pusher,
     base_layer,
@@ -34,13 +42,6 @@ from registry_server import (
     htpasswd_file,
     token_auth,
 )
-
-from site_gen.cli import main
-from site_gen.model.errors import Warnings
-from site_gen.registry.client import ConnectionOptions, RegistryError
-from site_gen.registry.layers import LayerLimits
-from site_gen.registry.reference import parse_reference
-from site_gen.registry.scraper import ScrapeOptions, scrape_registry
 
 pytest_plugins = ["registry_fixtures"]  # its session fixtures: one registry for all tests
 pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason="no docker-registry")]

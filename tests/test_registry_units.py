@@ -7,7 +7,6 @@ import base64
 import json
 
 import pytest
-from registry_images import digest_of, gzip_bytes, release_metadata, tar_bytes
 
 from site_gen.cli import main
 from site_gen.model.errors import InputError, Warnings
@@ -22,6 +21,8 @@ from site_gen.registry.layers import (
 )
 from site_gen.registry.metadata import parse_release_metadata
 from site_gen.registry.reference import parse_reference
+
+from registry_images import digest_of, gzip_bytes, release_metadata, tar_bytes
 
 
 def test_references():

@@ -231,8 +231,9 @@ def scrape_registry(reference: RegistryReference, options: ScrapeOptions, warnin
         resolved: dict[str, Resolution] = {}
         with ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="scrape") as pool, \
                 progress.stage("reading images", len(by_digest), "image") as bar:
-            images: dict[Future[Resolution], str] = {pool.submit(run.resolution, digest, manifests[digest], min(tags_of)): digest
-                       for digest, tags_of in sorted(by_digest.items())}
+            images: dict[Future[Resolution], str] = {
+                pool.submit(run.resolution, digest, manifests[digest], min(tags_of)): digest
+                for digest, tags_of in sorted(by_digest.items())}
             try:
                 for done in as_completed(images):
                     digest = images[done]
