@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 VENV=.venv
 
 SITE_PACKAGES=(graphviz)                          # `dot` draws the SVG graphs
-TEST_PACKAGES=(graphviz chromium nginx shellcheck)  # browser tests, the nginx endpoint, run: steps of workflows
+TEST_PACKAGES=(graphviz chromium nginx shellcheck docker-registry apache2-utils openssl)  # browser tests, the nginx endpoint, run: steps of workflows, the registry scrape (htpasswd, test CA)
 QUICK_PACKAGES=(graphviz shellcheck)              # the quick loop leaves out browser and nginx tests
 # The markers (pyproject.toml) of tests the quick loop leaves out.
 QUICK_MARKERS="not (browser or nginx or registry or real_data or slow)"

@@ -20,6 +20,7 @@ from .publish.staging import remove_unfinished
 COMMANDS = {
     "build": "build",
     "import": "import_responses",
+    "scrape": "scrape",
     "serve": "serve",
     "bundle": "bundle",
     "check": "check",

@@ -19,6 +19,8 @@ NEVER = {
     "layout": {"inputs", "engine", "promotion", "planner", "checks", "diffing", "publish", "render", "server",
                "commands"},
     "server": {"publish", "render", "diffing", "planner", "commands", "cli"},
+    # A release source: it reads a registry into the engine's graph and writes release documents.
+    "registry": {"promotion", "planner", "checks", "diffing", "render", "server", "commands", "cli"},
 }
 
 

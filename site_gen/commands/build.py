@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cache_dir import default_cache_dir
 from ..engine.pipeline import prepare_graph, scrape_releases, serve_channels
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
@@ -37,7 +38,7 @@ from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.signatures import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
-from ..render.graph_drawer import default_cache_dir
+from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 
 if TYPE_CHECKING:  # the pages and site-gen diff are imported only by the builds that need them
@@ -204,7 +205,7 @@ def add_parser(sub) -> None:
     build.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="graphs drawn in parallel (default: one per CPU core)")
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                       help="where drawn SVG graphs are cached by content "
+                       help="where drawn SVG graphs and what registry images hold are cached "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
     build.add_argument("--wait", type=float, default=DEFAULT_WAIT_SECONDS, metavar="SECONDS",
                        help="when another site-gen is writing the same --out, wait this long for it "
@@ -214,10 +215,11 @@ def add_parser(sub) -> None:
                             "with the graph-data at git revision REV, built with the same releases "
                             "(the graph-data must be in a git checkout)")
     add_promotion_arguments(build)
+    add_registry_arguments(build, cache_dir=False)  # --cache-dir above serves both
 
 
 def run(args, warnings: Warnings) -> int:
-    options = BuildOptions(graph_data=args.graph_data, releases=args.releases, out=args.out,
+    options = BuildOptions(graph_data=args.graph_data, releases=resolve_releases(args, warnings), out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,

@@ -7,7 +7,12 @@ import sys
 from pathlib import Path
 
 from ..model.errors import Warnings
-from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
+from ..registry.source import add_registry_arguments, resolve_releases
+from .arguments import (
+    add_graph_data_argument,
+    add_quiet_argument,
+    add_releases_argument,
+)
 
 EPILOG = """\
 Reports every problem found, one per line as PATH:LINE: SEVERITY: MESSAGE [CODE],
@@ -39,6 +44,7 @@ def add_parser(sub) -> None:
     check.add_argument("--fail-on", choices=("warning", "error"), default="warning",
                        help="the least severe finding that makes the exit status 1 (default: warning)")
     add_quiet_argument(check, "no summary line on stderr")
+    add_registry_arguments(check)
 
 
 def run(args, warnings: Warnings) -> int:
@@ -56,7 +62,7 @@ def run(args, warnings: Warnings) -> int:
         print(f"{args.graph_data}: error: graph-data directory not found (pass --graph-data DIR)",
               file=sys.stderr)
         return 2
-    findings = run_checks(args.graph_data, args.releases)
+    findings = run_checks(args.graph_data, resolve_releases(args, warnings))
     if args.format == "json":
         sys.stdout.buffer.write(format_json(findings))
     else:

@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError, Warnings
+from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import add_graph_data_argument, add_releases_argument
 
 EPILOG = """\
@@ -42,6 +43,7 @@ def add_parser(sub) -> None:
     diff.add_argument("--out", type=Path, default=None, metavar="FILE",
                       help="write to FILE (replaced only once the diff is complete) instead of "
                            "standard output")
+    add_registry_arguments(diff)
 
 
 def run(args, warnings: Warnings) -> int:
@@ -55,7 +57,8 @@ def run(args, warnings: Warnings) -> int:
         print("error: OLD and NEW must both be built sites or both be git revisions", file=sys.stderr)
         return 2
     else:
-        releases = args.releases if args.releases is not None else args.graph_data / "releases"
+        releases = resolve_releases(args, warnings)
+        releases = releases if releases is not None else args.graph_data / "releases"
         old = graphs_from_revision(args.graph_data, args.old, releases)
         new = graphs_from_revision(args.graph_data, args.new, releases)
     model = compare(old, new, args.old, args.new)

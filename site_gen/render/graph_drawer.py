@@ -25,11 +25,6 @@ from ..model.errors import InputError
 DOT_TIMEOUT_SECONDS = 300
 
 
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "site-gen"
-
-
 def _dot_fingerprint(dot: str) -> str:
     real = os.path.realpath(dot)
     stat = os.stat(real)

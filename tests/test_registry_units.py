@@ -1,0 +1,112 @@
+"""The registry source's pure parts, without a registry: references, credential lookup,
+auth challenges, the exact metadata path, streamed layer reading."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from site_gen.cli import main
+from site_gen.model.errors import InputError, Warnings
+from site_gen.registry.client import parse_challenge
+from site_gen.registry.credentials import find_credentials, lookup_keys
+from site_gen.registry.layers import (
+    CorruptLayer,
+    LayerLimits,
+    NotAnArchive,
+    find_release_metadata,
+    is_metadata_path,
+)
+from site_gen.registry.metadata import parse_release_metadata
+from site_gen.registry.reference import parse_reference
+
+from registry_images import digest_of, gzip_bytes, release_metadata, tar_bytes
+
+
+def test_references():
+    ref = parse_reference("docker://mirror.example.com:5000/openshift/release-images")
+    assert (ref.host_port, ref.repository) == ("mirror.example.com:5000", "openshift/release-images")
+    assert ref.payload_prefix == "mirror.example.com:5000/openshift/release-images"
+    for bad, why in [("docker://host", "name the repository"),
+                     ("docker://host/repo:4.16.3", "without a tag or digest"),
+                     ("docker://host/Repo", "not a repository name"),
+                     ("docker://ho st/repo", "not a registry host")]:
+        with pytest.raises(InputError, match=why):
+            parse_reference(bad)
+
+
+def test_build_refuses_a_bad_reference_before_doing_anything(capsys):
+    assert pytest.raises(SystemExit, main, ["build", "--releases", "docker://host/repo@sha256:00"]).value.code == 2
+    assert "argument --releases: docker://host/repo@sha256:00: give the repository without a tag" in \
+        capsys.readouterr().err
+
+
+def test_credential_keys_and_files(tmp_path):
+    ref = parse_reference("docker://mirror:5000/a/b/c")
+    assert lookup_keys(ref) == ["mirror:5000/a/b/c", "mirror:5000/a/b", "mirror:5000/a", "mirror:5000"]
+    encoded = base64.b64encode(b"user:pa:ss").decode()
+    auth = tmp_path / "auth.json"
+    auth.write_text(json.dumps({"auths": {"mirror:5000/a/b": {"identitytoken": "x"},
+                                          "https://mirror:5000": {"auth": encoded}}}))
+    warnings = Warnings()
+    found = find_credentials(ref, auth, warnings)
+    assert (found.username, found.password) == ("user", "pa:ss")  # split at the first colon
+    assert "pa:ss" not in repr(found)
+    assert [w.message for w in warnings] == ["auths['mirror:5000/a/b'] has no 'auth' field (a credential "
+                                             "helper's entry?); not used"]
+    auth.write_text("{")
+    with pytest.raises(InputError, match="not valid JSON"):
+        find_credentials(ref, auth, Warnings())
+
+
+def test_challenges():
+    assert parse_challenge('Bearer realm="https://auth/token",service="registry",scope="repository:a/b:pull"') == \
+        ("bearer", {"realm": "https://auth/token", "service": "registry", "scope": "repository:a/b:pull"})
+    assert parse_challenge('Basic realm="x"') == ("basic", {"realm": "x"})
+
+
+def test_the_metadata_path_is_exact():
+    assert is_metadata_path("release-manifests/release-metadata")
+    assert is_metadata_path("release-manifests//release-metadata")
+    for other in ("./release-manifests/release-metadata", "/release-manifests/release-metadata",
+                  "x/release-manifests/release-metadata", "release-manifests/release-metadata.json"):
+        assert not is_metadata_path(other)
+
+
+def _chunks(data: bytes, size: int = 1000):
+    return iter([data[i:i + size] for i in range(0, len(data), size)])
+
+
+def test_layers_are_streamed_and_checked():
+    document = release_metadata("4.16.3", previous=["4.16.2"])
+    plain = tar_bytes({"a": b"x" * 5000, "release-manifests/release-metadata": document})
+    for layer in (gzip_bytes(plain), plain):
+        assert find_release_metadata(_chunks(layer), digest_of(layer), LayerLimits()) == document
+    empty = gzip_bytes(tar_bytes({"a": b"x"}))
+    assert find_release_metadata(_chunks(empty), digest_of(empty), LayerLimits()) is None
+    with pytest.raises(CorruptLayer, match="does not match its digest"):
+        find_release_metadata(_chunks(empty), digest_of(b"other"), LayerLimits())
+    with pytest.raises(NotAnArchive):
+        find_release_metadata(_chunks(b'{"json": true}'), digest_of(b""), LayerLimits())
+    with pytest.raises(CorruptLayer, match="cannot be decoded"):
+        whole = gzip_bytes(plain)
+        broken = whole[:12] + bytes(b ^ 0x5A for b in whole[12:40]) + whole[40:]
+        find_release_metadata(_chunks(broken), digest_of(broken), LayerLimits())
+    truncated = whole[:len(whole) // 2]  # ends early: caught by the digest of the whole layer
+    with pytest.raises(CorruptLayer, match="does not match its digest"):
+        find_release_metadata(_chunks(truncated), digest_of(whole), LayerLimits())
+
+
+def test_release_metadata_rules():
+    meta = parse_release_metadata(release_metadata("4.16.3+foo", previous=["4.16.2+bar"],
+                                                   metadata={"io.openshift.upgrades.graph.release.arch": "x",
+                                                             "url": "u"}))
+    assert (meta.version, meta.previous, meta.metadata) == ("4.16.3", ["4.16.2"], {"url": "u"})
+    for bad, why in [(b'{"kind": "other", "version": "4.1.0"}', "'kind'"),
+                     (b'{"kind": "cincinnati-metadata-v0", "version": "4.1"}', "not a SemVer"),
+                     (b'{"kind": "cincinnati-metadata-v0", "version": "4.1.0", "previous": null}', "list"),
+                     (b'{"kind": "cincinnati-metadata-v0", "version": "4.1.0", "metadata": {"a": 1}}', "strings")]:
+        with pytest.raises(ValueError, match=why):
+            parse_release_metadata(bad)
