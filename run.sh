@@ -84,7 +84,8 @@ case "${1:-}" in
         apt_install "${QUICK_PACKAGES[@]}"
         python_env ".[test]"
         lint
-        exec "$VENV/bin/python" -m pytest -m "$QUICK_MARKERS" "$@"
+        # -n auto: one worker per core; these tests share no servers, so they spread safely.
+        exec "$VENV/bin/python" -m pytest -n auto -m "$QUICK_MARKERS" "$@"
         ;;
     *)
         sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
