@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, Protocol
+
+
+class Bar(Protocol):
+    """What a stage's bar offers: tqdm's own, or a silent stand-in with the same methods."""
+
+    def update(self, n: int = 1) -> Any: ...
+
+    def set_postfix(self, ordered_dict: Any = None, refresh: bool | None = True, **values: Any) -> Any: ...
 
 
 class Progress:
@@ -22,8 +32,8 @@ class Progress:
         return {"ncols": size.columns or 80, "nrows": size.lines or 24}
 
     @contextmanager
-    def stage(self, description: str, total: int | None = None, unit: str = "file"):
-        """A bar for one stage of the build; yields an object with ``update(n)``."""
+    def stage(self, description: str, total: int | None = None, unit: str = "file") -> Iterator[Bar]:
+        """A bar for one stage of the build."""
         if not self.enabled:  # no bar: no need to import tqdm at all
             yield _NoBar()
             return
@@ -36,5 +46,8 @@ class Progress:
 
 
 class _NoBar:
-    def update(self, count: int = 1) -> None:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix(self, ordered_dict: Any = None, refresh: bool | None = True, **values: Any) -> None:
         pass
