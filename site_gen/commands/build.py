@@ -8,7 +8,7 @@ import multiprocessing
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +24,7 @@ from ..progress import Progress
 from ..promotion.resolve import (
     PromotionOptions,
     add_promotion_arguments,
+    build_blames,
     options_from_args,
     report_problems,
     resolve_promotions,
@@ -94,6 +95,11 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     cache_dir = options.cache_dir or default_cache_dir()
     if options.html:
         refuse_inside(cache_dir.absolute().resolve(), [*inputs, out], "--cache-dir")
+    else:  # only the blame cache would be written: skip it rather than write into an input
+        try:
+            refuse_inside(cache_dir.absolute().resolve(), [*inputs, out], "--cache-dir")
+        except InputError:
+            cache_dir = None
     with OutputLock(out, options.wait, options.quiet), collector_paused():
         check_destination(out, inputs)  # again: another build may have written it meanwhile
         return _build_locked(options, warnings, releases, inputs, out, cache_dir, started)
@@ -115,7 +121,7 @@ def collector_paused():
 
 
 def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inputs: list[Path],
-                  out: Path, cache_dir: Path, started: float) -> BuildResult:
+                  out: Path, cache_dir: Path | None, started: float) -> BuildResult:
     progress = Progress(options.quiet)
     since = None
     if options.changes_since is not None:
@@ -140,6 +146,13 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
         with site:
             data = load_graph_data(options.graph_data, warnings)
             report_problems(data, options.promotion, warnings)  # before a long graph build
+            # git blame of the channel files (promotion's entry times, the feeds): the cache's
+            # misses run as git processes while this one builds the graph
+            blames = build_blames(data, cache_dir)
+            blaming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="blames")
+            blamed = blaming.submit(blames.prefetch, [channel.path for channel in data.channels
+                                                      if options.html and channel.document.data.get("versions")])
+            blaming.shutdown(wait=False)
             if options.promotion.until is None:  # the channels stay as they are: compress them now
                 tarball = background.submit(tar_gz_bytes, tarball_files(data), source_date_epoch())
             if current is None:
@@ -150,7 +163,9 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
             # promotion needs the graph's edges (the update-path guard); the graphs
             # served need promotion's channels (with --promote-until)
             graph = prepare_graph(data, releases, warnings, scraped=scraped_graph)
-            promotion = resolve_promotions(data, options.promotion, warnings, graph, problems_reported=True)
+            blamed.result()
+            promotion = resolve_promotions(data, options.promotion, warnings, graph, problems_reported=True,
+                                           blames=blames)
             if options.promotion.until is not None:  # the tarball carries the promoted channels too
                 tarball = background.submit(tar_gz_bytes, tarball_files(promotion.data), source_date_epoch())
             built = serve_channels(graph, promotion.data)
@@ -164,10 +179,12 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
             if options.html:
                 from ..publish.graph_json import graph_documents
                 from ..render.site import SiteOptions, render_site
-                drawing = SiteOptions(cache_dir, options.jobs, since)
+                drawing = SiteOptions(cache_dir, options.jobs, since, blames)
                 pages = render_site(site, built, graph_documents(built), promotion.model, drawing,
                                     warnings, progress)
             site.marker["fingerprint"] = current.result()
+            if blames.cache_problem:
+                warnings.add(blames.cache_problem)
     return BuildResult(totals, len(built.channels), len(built.arches),
                        time.perf_counter() - started, site.out, warnings, promotion_summary(promotion),
                        pages)

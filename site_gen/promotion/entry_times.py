@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..model.errors import InputError
 from ..model.graph_data import Channel
-from .git_blame import blame_line_times
+from .blame_store import ChannelBlames
 from .time_files import load_time_file
 from .times import parse_time
 
@@ -40,12 +40,12 @@ def load_entry_times(path: Path) -> dict[str, dict[str, datetime]]:
 
 class EntryTimes:
     def __init__(self, table: dict[str, dict[str, datetime]] | None = None, use_git: bool = True,
-                 shallow: bool = False):
+                 shallow: bool = False, blames: ChannelBlames | None = None):
         self._table = table or {}
         self._use_git = use_git
-        self._shallow = shallow  # a shallow clone: times of its boundary commit are unknown
         self._projected: dict[tuple[str, str], datetime | None] = {}
-        self._blamed: dict[Path, dict[int, datetime | None] | None] = {}
+        # a shallow clone: times of its boundary commit are unknown
+        self._blames = blames or ChannelBlames(None, shallow)
 
     @property
     def sources(self) -> list[str]:
@@ -68,8 +68,6 @@ class EntryTimes:
         written = channel.document.data.get("versions") or []
         if version not in written:
             return None
-        if channel.path not in self._blamed:
-            self._blamed[channel.path] = blame_line_times(channel.path, boundary_unknown=self._shallow)
-        times = self._blamed[channel.path]
+        times = self._blames.line_times(channel.path)
         line = channel.document.line("versions", written.index(version))
         return times.get(line) if times and line else None

@@ -53,6 +53,9 @@ def is_shallow_clone(directory: Path) -> bool:
 def blame_line_times(path: Path, boundary_unknown: bool = False) -> dict[int, datetime | None] | None:
     """Committer time of every line of ``path`` (see :func:`parse_porcelain`); None when
     git cannot blame it (not in a git work tree, file not tracked, git missing)."""
-    output = git_output(path.parent, "blame", "--first-parent", "--porcelain", "--no-textconv", "--", path.name,
+    # no ignore-revs file from the checkout's configuration: the result then depends only on
+    # the history (which is what the blame cache keys it by)
+    output = git_output(path.parent, "-c", "blame.ignoreRevsFile=", "blame", "--first-parent", "--porcelain",
+                        "--no-textconv", "--", path.name,
                         timeout=300)
     return None if output is None else parse_porcelain(output, boundary_unknown)

@@ -14,6 +14,7 @@ from ..layout import PROMOTION_DATA
 from ..model.errors import InputError, Warnings
 from ..model.graph import Graph
 from ..model.graph_data import GraphData
+from .blame_store import ChannelBlames
 from .entry_times import EntryTimes, load_entry_times
 from .errata import errata_from_release_urls, load_errata
 from .feeders import feeder_rules
@@ -55,16 +56,23 @@ def report_problems(data: GraphData, options: PromotionOptions, warnings: Warnin
             warnings.add(problem.message, rule.target.path, problem.line)
 
 
-def _entry_times(data: GraphData, options: PromotionOptions, warnings: Warnings) -> EntryTimes:
+def build_blames(data: GraphData, cache_dir: Path | None = None) -> ChannelBlames:
+    """The git blame of ``data``'s channel files for one build, kept in ``cache_dir``."""
+    shallow = data.revision is not None and is_shallow_clone(data.root)
+    return ChannelBlames(data.root if data.revision is not None else None, shallow, cache_dir)
+
+
+def _entry_times(data: GraphData, options: PromotionOptions, warnings: Warnings,
+                 blames: ChannelBlames) -> EntryTimes:
     table = load_entry_times(options.entry_times) if options.entry_times else None
     use_git = data.revision is not None
-    shallow = use_git and is_shallow_clone(data.root)
+    shallow = blames.shallow
     if shallow:
         warnings.add("graph-data is in a shallow git clone: the entry time of a version whose line is "
                      "as old as the clone's oldest commit is unknown (so it is never due by delay); "
                      "fetch the full history (git fetch --unshallow, or fetch-depth: 0 for "
                      "actions/checkout)", data.root)
-    return EntryTimes(table, use_git=use_git, shallow=shallow)
+    return EntryTimes(table, use_git=use_git, shallow=shallow, blames=blames)
 
 
 def _errata(options: PromotionOptions, graph: Graph | None) -> tuple[dict, str | None]:
@@ -80,11 +88,13 @@ def _errata(options: PromotionOptions, graph: Graph | None) -> tuple[dict, str |
 
 
 def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings,
-                       graph: Graph | None = None, problems_reported: bool = False) -> PromotionResult:
+                       graph: Graph | None = None, problems_reported: bool = False,
+                       blames: ChannelBlames | None = None) -> PromotionResult:
     """``graph``: the build's graph (edges final; channel membership not needed), for
     the update-path guard and trusted errata URLs; without it neither is evaluated.
-    ``problems_reported``: the caller ran :func:`report_problems` already."""
-    times = _entry_times(data, options, warnings)
+    ``problems_reported``: the caller ran :func:`report_problems` already; ``blames``: the
+    build's git blame of the channel files (shared with the feeds), else one for this call."""
+    times = _entry_times(data, options, warnings, blames or build_blames(data))
     errata, errata_source = _errata(options, graph)
     if not problems_reported:
         report_problems(data, options, warnings)

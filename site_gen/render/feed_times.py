@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..inputs.git import git_output
 from ..model.graph_data import Channel, GraphData
-from ..promotion.git_blame import blame_line_times, is_shallow_clone
+from ..promotion.blame_store import ChannelBlames
+from ..promotion.git_blame import is_shallow_clone
 from ..promotion.times import UTC
 
 
@@ -24,11 +25,16 @@ def fallback_time() -> datetime:
 
 
 class FeedTimes:
-    def __init__(self, data: GraphData):
+    def __init__(self, data: GraphData, blames: ChannelBlames | None = None):
+        """``blames``: the build's, shared with promotion (and cached); None: blame afresh."""
         self._data = data
         self._git = data.revision is not None
-        self._shallow = self._git and is_shallow_clone(data.root)
-        self._blamed: dict[Path, dict[int, datetime | None] | None] = {}
+        self._blames = blames or ChannelBlames(None, self._git and is_shallow_clone(data.root))
+
+    def prefetch(self, channels: list[Channel]) -> None:
+        """Blame these channels' files now, several at once (what the cache does not have)."""
+        if self._git:
+            self._blames.prefetch(channel.path for channel in channels)
         self._file_times: dict[str, datetime] | None = None
         self.fallback = fallback_time()
 
@@ -37,9 +43,7 @@ class FeedTimes:
         written = channel.document.data.get("versions") or [] if self._git else []
         if version not in written:
             return self.fallback
-        if channel.path not in self._blamed:
-            self._blamed[channel.path] = blame_line_times(channel.path, boundary_unknown=self._shallow)
-        times = self._blamed[channel.path]
+        times = self._blames.line_times(channel.path)
         line = channel.document.line("versions", written.index(version))
         return (times.get(line) if times and line else None) or self.fallback
 

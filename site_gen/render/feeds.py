@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .. import layout
 from ..model import versions
+from ..promotion.blame_store import ChannelBlames
 from . import links
 from .channel_names import kind_of
 from .feed_times import FeedTimes
@@ -130,10 +131,13 @@ def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]
 
 
 def write_feeds(site, data, documents: dict, catalog: RiskCatalog, changes: dict | None,
-                since: str | None) -> int:
+                since: str | None, blames: ChannelBlames | None = None) -> int:
     """``documents``: (channel, arch) -> served document; ``catalog``: the risks with their page
-    slugs; ``changes``: the --changes-since model or None. Returns the number of feeds."""
-    times = FeedTimes(data)
+    slugs; ``changes``: the --changes-since model or None; ``blames``: the build's git blame
+    of the channel files (shared with promotion). Returns the number of feeds."""
+    times = FeedTimes(data, blames)
+    served = {name for (name, _), doc in documents.items() if doc["nodes"]}
+    times.prefetch([channel for channel in data.channels if channel.name in served])
     risk_files: dict[str, list] = {}
     for edge in data.blocked_edges:
         if edge.risk is not None:

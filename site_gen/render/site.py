@@ -20,6 +20,7 @@ from ..engine.pipeline import BuiltGraphs
 from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
+from ..promotion.blame_store import ChannelBlames
 from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from . import links
@@ -44,6 +45,7 @@ class SiteOptions:
     cache_dir: Path | None   # None: draw every picture, keep nothing
     jobs: int | None = None  # parallel dot processes (default: one per core)
     changes_since: ChangesSince | None = None  # also write changes.html (--changes-since)
+    blames: ChannelBlames | None = None  # the build's git blame of channel files (for the feeds)
 
 
 @dataclass
@@ -166,7 +168,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
             site.write(layout.planner_data(arch), planner_json(index))
         site.write(layout.PAYLOADS_DATA, payloads_json(indexes))
         write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
-                    options.changes_since.revision if options.changes_since else None)
+                    options.changes_since.revision if options.changes_since else None, options.blames)
         risks = risk_pages(indexes, catalog)
         pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
         for entry in risks:
