@@ -92,14 +92,14 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
     inputs = [options.graph_data, releases, *options.promotion.files().values()]
     out = check_destination(options.out, inputs)
-    cache_dir = options.cache_dir or default_cache_dir()
-    if options.html:
-        refuse_inside(cache_dir.absolute().resolve(), [*inputs, out], "--cache-dir")
-    else:  # only the blame cache would be written: skip it rather than write into an input
-        try:
-            refuse_inside(cache_dir.absolute().resolve(), [*inputs, out], "--cache-dir")
-        except InputError:
-            cache_dir = None
+    chosen_cache = options.cache_dir or default_cache_dir()
+    cache_dir: Path | None = chosen_cache
+    try:
+        refuse_inside(chosen_cache.absolute().resolve(), [*inputs, out], "--cache-dir")
+    except InputError:
+        if options.html:
+            raise
+        cache_dir = None  # only the blame cache would use it: skip that rather than write into an input
     with OutputLock(out, options.wait, options.quiet), collector_paused():
         check_destination(out, inputs)  # again: another build may have written it meanwhile
         return _build_locked(options, warnings, releases, inputs, out, cache_dir, started)
