@@ -56,7 +56,7 @@ class BuildOptions:
     quiet: bool = False
     force: bool = False
     jobs: int | None = None         # parallel dot processes (default: one per core)
-    cache_dir: Path | None = None   # SVG cache (default: $XDG_CACHE_HOME/site-gen)
+    cache_dir: Path | None = None   # SVG and blame cache (default: $XDG_CACHE_HOME/site-gen)
     promotion: PromotionOptions = field(default_factory=PromotionOptions)
     changes_since: str | None = None  # --changes-since REV: also write changes.html
     wait: float = DEFAULT_WAIT_SECONDS  # --wait: how long to wait for another build into OUT
@@ -99,7 +99,7 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     except InputError:
         if options.html:
             raise
-        cache_dir = None  # only the blame cache would use it: skip that rather than write into an input
+        cache_dir = None  # no pages, no SVG cache: skip the blame cache rather than write into an input
     with OutputLock(out, options.wait, options.quiet), collector_paused():
         check_destination(out, inputs)  # again: another build may have written it meanwhile
         return _build_locked(options, warnings, releases, inputs, out, cache_dir, started)
@@ -199,8 +199,9 @@ examples:
 Output: OUT/api/upgrades_info/v1/graph/<channel>/<arch>.json for every channel and
 architecture, and OUT/api/upgrades_info/v1/graph/index.json; unless --no-html, the pages
 (OUT/index.html) with SVG graphs drawn by graphviz's `dot`, cached by content in
---cache-dir. The site is built in a temporary directory beside OUT and replaces OUT
-only when the whole build succeeded.
+--cache-dir (as is the git blame of the channel files that dates feed entries and
+promotion's entry times, by each file's last commit). The site is built in a
+temporary directory beside OUT and replaces OUT only when the whole build succeeded.
 """
 
 
@@ -222,7 +223,8 @@ def add_parser(sub) -> None:
     build.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="graphs drawn in parallel (default: one per CPU core)")
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                       help="where drawn SVG graphs and what registry images hold are cached "
+                       help="where drawn SVG graphs, the git blame of channel files and what "
+                            "registry images hold are cached "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
     build.add_argument("--wait", type=float, default=DEFAULT_WAIT_SECONDS, metavar="SECONDS",
                        help="when another site-gen is writing the same --out, wait this long for it "
