@@ -119,3 +119,16 @@ def test_builds_with_a_warm_cache_publish_the_same_feeds_and_promotion_data(repo
     changed_warm = build("changed-warm", "cache")
     assert changed_warm == build("changed-fresh", "fresh-cache")
     assert changed_warm != cold
+
+
+def test_a_json_only_build_never_writes_its_blame_cache_into_the_graph_data(repo, tmp_path):
+    from site_gen.commands.build import BuildOptions, run_build
+    from site_gen.promotion.resolve import PromotionOptions
+
+    from conftest import EXAMPLE
+
+    before = files_of(repo)
+    options = BuildOptions(graph_data=repo, releases=EXAMPLE / "releases", out=tmp_path / "out", html=False,
+                           quiet=True, force=True, cache_dir=repo / "cache", promotion=PromotionOptions())
+    assert run_build(options, Warnings()).totals is not None
+    assert files_of(repo) == before and not (repo / "cache").exists()
