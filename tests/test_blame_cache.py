@@ -132,3 +132,20 @@ def test_a_json_only_build_never_writes_its_blame_cache_into_the_graph_data(repo
                            quiet=True, force=True, cache_dir=repo / "cache", promotion=PromotionOptions())
     assert run_build(options, Warnings()).totals is not None
     assert files_of(repo) == before and not (repo / "cache").exists()
+
+
+def test_deepening_a_shallow_clone_reblames_every_file(repo, tmp_path):
+    edit(repo / STABLE, "- 4.15.6\n", "-  4.15.6\n")  # a line of the newest commit
+    git(repo.parent, "commit", "-q", "-am", "third", date="2024-05-03T00:00:00Z")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo.parent}", str(clone))
+    loaded, paths = _channel_paths(clone / "graph-data")
+    shallow = build_blames(loaded, tmp_path / "cache")
+    assert shallow.shallow
+    shallow.prefetch(paths)
+    git(clone, "fetch", "-q", "--deepen", "1")
+    deeper = build_blames(loaded, tmp_path / "cache")
+    deeper.prefetch(paths)
+    assert deeper.blamed == paths
+    assert _all_times(deeper, paths) == _all_times(ChannelBlames(None, shallow=True), paths)
+    assert _all_times(deeper, paths) != _all_times(shallow, paths)  # the first commit's lines became known

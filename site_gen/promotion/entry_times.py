@@ -44,7 +44,7 @@ class EntryTimes:
         self._table = table or {}
         self._use_git = use_git
         self._projected: dict[tuple[str, str], datetime | None] = {}
-        # a shallow clone: times of its boundary commit are unknown
+        # the build's shared blames; else our own (shallow: times of the boundary commit are unknown)
         self._blames = blames or ChannelBlames(None, shallow)
 
     @property
