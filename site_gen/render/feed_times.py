@@ -30,13 +30,13 @@ class FeedTimes:
         self._data = data
         self._git = data.revision is not None
         self._blames = blames or ChannelBlames(None, self._git and is_shallow_clone(data.root))
+        self._file_times: dict[str, datetime] | None = None
+        self.fallback = fallback_time()
 
     def prefetch(self, channels: list[Channel]) -> None:
         """Blame these channels' files now, several at once (what the cache does not have)."""
         if self._git:
             self._blames.prefetch(channel.path for channel in channels)
-        self._file_times: dict[str, datetime] | None = None
-        self.fallback = fallback_time()
 
     def entered(self, channel: Channel, version: str) -> datetime:
         """When ``version``'s line was committed to the channel file."""
