@@ -36,7 +36,8 @@ class ServedGraph:
         return sum(len(edges) for _, edges in self.conditional)
 
 
-def _split(value: str | None) -> set[str]:
+def comma_items(value: str | None) -> set[str]:
+    """The items of a comma-separated metadata value (empty for a missing one)."""
     return {part.strip() for part in value.split(",")} if value else set()
 
 
@@ -74,8 +75,8 @@ class ServedGraphs(Mapping[tuple[str, str], ServedGraph]):
         for node, metadata in enumerate(graph.metadata):
             if not metadata:
                 continue
-            node_channels = _split(metadata.get(CHANNELS_KEY)) & wanted_channels
-            for arch in _split(metadata.get(ARCH_KEY)) & wanted_arches:
+            node_channels = comma_items(metadata.get(CHANNELS_KEY)) & wanted_channels
+            for arch in comma_items(metadata.get(ARCH_KEY)) & wanted_arches:
                 placements.append((versions.sort_key(served_version(graph.versions[node], arch)),
                                    node, arch, node_channels))
         placements.sort(key=lambda placement: placement[0])

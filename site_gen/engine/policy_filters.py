@@ -12,11 +12,7 @@ from collections.abc import Callable
 
 from ..model.graph import ConditionalGroup, Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
-from .policy import served_version
-
-
-def _listed(value: str | None) -> set[str]:
-    return {part.strip() for part in value.split(",")} if value else set()
+from .policy import comma_items, served_version
 
 
 def _subgraph(graph: Graph, kept: list[int], version_of: Callable[[int], str] | None = None,
@@ -41,7 +37,7 @@ def _subgraph(graph: Graph, kept: list[int], version_of: Callable[[int], str] | 
 def channel_filter(graph: Graph, channel: str) -> Graph:
     """Only the releases listed in ``channel`` (abstract nodes go too)."""
     kept = [node for node, metadata in enumerate(graph.metadata)
-            if metadata and channel in _listed(metadata.get(CHANNELS_KEY))]
+            if metadata and channel in comma_items(metadata.get(CHANNELS_KEY))]
     return _subgraph(graph, kept)
 
 
@@ -49,7 +45,7 @@ def arch_filter(graph: Graph, arch: str) -> Graph:
     """Only the releases of ``arch``, named as served (the ``+arch`` build dropped)
     and without the internal architecture key."""
     kept = [node for node, metadata in enumerate(graph.metadata)
-            if metadata and arch in _listed(metadata.get(ARCH_KEY))]
+            if metadata and arch in comma_items(metadata.get(ARCH_KEY))]
     return _subgraph(graph, kept,
                      version_of=lambda node: served_version(graph.versions[node], arch),
                      metadata_of=lambda metadata: {k: v for k, v in metadata.items() if k != ARCH_KEY})
