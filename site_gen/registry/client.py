@@ -77,6 +77,14 @@ def parse_challenge(header: str) -> tuple[str, dict[str, str]]:
     return scheme.lower(), params
 
 
+def _json_body(response: httpx.Response) -> object:
+    """The response's JSON, or None when its body is not JSON."""
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
 def _tls_message(text: str) -> str | None:
     if "CERTIFICATE_VERIFY_FAILED" in text:
         return ("TLS certificate not trusted (" + text.split("certificate verify failed:")[-1].strip(" )]")
@@ -225,10 +233,7 @@ class RegistryClient:
             raise self._fail(f"authentication failed: the token server {params['realm']} refused {who}{hint}")
         if response.status_code != 200:
             raise self._fail(f"the token server {params['realm']} answered HTTP {response.status_code}")
-        try:
-            data = response.json()
-        except ValueError:
-            data = None
+        data = _json_body(response)
         token = data.get("token") or data.get("access_token") if isinstance(data, dict) else None
         if not isinstance(token, str) or not token:
             raise self._fail(f"the token server {params['realm']} sent no token")
@@ -257,10 +262,7 @@ class RegistryClient:
                                  f"{self.reference.host_port} (HTTP 404 for its tag list)")
             if response.status_code != 200:
                 raise self._fail(f"listing tags failed: HTTP {response.status_code}")
-            try:
-                page = response.json()
-            except ValueError:
-                page = None
+            page = _json_body(response)
             if not isinstance(page, dict) or not isinstance(page.get("tags", []), (list, type(None))):
                 raise self._fail("the tag list is not {\"name\": ..., \"tags\": [...]}")
             tags += [t for t in page.get("tags") or [] if isinstance(t, str)]
