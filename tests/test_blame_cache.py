@@ -100,7 +100,7 @@ def test_a_damaged_entry_is_blamed_again_and_rewritten(repo, tmp_path):
     assert len(again.blamed) == 1 and again.cached == len(paths) - 1
     assert entries[0].read_bytes() == good
     assert json.loads(good)["lines"]
-    assert not list((tmp_path / "cache" / "blame").glob("*/.tmp-*"))
+    assert not list((tmp_path / "cache" / "blame").glob("*/.*"))
 
 
 @pytest.mark.slow

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
 from ..inputs.git import git_output
+from ..registry.files import write_atomically
 from .git_blame import blame_line_times
 from .times import UTC
 
@@ -142,14 +141,7 @@ class ChannelBlames:
         written only costs speed, so the build goes on."""
         path = self._entry(key)
         lines = [[line, None if moment is None else int(moment.timestamp())] for line, moment in sorted(times.items())]
-        temporary = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(handle, "w", encoding="utf-8") as writer:
-                json.dump({"key": key, "lines": lines}, writer, separators=(",", ":"))
-            os.replace(temporary, path)
+            write_atomically(path, json.dumps({"key": key, "lines": lines}, separators=(",", ":")).encode())
         except OSError as exc:
             self.cache_problem = f"cannot write the blame cache {self.cache}: {exc.strerror or exc}"
-            if temporary is not None and os.path.exists(temporary):
-                os.unlink(temporary)

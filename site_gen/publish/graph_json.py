@@ -99,7 +99,7 @@ class GraphEncoder:
 
 
 def graph_documents(built: BuiltGraphs) -> dict[tuple[str, str], dict]:
-    """Every channel × arch response document, keyed by (channel, arch), built once for
-    the JSON files and the pages alike."""
+    """Every channel × arch response document, keyed by (channel, arch), for the pages and
+    site-gen diff; the JSON files are written by :class:`GraphEncoder` without them."""
     serializer = GraphSerializer(built.graph)
     return {key: serializer.document(served) for key, served in built.served.items()}

@@ -15,12 +15,12 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.errors import InputError
+from ..registry.files import write_atomically
 
 DOT_TIMEOUT_SECONDS = 300
 
@@ -118,14 +118,7 @@ class GraphDrawer:
         path = self._cache_path(key)
         if path is None:
             return
-        temporary = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as writer:
-                writer.write(svg)
-            os.replace(temporary, path)
+            write_atomically(path, svg)
         except OSError as exc:
             self.cache_problem = f"cannot write the SVG cache {self.cache}: {exc.strerror or exc}"
-            if temporary is not None and os.path.exists(temporary):
-                os.unlink(temporary)
