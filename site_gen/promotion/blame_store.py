@@ -21,8 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
+from ..atomic_files import write_atomically
 from ..inputs.git import git_output
-from ..registry.files import write_atomically
 from .git_blame import blame_line_times
 from .times import UTC
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 
-from .files import write_atomically
+from ..atomic_files import write_atomically
 from .metadata import ReleaseMetadata, from_json
 
 FORMAT = 1

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import orjson
 
+from ..atomic_files import write_atomically
 from ..engine.release_nodes import graph_from_releases
 from ..inputs.releases import KIND, parse_release
 from ..model.document import Document
@@ -21,7 +22,6 @@ from ..model.errors import InputError
 from ..model.graph import Graph
 from ..model.release import Release
 from ..publish.staging import StagedSite, published_marker
-from .files import write_atomically
 from .scraper import ScrapedRelease, ScrapeResult
 
 

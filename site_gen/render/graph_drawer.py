@@ -19,8 +19,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..atomic_files import write_atomically
 from ..model.errors import InputError
-from ..registry.files import write_atomically
 
 DOT_TIMEOUT_SECONDS = 300
 

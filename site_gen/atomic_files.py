@@ -1,4 +1,4 @@
-"""Writing a file whole or not at all, for the digest cache and the scrape a build reads."""
+"""Writing a file whole or not at all: caches (SVGs, blame, registry digests) and the scrape a build reads."""
 
 from __future__ import annotations
 
