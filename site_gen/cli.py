@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
+from . import __version__, quick_exit
 from .interruption import Interrupted, stop_cleanly_on_signals
 from .model.errors import InputError, Warnings
 from .publish.staging import remove_unfinished
@@ -40,12 +40,14 @@ def _module(command: str):
     return importlib.import_module(f".commands.{COMMANDS[command]}", __package__)
 
 
-def make_parser() -> argparse.ArgumentParser:
+def make_parser(commands=tuple(COMMANDS)) -> argparse.ArgumentParser:
+    """The parser for ``commands``: all of them for ``--help``, only the one being run
+    otherwise, so a build does not import the server, the planner and the rest."""
     parser = argparse.ArgumentParser(prog="site-gen", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"site-gen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
+    for command in commands:
         _module(command).add_parser(sub)
     return parser
 
@@ -57,8 +59,9 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = make_parser()
-    args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
+    argv = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    parser = make_parser((argv[0],) if argv[0] in COMMANDS else tuple(COMMANDS))
+    args = parser.parse_args(argv)
     warnings = Warnings(echo=not getattr(args, "quiet", False))
     if args.command != "serve":  # serve keeps its own shutdown; the others clean up as on Ctrl-C
         stop_cleanly_on_signals()
@@ -76,3 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         remove_unfinished()
         print("interrupted; any previous output is unchanged", file=sys.stderr)
         return 130
+
+
+def entry_point() -> None:
+    """``site-gen``, ``python -m site_gen`` and ``build.py``: :func:`main`, then exit at
+    once (see :mod:`.quick_exit`)."""
+    quick_exit.enable()
+    quick_exit.leave(main())

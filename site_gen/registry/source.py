@@ -13,14 +13,15 @@ import argparse
 import hashlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cache_dir import default_cache_dir
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
-from .client import ConnectionOptions
-from .documents import write_raw_graph
 from .reference import RegistryReference, is_registry_reference, parse_reference
-from .scraper import ScrapeOptions, ScrapeResult, scrape_registry
+
+if TYPE_CHECKING:  # the scraper and its HTTP client are imported only when a registry is read
+    from .scraper import ScrapeOptions, ScrapeResult
 
 REGISTRY_HELP = ("or a registry repository of release images, docker://HOST[:PORT]/REPO, "
                  "scraped as the update service does")
@@ -80,6 +81,8 @@ def add_registry_arguments(parser: argparse.ArgumentParser, cache_dir: bool = Tr
 
 
 def scrape_options(args: argparse.Namespace) -> ScrapeOptions:
+    from .client import ConnectionOptions
+    from .scraper import ScrapeOptions
     connection = ConnectionOptions(authfile=args.authfile, cert_dir=args.cert_dir,
                                    tls_verify=args.tls_verify, plain_http=args.plain_http,
                                    timeout=args.timeout, concurrency=args.concurrency)
@@ -87,6 +90,7 @@ def scrape_options(args: argparse.Namespace) -> ScrapeOptions:
 
 
 def scrape(reference: RegistryReference, args: argparse.Namespace, warnings: Warnings) -> ScrapeResult:
+    from .scraper import scrape_registry
     quiet = getattr(args, "quiet", False)
     result = scrape_registry(reference, scrape_options(args), warnings, Progress(quiet))
     if not quiet:
@@ -106,5 +110,6 @@ def resolve_releases(args: argparse.Namespace, warnings: Warnings) -> Path | Non
     source = args.releases
     if not isinstance(source, RegistryReference):
         return source
+    from .documents import write_raw_graph
     result = scrape(source, args, warnings)
     return write_raw_graph(result, scrape_file(source, args.cache_dir or default_cache_dir()))
