@@ -131,6 +131,7 @@ class StagedSite:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self.written: list[str] = []
+        self._inside: set[Path] = set()  # staging folders known to resolve inside the root
         self.marker = {"note": MARKER_NOTE, "kind": kind, **(marker or {})}
         self.published_marker = published_marker(self.out)
 
@@ -147,9 +148,10 @@ class StagedSite:
         if relative == MARKER:
             raise InputError(f"refusing to write {relative!r}: the marker is site-gen's own")
         target = self.root.joinpath(*parts)
-        parent = target.parent.resolve()
-        if not _is_within(parent, self.root.resolve()):
-            raise InputError(f"refusing to write {relative!r} outside the output directory")
+        if target.parent not in self._inside:  # only this process writes here: check a folder once
+            if not _is_within(target.parent.resolve(), self.root.resolve()):
+                raise InputError(f"refusing to write {relative!r} outside the output directory")
+            self._inside.add(target.parent)
         return target
 
     def write(self, relative: str, content: bytes | str) -> Path:
