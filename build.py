@@ -4,9 +4,7 @@
 The same entry point as the ``site-gen`` console script; run ``python build.py --help``.
 """
 
-import sys
-
-from site_gen.cli import main
+from site_gen.cli import entry_point
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry_point()
