@@ -34,7 +34,6 @@ from ..promotion.resolve import (
 )
 from ..promotion.resolve import summary as promotion_summary
 from ..publish.api import ApiTotals, write_graph_api
-from ..publish.deploy import write_deploy_files
 from ..publish.fingerprint import fingerprint
 from ..publish.graph_data_tarball import tarball_files, write_graph_data_tarball
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
@@ -123,10 +122,30 @@ def collector_paused():
             gc.enable()
 
 
+# The jobs of the second process. It is one forked process that runs its jobs in
+# order, so the tarball job finds the graph-data its loading job read.
+_loaded_apart: GraphData | None = None
+
+
 def load_graph_data_apart(root: Path) -> tuple[GraphData, list[InputWarning]]:
     """load_graph_data in the second process: the data, and the warnings to report here."""
+    global _loaded_apart
     apart = Warnings()
-    return load_graph_data(root, apart), apart.items
+    _loaded_apart = load_graph_data(root, apart)
+    return _loaded_apart, apart.items
+
+
+def tarball_apart() -> bytes:
+    """After :func:`load_graph_data_apart`, in the same process: the graph-data tarball of
+    the channels as read (without --promote-until)."""
+    assert _loaded_apart is not None, "load_graph_data_apart runs first"
+    return tar_gz_bytes(tarball_files(_loaded_apart), source_date_epoch())
+
+
+def deploy_files_apart() -> dict[str, str]:
+    """The nginx configuration, rendered (and jinja2 imported) in the second process."""
+    from ..publish.deploy import deploy_files
+    return deploy_files()
 
 
 def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inputs: list[Path],
@@ -152,8 +171,11 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
         if current is not None and published == current.result():
             return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
         loading = background.submit(load_graph_data_apart, options.graph_data)
+        if options.promotion.until is None:  # the channels stay as they are: compress them now
+            tarball = background.submit(tarball_apart)
         if current is None:
             current = background.submit(build_fingerprint, options, releases, since)
+        deploying = background.submit(deploy_files_apart)
         site = StagedSite(out, inputs)
         with site:
             try:
@@ -172,8 +194,6 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
             blamed = blaming.submit(blames.prefetch, [channel.path for channel in data.channels
                                                       if options.html and channel.document.data.get("versions")])
             blaming.shutdown(wait=False)
-            if options.promotion.until is None:  # the channels stay as they are: compress them now
-                tarball = background.submit(tar_gz_bytes, tarball_files(data), source_date_epoch())
             # promotion needs the graph's edges (the update-path guard); the graphs
             # served need promotion's channels (with --promote-until)
             graph = prepare_graph(data, releases, warnings, scraped=scraped_graph)
@@ -188,7 +208,8 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
                 totals = write_graph_api(site, built, bar)
             write_signatures(site, built.data)
             write_graph_data_tarball(site, tarball.result())
-            write_deploy_files(site)
+            for relative, text in deploying.result().items():
+                site.write(relative, text)
             pages = None
             if options.html:
                 from ..publish.graph_json import graph_documents

@@ -20,7 +20,6 @@ from ..layout import GRAPH_API_DIR, NGINX_DIR
 from ..resources import DEPLOY_TEMPLATE_DIR
 from ..server import policy_http as http
 from ..server.static_files import CONTENT_TYPES, DEFAULT_TYPE, TEXT_TYPES
-from .staging import StagedSite
 
 DEFAULT_LISTEN = "8080"
 _VALUE = "@site-gen-value@"  # stands for the nginx variable holding the request's value
@@ -130,6 +129,7 @@ def render_nginx_conf(listen: str = DEFAULT_LISTEN) -> str:
     )
 
 
-def write_deploy_files(site: StagedSite) -> None:
-    site.write(f"{NGINX_DIR}/site-gen.conf", render_nginx_snippet())
-    site.write(f"{NGINX_DIR}/nginx.conf", render_nginx_conf())
+def deploy_files() -> dict[str, str]:
+    """Site-relative path -> text of the server configuration files every site carries."""
+    return {f"{NGINX_DIR}/site-gen.conf": render_nginx_snippet(), f"{NGINX_DIR}/nginx.conf": render_nginx_conf()}
+
