@@ -16,12 +16,9 @@ from pathlib import Path
 
 import orjson
 
-from .. import __version__
+from ..code_identity import code_identity
 from ..inputs.regular_files import open_regular
 from ..model.errors import InputError
-
-_PACKAGE = Path(__file__).resolve().parent.parent
-_CODE_ROOTS = (_PACKAGE,)  # templates and assets included: they ship inside the package
 
 
 def _walk_files(root: str) -> list[tuple[bytes, str]]:
@@ -71,9 +68,7 @@ def _hash_file(digest, path: str) -> None:
 def fingerprint(inputs: dict[str, Path], settings: dict) -> str:
     """A hex digest of the inputs (label -> file or directory) and the settings."""
     digest = hashlib.sha256()
-    digest.update(f"site-gen {__version__}".encode())
-    for index, root in enumerate(_CODE_ROOTS):
-        _hash_tree(digest, f"code{index}", root)
+    digest.update(f"site-gen code {code_identity()}".encode())
     for label in sorted(inputs):
         _hash_tree(digest, label, Path(inputs[label]))
     environment = {"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH")}
