@@ -19,6 +19,7 @@ from ..cache_dir import default_cache_dir
 from ..engine.pipeline import BuiltGraphs, prepare_graph, scrape_releases, serve_channels
 from ..inputs.git import git_revision
 from ..inputs.graph_data import load_graph_data
+from ..inputs.yaml_cache import graph_data_parse_cache
 from ..interruption import worker_initializer
 from ..model.errors import InputError, InputWarning, Warnings
 from ..model.graph_data import GraphData
@@ -127,11 +128,12 @@ def collector_paused():
 _loaded_apart: GraphData | None = None
 
 
-def load_graph_data_apart(root: Path) -> tuple[GraphData, list[InputWarning]]:
+def load_graph_data_apart(root: Path, cache_dir: Path | None) -> tuple[GraphData, list[InputWarning]]:
     """load_graph_data in the second process: the data, and the warnings to report here."""
     global _loaded_apart
     apart = Warnings()
-    _loaded_apart = load_graph_data(root, apart)
+    with graph_data_parse_cache(cache_dir, root):
+        _loaded_apart = load_graph_data(root, apart)
     return _loaded_apart, apart.items
 
 
@@ -170,7 +172,7 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
         current = background.submit(build_fingerprint, options, releases, since) if published else None
         if current is not None and published == current.result():
             return BuildResult(None, 0, 0, time.perf_counter() - started, out, warnings)
-        loading = background.submit(load_graph_data_apart, options.graph_data)
+        loading = background.submit(load_graph_data_apart, options.graph_data, cache_dir)
         if options.promotion.until is None:  # the channels stay as they are: compress them now
             tarball = background.submit(tarball_apart)
         if current is None:
@@ -179,7 +181,7 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
         site = StagedSite(out, inputs)
         with site:
             try:
-                scraped_graph, release_warnings = scrape_releases(releases)
+                scraped_graph, release_warnings = scrape_releases(releases, cache_dir)
             except InputError:
                 loading.result()  # a graph-data error is reported first, as when read in order
                 raise

@@ -11,6 +11,7 @@ from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
 from .policy import ServedGraphs, serve_all
+from .scrape_cache import cached_scrape
 from .secondary import apply_channels
 from .stages import GRAPH_BUILDER_STAGES, Settings, run_stages
 
@@ -38,12 +39,17 @@ class BuiltGraphs:
     served: ServedGraphs  # a Mapping (channel, arch) -> ServedGraph, computed on demand
 
 
-def scrape_releases(release_source: Path) -> tuple[Graph, list[InputWarning]]:
-    """The release-scrape stage alone, for a second process: the scraped graph and the
-    warnings it gave, for the build to report in their place."""
-    warnings = Warnings()
-    scrape = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name == "release-scrape")
-    return run_stages(scrape, Graph(), Settings(warnings, releases=release_source)), warnings.items
+def scrape_releases(release_source: Path, cache_dir: Path | None = None) -> tuple[Graph, list[InputWarning]]:
+    """The release-scrape stage alone: the scraped graph and the warnings it gave, for
+    the build to report in their place. With ``cache_dir``, a directory of release
+    documents is read only when its content changed (:mod:`.scrape_cache`)."""
+    def scrape() -> tuple[Graph, list[InputWarning]]:
+        warnings = Warnings()
+        stages = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name == "release-scrape")
+        return run_stages(stages, Graph(), Settings(warnings, releases=release_source)), warnings.items
+    if release_source.is_dir():
+        return cached_scrape(release_source, cache_dir, scrape)
+    return scrape()
 
 
 def prepare_graph(data: GraphData, release_source: Path, warnings: Warnings,

@@ -1,0 +1,106 @@
+"""The release-scrape stage's graph, kept across builds by the content it was read from.
+
+Reading thousands of release documents and linking their versions is the largest
+single step of a full-scale build (half a second for 6,845 documents); reading their
+bytes to hash them is a fifth of that. So a build hashes the directory (every release
+document's relative path and bytes, the site-gen code, the format below) and, when
+the hash is the one it stored, takes the graph and the warnings from the cache
+instead. Keyed by content, not timestamps: a checkout or copy that keeps the bytes
+keeps the entry, and any changed byte misses. Stored as JSON (one file per release
+directory, replaced atomically), so a cache directory shared with others can give
+wrong answers at worst, never run code; a damaged file is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from ..atomic_files import write_atomically
+from ..code_identity import code_identity
+from ..inputs.regular_files import read_regular
+from ..inputs.releases import release_files
+from ..model.errors import InputWarning
+from ..model.graph import Graph
+
+FORMAT = 1
+Scrape = tuple[Graph, list[InputWarning]]
+
+
+def directory_digest(directory: Path) -> str:
+    """Hex digest of what the release scrape reads from ``directory`` (read as it reads
+    it, so an unreadable file raises the scrape's own error)."""
+    digest = hashlib.sha256(f"release scrape v{FORMAT} {code_identity()}\0".encode())
+    prefix = len(str(directory).rstrip(os.sep)) + 1
+    for path in release_files(directory):
+        data = read_regular(path, "release document")
+        digest.update(b"%b\0%d\0" % (os.fsencode(str(path)[prefix:]), len(data)))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def entry_path(cache_dir: Path, directory: Path) -> Path:
+    where = hashlib.sha256(os.fsencode(str(directory.absolute()))).hexdigest()[:32]
+    return cache_dir / f"release-scrape-v{FORMAT}" / f"{where}.json"
+
+
+def encode(key: str, scrape: Scrape) -> bytes:
+    graph, warnings = scrape
+    assert not graph.pending_risks and not graph.conditional, "only the release scrape's graph"
+    return orjson.dumps({
+        "key": key,
+        "versions": graph.versions,
+        "payloads": graph.payloads,
+        "metadata": graph.metadata,
+        "children": [sorted(children) for children in graph.children],
+        "warnings": [[w.message, None if w.path is None else str(w.path), w.line] for w in warnings],
+    })
+
+
+def decode(data: bytes, key: str) -> Scrape | None:
+    """The stored scrape, or None when it is for another key or damaged."""
+    try:
+        stored = orjson.loads(data)
+        if stored.get("key") != key:
+            return None
+        graph = Graph()
+        graph.versions = stored["versions"]
+        graph.payloads = stored["payloads"]
+        graph.metadata = stored["metadata"]
+        graph.index = {version: node for node, version in enumerate(graph.versions)}
+        graph.children = [set(children) for children in stored["children"]]
+        graph.parents = [set() for _ in graph.versions]
+        for node, children in enumerate(graph.children):
+            for child in children:
+                graph.parents[child].add(node)
+        warnings = [InputWarning(message, None if path is None else Path(path), line)
+                    for message, path, line in stored["warnings"]]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+    if not len(graph.versions) == len(graph.payloads) == len(graph.metadata) == len(graph.children):
+        return None
+    return graph, warnings
+
+
+def cached_scrape(directory: Path, cache_dir: Path | None, scrape: Callable[[], Scrape]) -> Scrape:
+    """``scrape()``, or what it returned before for the same content of ``directory``."""
+    if cache_dir is None:
+        return scrape()
+    key = directory_digest(directory)
+    path = entry_path(cache_dir, directory)
+    try:
+        found = decode(path.read_bytes(), key)
+    except OSError:
+        found = None
+    if found is not None:
+        return found
+    result = scrape()
+    try:
+        write_atomically(path, encode(key, result))
+    except OSError:
+        pass  # a cache that cannot be written only costs time next build
+    return result

@@ -1,0 +1,117 @@
+"""Parsed graph-data YAML kept across builds, by the bytes of each file.
+
+Parsing the graph-data's 1,800 YAML files within bounds (:mod:`.bounded_yaml`) is most
+of the time it takes to read it, and between two builds nearly all of those files are
+unchanged. So while :func:`graph_data_parse_cache` is active, :func:`lookup` answers a
+file whose exact bytes were parsed before (with the same site-gen code) from one JSON
+file per graph-data directory, and :func:`remember` adds what was parsed anew. Only
+documents JSON holds exactly are kept (mappings with string keys, lists, strings,
+finite numbers, booleans, null); one with a timestamp, say, is parsed every time.
+(What a YAML alias shares comes back as equal copies: documents are only read.)
+JSON, not pickle: a cache
+directory shared with others can at worst give wrong data, never run code. A damaged
+file is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import orjson
+
+from ..atomic_files import write_atomically
+from ..code_identity import code_identity
+
+FORMAT = 1
+_LARGEST_INT = 1 << 63  # orjson writes 64-bit integers exactly
+
+
+class _ParseCache:
+    def __init__(self, path: Path):
+        self.path = path
+        self.identity = f"v{FORMAT} {code_identity()}"
+        self.stored: dict[str, list] = {}
+        self.used: dict[str, list] = {}
+        self.changed = False
+        try:
+            data = orjson.loads(path.read_bytes())
+            if isinstance(data, dict) and data.get("code") == self.identity and isinstance(data.get("entries"), dict):
+                self.stored = data["entries"]
+        except (OSError, ValueError):
+            pass
+
+    def lookup(self, raw: bytes) -> tuple[object, dict[tuple, int]] | None:
+        key = hashlib.sha256(raw).hexdigest()
+        entry = self.stored.get(key)
+        try:
+            data, lines = entry  # type: ignore[misc]
+            found = {tuple(where): line for where, line in lines}
+        except (TypeError, ValueError):
+            return None
+        self.used[key] = entry  # type: ignore[assignment]
+        return data, found
+
+    def remember(self, raw: bytes, data: object, lines: dict[tuple, int]) -> None:
+        if not _plain(data) or not all(_plain(list(where)) and type(line) is int for where, line in lines.items()):
+            return
+        self.used[hashlib.sha256(raw).hexdigest()] = [data, [[list(where), line] for where, line in lines.items()]]
+        self.changed = True
+
+    def save(self) -> None:
+        if not self.changed and len(self.used) == len(self.stored):
+            return
+        try:
+            write_atomically(self.path, orjson.dumps({"code": self.identity, "entries": self.used}))
+        except (OSError, TypeError):
+            pass  # a cache that cannot be written only costs time next build
+
+
+def _plain(value: object) -> bool:
+    """Whether JSON gives back exactly ``value``: the same types and values."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -_LARGEST_INT <= value < _LARGEST_INT  # type: ignore[operator]
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    if kind is list:
+        return all(_plain(item) for item in value)  # type: ignore[attr-defined]
+    if kind is dict:
+        return all(type(key) is str and _plain(item) for key, item in value.items())  # type: ignore[attr-defined]
+    return False
+
+
+_active: _ParseCache | None = None
+
+
+@contextmanager
+def graph_data_parse_cache(cache_dir: Path | None, root: Path) -> Iterator[None]:
+    """Within this block, YAML files are answered from and added to the cache of ``root``
+    under ``cache_dir`` (nothing happens when it is None). Saved when the block succeeds."""
+    global _active
+    if cache_dir is None:
+        yield
+        return
+    where = hashlib.sha256(os.fsencode(str(root.absolute()))).hexdigest()[:32]
+    _active = _ParseCache(cache_dir / f"graph-data-yaml-v{FORMAT}" / f"{where}.json")
+    try:
+        yield
+        _active.save()
+    finally:
+        _active = None
+
+
+def lookup(raw: bytes) -> tuple[object, dict[tuple, int]] | None:
+    """(data, lines) parsed before from exactly ``raw``, if the cache is active and has it."""
+    return _active.lookup(raw) if _active is not None else None
+
+
+def remember(raw: bytes, data: object, lines: dict[tuple, int]) -> None:
+    if _active is not None:
+        _active.remember(raw, data, lines)

@@ -1,0 +1,133 @@
+"""The build's caches of parsed inputs (--cache-dir): the release scrape, by the content of
+the release directory, and the graph-data's YAML, by the bytes of each file.
+
+A warm build must write exactly what a cold one writes, must really skip the parsing (the
+parsers are made to fail), and must notice every changed byte, a damaged cache file and
+a change of site-gen's code."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from site_gen.commands.build import BuildOptions, run_build
+from site_gen.engine import release_nodes, scrape_cache
+from site_gen.inputs import documents, yaml_cache
+from site_gen.model.errors import Warnings
+
+from conftest import EXAMPLE
+from site_helpers import edit, files_of, served_graph
+
+BLOCKED = "blocked-edges/4.16.0-ConsolePluginCapabilityLoss.yaml"
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    data = tmp_path / "graph-data"
+    shutil.copytree(EXAMPLE, data)
+    return data
+
+
+def build(data, out, cache):
+    options = BuildOptions(graph_data=data, releases=data / "releases", out=out, html=False, quiet=True,
+                           force=True, cache_dir=cache)
+    return run_build(options, Warnings())
+
+
+def cache_files(cache, kind):
+    return sorted((cache / kind).glob("*.json"))
+
+
+def parsers_fail(monkeypatch):
+    """From now on, parsing a release directory or a YAML file in this process (and in the
+    build's forked worker) fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed although the cache holds it")
+    monkeypatch.setattr(release_nodes, "load_release_documents", refuse)
+    monkeypatch.setattr(documents, "load_bounded", refuse)
+
+
+def test_a_warm_build_parses_nothing_and_writes_the_same_bytes(inputs, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "cold", cache)
+    assert len(cache_files(cache, "release-scrape-v1")) == 1
+    assert len(cache_files(cache, "graph-data-yaml-v1")) == 1
+    parsers_fail(monkeypatch)
+    build(inputs, tmp_path / "warm", cache)
+    assert files_of(tmp_path / "warm") == files_of(tmp_path / "cold")
+    monkeypatch.undo()
+    build(inputs, tmp_path / "fresh", tmp_path / "other-cache")
+    assert files_of(tmp_path / "fresh") == files_of(tmp_path / "cold")
+
+
+def test_a_changed_release_document_is_read_again(inputs, tmp_path):
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "first", cache)
+    release = inputs / "releases/amd64/4.16.0.yaml"
+    edit(release, "url: ", "url: https://example.com/changed#")
+    build(inputs, tmp_path / "second", cache)
+    nodes = {n["version"]: n for n in served_graph(tmp_path / "second", "stable-4.16", "amd64")["nodes"]}
+    assert nodes["4.16.0"]["metadata"]["url"].startswith("https://example.com/changed#")
+
+
+def test_a_changed_blocked_edge_is_parsed_again(inputs, tmp_path):
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "first", cache)
+    edit(inputs / BLOCKED, "message: |-\n  ", "message: |-\n  Changed. ")
+    build(inputs, tmp_path / "second", cache)
+    graph = served_graph(tmp_path / "second", "stable-4.16", "amd64")
+    messages = {risk["message"] for group in graph["conditionalEdges"] for risk in group["risks"]}
+    assert any(message.startswith("Changed. ") for message in messages)
+
+
+@pytest.mark.parametrize("damage", [b"", b"{not json", b"[]", b'{"key": 1}', b'{"code": 5, "entries": []}'])
+def test_damaged_cache_files_are_misses(inputs, tmp_path, damage):
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "first", cache)
+    for path in cache_files(cache, "release-scrape-v1") + cache_files(cache, "graph-data-yaml-v1"):
+        path.write_bytes(damage)
+    build(inputs, tmp_path / "second", cache)
+    assert files_of(tmp_path / "second") == files_of(tmp_path / "first")
+
+
+def test_other_site_gen_code_misses_both_caches(inputs, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "first", cache)
+    monkeypatch.setattr(scrape_cache, "code_identity", lambda: "other code")
+    monkeypatch.setattr(yaml_cache, "code_identity", lambda: "other code")
+    calls = []
+    real = documents.load_bounded
+    monkeypatch.setattr(documents, "load_bounded", lambda *a: calls.append(1) or real(*a))
+    scrapes = []
+    real_scrape = release_nodes.load_release_documents
+    monkeypatch.setattr(release_nodes, "load_release_documents", lambda *a: scrapes.append(1) or real_scrape(*a))
+    build(inputs, tmp_path / "second", cache)
+    assert scrapes == [1]
+    # the YAML is parsed in the forked worker, whose calls this process cannot count; what it
+    # saved tells: the cache file now carries the other identity
+    assert b'"code":"v1 other code"' in cache_files(cache, "graph-data-yaml-v1")[0].read_bytes()
+
+
+def test_only_documents_json_holds_exactly_are_kept(tmp_path):
+    root = tmp_path / "graph-data"
+    root.mkdir()
+    plain = root / "plain.yaml"
+    plain.write_text("to: 4.16.1\nfrom: 4\\.15\\..*\nnumbers: [1, 2.5, true, null]\n")
+    dated = root / "dated.yaml"
+    dated.write_text("to: 4.16.1\nwhen: 2024-05-01\n")
+    huge = root / "huge.yaml"
+    huge.write_text(f"count: {1 << 70}\n")
+    keyed = root / "keyed.yaml"
+    keyed.write_text("1: one\n")
+    cache = tmp_path / "cache"
+    with yaml_cache.graph_data_parse_cache(cache, root):
+        first = {path.name: documents.load_yaml(path) for path in (plain, dated, huge, keyed)}
+    stored = cache_files(cache, "graph-data-yaml-v1")[0].read_text()
+    assert "4.16.1" in stored and "when" not in stored and "count" not in stored and "one" not in stored
+    with yaml_cache.graph_data_parse_cache(cache, root):
+        again = {path.name: documents.load_yaml(path) for path in (plain, dated, huge, keyed)}
+    for name, document in first.items():
+        assert again[name].data == document.data and type(again[name].data) is type(document.data)
+        assert again[name].lines == document.lines
+
