@@ -131,3 +131,16 @@ def test_only_documents_json_holds_exactly_are_kept(tmp_path):
         assert again[name].data == document.data and type(again[name].data) is type(document.data)
         assert again[name].lines == document.lines
 
+
+
+def test_only_the_most_recently_used_entries_are_kept(tmp_path):
+    import os
+
+    from site_gen.cache_dir import keep_newest, mark_used
+    for number in range(12):
+        path = tmp_path / f"{number}.json"
+        path.write_text("{}")
+        os.utime(path, ns=(number * 10**9, number * 10**9))
+    mark_used(tmp_path / "0.json")  # used just now: the newest
+    keep_newest(tmp_path, 8)
+    assert sorted(int(p.stem) for p in tmp_path.glob("*.json")) == [0, 5, 6, 7, 8, 9, 10, 11]

@@ -21,6 +21,7 @@ from pathlib import Path
 import orjson
 
 from ..atomic_files import write_atomically
+from ..cache_dir import keep_newest, mark_used
 from ..code_identity import code_identity
 from ..inputs.regular_files import read_regular
 from ..inputs.releases import release_files
@@ -28,6 +29,7 @@ from ..model.errors import InputWarning
 from ..model.graph import Graph
 
 FORMAT = 1
+KEEP = 8  # release directories remembered (the most recently built)
 Scrape = tuple[Graph, list[InputWarning]]
 
 
@@ -97,10 +99,12 @@ def cached_scrape(directory: Path, cache_dir: Path | None, scrape: Callable[[], 
     except OSError:
         found = None
     if found is not None:
+        mark_used(path)
         return found
     result = scrape()
     try:
         write_atomically(path, encode(key, result))
     except OSError:
         pass  # a cache that cannot be written only costs time next build
+    keep_newest(path.parent, KEEP)
     return result

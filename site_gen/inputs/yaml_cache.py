@@ -25,9 +25,11 @@ from pathlib import Path
 import orjson
 
 from ..atomic_files import write_atomically
+from ..cache_dir import keep_newest, mark_used
 from ..code_identity import code_identity
 
 FORMAT = 1
+KEEP = 8  # graph-data directories remembered (the most recently built)
 _LARGEST_INT = 1 << 63  # orjson writes 64-bit integers exactly
 
 
@@ -64,11 +66,13 @@ class _ParseCache:
 
     def save(self) -> None:
         if not self.changed and len(self.used) == len(self.stored):
+            mark_used(self.path)
             return
         try:
             write_atomically(self.path, orjson.dumps({"code": self.identity, "entries": self.used}))
         except (OSError, TypeError):
             pass  # a cache that cannot be written only costs time next build
+        keep_newest(self.path.parent, KEEP)
 
 
 def _plain(value: object) -> bool:
