@@ -24,7 +24,7 @@ from ..atomic_files import write_atomically
 from ..cache_dir import keep_newest, mark_used
 from ..code_identity import code_identity
 from ..inputs.regular_files import read_regular
-from ..inputs.releases import release_files
+from ..inputs.releases import release_file_names
 from ..model.errors import InputWarning
 from ..model.graph import Graph
 
@@ -38,9 +38,9 @@ def directory_digest(directory: Path) -> str:
     it, so an unreadable file raises the scrape's own error)."""
     digest = hashlib.sha256(f"release scrape v{FORMAT} {code_identity()}\0".encode())
     prefix = len(str(directory).rstrip(os.sep)) + 1
-    for path in release_files(directory):
+    for path in release_file_names(directory):
         data = read_regular(path, "release document")
-        digest.update(b"%b\0%d\0" % (os.fsencode(str(path)[prefix:]), len(data)))
+        digest.update(b"%b\0%d\0" % (os.fsencode(path[prefix:]), len(data)))
         digest.update(data)
     return digest.hexdigest()
 

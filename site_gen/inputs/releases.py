@@ -83,15 +83,20 @@ def parse_release(doc: Document) -> Release:
                    line=doc.line())
 
 
-def release_files(directory: Path) -> list[Path]:
+def release_file_names(directory: Path) -> list[str]:
     """Every release document below ``directory`` (recursively, skipping hidden
-    entries), in byte-wise path order so duplicates resolve the same way every time."""
+    entries), in byte-wise path order so duplicates resolve the same way every time.
+    Strings: thousands of Path objects cost more than hashing the files (scrape cache)."""
     found = []
     for folder, subfolders, files in os.walk(directory):
         subfolders[:] = [name for name in subfolders if not name.startswith(".")]
         found += [os.path.join(folder, name) for name in files
                   if not name.startswith(".") and os.path.splitext(name)[1].lower() in _RELEASE_SUFFIXES]
-    return [Path(p) for p in sorted(found, key=os.fsencode)]
+    return sorted(found, key=os.fsencode)
+
+
+def release_files(directory: Path) -> list[Path]:
+    return [Path(name) for name in release_file_names(directory)]
 
 
 def load_release_documents(directory: Path, warnings: Warnings) -> list[Release]:
