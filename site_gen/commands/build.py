@@ -235,10 +235,12 @@ examples:
 
 Output: OUT/api/upgrades_info/v1/graph/<channel>/<arch>.json for every channel and
 architecture, and OUT/api/upgrades_info/v1/graph/index.json; unless --no-html, the pages
-(OUT/index.html) with SVG graphs drawn by graphviz's `dot`, cached by content in
---cache-dir (as is the git blame of the channel files that dates feed entries and
-promotion's entry times, by each file's last commit). The site is built in a
-temporary directory beside OUT and replaces OUT only when the whole build succeeded.
+(OUT/index.html) with SVG graphs drawn by graphviz's `dot`. Kept in --cache-dir by
+content: the drawn SVGs, the parsed release documents and graph-data YAML (a
+rebuild parses only files whose bytes changed), and the git blame of the channel
+files that dates feed entries and promotion's entry times (by each file's last
+commit). The site is built in a temporary directory beside OUT and replaces OUT
+only when the whole build succeeded.
 """
 
 
@@ -260,8 +262,8 @@ def add_parser(sub) -> None:
     build.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="graphs drawn in parallel (default: one per CPU core)")
     build.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                       help="where drawn SVG graphs, the git blame of channel files and what "
-                            "registry images hold are cached "
+                       help="where drawn SVG graphs, parsed inputs, the git blame of channel "
+                            "files and what registry images hold are cached "
                             "(default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
     build.add_argument("--wait", type=float, default=DEFAULT_WAIT_SECONDS, metavar="SECONDS",
                        help="when another site-gen is writing the same --out, wait this long for it "
