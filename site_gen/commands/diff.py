@@ -4,13 +4,12 @@ graph-data revisions."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import orjson
 
+from ..atomic_files import replace_atomically
 from ..model.errors import InputError, Warnings
 from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import add_graph_data_argument, add_releases_argument
@@ -80,19 +79,12 @@ def _render(model: dict, output_format: str) -> bytes:
 
 
 def _write_file(path: Path, data: bytes) -> None:
-    """Write through a temporary file beside ``path``, so an existing file is replaced
-    whole or not at all."""
+    """Replace ``path`` whole or not at all (:func:`replace_atomically`)."""
     if path.is_dir():
         raise InputError("--out names a directory; give a file name", path)
+    if not path.absolute().parent.is_dir():
+        raise InputError("cannot write here: there is no such directory", path)
     try:
-        handle, temporary = tempfile.mkstemp(dir=path.absolute().parent, prefix=f".{path.name}.")
+        replace_atomically(path.absolute(), lambda writer: writer.write(data), 0o644)
     except OSError as exc:
-        raise InputError(f"cannot write here: {exc.strerror or exc}", path) from None
-    try:
-        with os.fdopen(handle, "wb") as writer:
-            writer.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except OSError as exc:
-        os.unlink(temporary)
         raise InputError(f"cannot write: {exc.strerror or exc}", path) from None

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..atomic_files import replace_atomically
 from ..layout import MARKER
 from ..model.errors import InputError
 from .reproducible_tar import source_date_epoch, write_tar_gz
@@ -51,20 +51,6 @@ def site_files(site: Path) -> dict[str, Path]:
     return files
 
 
-def _replace_atomically(target: Path, write) -> None:
-    """Write through a temporary file beside ``target`` and rename it into place, so an
-    interrupted run never leaves a truncated archive under the final name."""
-    handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", delete=False)
-    try:
-        with handle:
-            write(handle)
-        os.chmod(handle.name, 0o644)
-        os.replace(handle.name, target)
-    except BaseException:
-        os.unlink(handle.name)
-        raise
-
-
 def write_bundle(site: Path, archive: Path) -> Bundle:
     site, archive = site.resolve(), archive.absolute()
     if not site.is_dir():
@@ -85,11 +71,11 @@ def write_bundle(site: Path, archive: Path) -> Bundle:
     files = site_files(site)
     mtime = source_date_epoch()
     try:
-        _replace_atomically(archive, lambda out: write_tar_gz(out, files, mtime, compresslevel=6))
+        replace_atomically(archive, lambda out: write_tar_gz(out, files, mtime, compresslevel=6), 0o644)
         with open(archive, "rb") as packed:
             digest = hashlib.file_digest(packed, "sha256").hexdigest()
         line = f"{digest}  {archive.name}\n".encode()
-        _replace_atomically(checksum_file, lambda out: out.write(line))
+        replace_atomically(checksum_file, lambda out: out.write(line), 0o644)
     except OSError as exc:  # unreadable site files, a read-only or full disk, ...
         raise InputError(f"cannot make the bundle: {exc.strerror or exc}", exc.filename or archive) from None
     return Bundle(archive, checksum_file, digest, len(files))
