@@ -22,6 +22,10 @@ def enable() -> None:
     _enabled = True
 
 
+def enabled() -> bool:
+    return _enabled
+
+
 def leave(status: int) -> int:
     """Exit the process now with ``status`` if enabled; otherwise return ``status``."""
     if not _enabled:
