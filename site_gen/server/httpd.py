@@ -25,6 +25,7 @@ import traceback
 from http import HTTPStatus
 from pathlib import Path
 
+from ..event_loop import loop_factory
 from .conditional import http_date
 from .policy_http import TEXT, Reply, plan
 from .static_files import SiteFiles, resolve
@@ -259,16 +260,6 @@ def _reason(status: int) -> str:
     return _REASONS.get(status, "Unknown")
 
 
-def _loop_factory():
-    """uvloop's event loop (libuv) where installed, else asyncio's own: same behaviour,
-    uvloop only answers faster."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
-
-
 def _raise_file_limit(needed: int) -> None:
     """Lift the soft limit on open files towards ``needed`` (never above the hard limit)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -317,7 +308,7 @@ class SiteServer:
         """Serve until ``shutdown``. (``poll_interval`` is accepted for socketserver's
         signature and not needed: the loop wakes on events.)"""
         try:
-            with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:
                 runner.run(self._serve())
         finally:
             self._finished.set()
