@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -27,6 +28,14 @@ class RegistryReference:
     def payload_prefix(self) -> str:
         """``host[:port]/repository``: the pull spec a payload ``@digest`` is appended to."""
         return f"{self.host_port}/{self.repository}"
+
+    @property
+    def file_name(self) -> str:
+        """A file name for what is kept about this repository: readable, and unique
+        (the hash) even where the readable part of two references is the same."""
+        key = hashlib.sha256(str(self).encode()).hexdigest()[:16]
+        readable = f"{self.host_port}-{self.repository}".replace("/", "_").replace(":", "_")
+        return f"{readable}-{key}.json"
 
 
 def is_registry_reference(text: str) -> bool:

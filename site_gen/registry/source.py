@@ -10,7 +10,6 @@ found nothing new is recognised as up to date.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,9 +99,7 @@ def scrape(reference: RegistryReference, args: argparse.Namespace, warnings: War
 
 def scrape_file(reference: RegistryReference, cache_dir: Path) -> Path:
     """Where a build keeps the raw graph of its last scrape of ``reference``."""
-    key = hashlib.sha256(str(reference).encode()).hexdigest()[:16]
-    name = f"{reference.host_port}-{reference.repository}".replace("/", "_").replace(":", "_")
-    return cache_dir / "registry-v1" / "scrapes" / f"{name}-{key}.json"
+    return cache_dir / "registry-v1" / "scrapes" / reference.file_name
 
 
 def resolve_releases(args: argparse.Namespace, warnings: Warnings) -> Path | None:
