@@ -1,21 +1,30 @@
-"""What each manifest digest resolved to, kept across runs (``--cache-dir``).
+"""What a scrape learnt, kept across runs (``--cache-dir``).
 
 A digest names immutable content: an image's manifest fixes its config and layers,
 and a list's fixes its children. So the architecture and release-metadata found for
 a digest never change, and a scheduled rebuild fetches configs and layers only for
-digests it has not seen. One small JSON file per digest, written atomically, so
-concurrent scrapes and interrupted ones leave nothing half-written.
+digests it has not seen (``DigestCache``: one small JSON file per digest).
+
+``TagIndex``: one file per repository with the last successful scrape's tag -> digest
+(and media type) and what each of those digests resolved to. The next scrape asks the
+registry for each known tag's manifest ``If-None-Match`` that digest; a 304 means the
+tag is unchanged, and the index answers without another file read, so a warm scrape
+of 6,845 tags reads one cache file, not 6,845.
+
+Everything is written atomically, so concurrent scrapes and interrupted ones leave
+nothing half-written; a damaged file is ignored (the scrape fetches again).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
 from ..atomic_files import write_atomically
 from .metadata import ReleaseMetadata, from_json
+from .reference import RegistryReference
 
 FORMAT = 1
 
@@ -25,6 +34,17 @@ class Resolution:
     architecture: str
     release: ReleaseMetadata | None   # None: the image has no release-metadata
     note: str = ""                     # why there is none, for the warning
+
+    def to_json(self) -> dict:
+        return {"architecture": self.architecture, "note": self.note,
+                "release": self.release.to_json() if self.release else None}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Resolution:
+        release = from_json(data["release"]) if data["release"] is not None else None
+        if not isinstance(data["architecture"], str) or not isinstance(data.get("note", ""), str):
+            raise TypeError("architecture and note must be strings")
+        return cls(data["architecture"], release, data.get("note", ""))
 
 
 class DigestCache:
@@ -39,20 +59,64 @@ class DigestCache:
         if self.directory is None:
             return None
         try:
-            data = orjson.loads(self._path(self.directory, digest).read_bytes())
-            release = from_json(data["release"]) if data["release"] is not None else None
-            return Resolution(data["architecture"], release, data.get("note", ""))
+            return Resolution.from_json(orjson.loads(self._path(self.directory, digest).read_bytes()))
         except (OSError, ValueError, KeyError, TypeError):
             return None  # absent or damaged: fetch again
 
     def put(self, digest: str, resolution: Resolution) -> None:
         if self.directory is None:
             return
-        path = self._path(self.directory, digest)
-        release = resolution.release.to_json() if resolution.release else None
-        data = orjson.dumps({"architecture": resolution.architecture, "release": release,
-                             "note": resolution.note})
         try:
-            write_atomically(path, data)
+            write_atomically(self._path(self.directory, digest), orjson.dumps(resolution.to_json()))
         except OSError:
             pass  # a cache that cannot be written only costs time next run
+
+
+@dataclass(frozen=True)
+class Tagged:
+    digest: str
+    media_type: str
+
+
+@dataclass
+class TagIndex:
+    """A repository's tags and their digests' resolutions as the last successful scrape saw them."""
+    path: Path | None
+    tags: dict[str, Tagged] = field(default_factory=dict)
+    resolutions: dict[str, Resolution] = field(default_factory=dict)
+    _read: bytes = b""  # the file's bytes as read: an unchanged index is not rewritten
+
+    @classmethod
+    def load(cls, directory: Path | None, reference: RegistryReference) -> TagIndex:
+        if directory is None:
+            return cls(None)
+        path = directory / f"registry-v{FORMAT}" / "tags" / reference.file_name
+        index = cls(path)
+        try:
+            raw = path.read_bytes()
+            data = orjson.loads(raw)
+            if data["reference"] != str(reference):
+                raise ValueError("another repository's index")
+            tags = {tag: Tagged(*pair) for tag, pair in data["tags"].items()}
+            resolutions = {digest: Resolution.from_json(found) for digest, found in data["resolutions"].items()}
+            if not all(isinstance(t.digest, str) and isinstance(t.media_type, str) for t in tags.values()):
+                raise TypeError("a tag's digest or media type is not a string")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return index  # absent or damaged: every tag's manifest is read in full
+        index.tags, index.resolutions, index._read = tags, resolutions, raw
+        return index
+
+    def save(self, reference: RegistryReference, tags: dict[str, Tagged],
+             resolutions: dict[str, Resolution]) -> None:
+        if self.path is None:
+            return
+        data = orjson.dumps({"reference": str(reference),
+                             "tags": {tag: [t.digest, t.media_type] for tag, t in tags.items()},
+                             "resolutions": {digest: r.to_json() for digest, r in resolutions.items()}},
+                            option=orjson.OPT_SORT_KEYS)
+        if data == self._read:
+            return
+        try:
+            write_atomically(self.path, data)
+        except OSError:
+            pass  # as for the digest cache: only costs time next run

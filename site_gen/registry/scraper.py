@@ -1,8 +1,10 @@
 """A registry repository -> release records: the reference scrape (spec §3-§5), done right.
 
-Every tag's manifest is read (tags are not parsed; cosign signature tags are skipped).
+Every tag's manifest is read (tags are not parsed; cosign signature tags are skipped),
+or, for a tag the last scrape saw, confirmed unchanged with a 304 (``cache.TagIndex``).
 Tags that share a digest are resolved once; each digest is resolved once per run (a
-single flight shared by the worker threads) and once ever with the persistent cache.
+single flight shared by the workers) and once ever with the persistent cache. It all
+runs on one event loop: ``--concurrency`` workers share the client's connection pool.
 An image gives its architecture from its config and its release-metadata from the
 first layer, top down, that has the entry. A list gives ``multi`` (or its only
 child's architecture) and the metadata of its last child.
@@ -14,20 +16,22 @@ child is used, with a warning), OCI manifests skipped, node order left to chance
 
 from __future__ import annotations
 
+import asyncio
 import re
-import threading
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import orjson
 
+from ..event_loop import loop_factory
 from ..inputs.releases import MULTI_KEY
 from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
-from .cache import DigestCache, Resolution
+from .cache import DigestCache, Resolution, Tagged, TagIndex
 from .client import (
     ConnectionOptions,
     Fetched,
@@ -81,13 +85,15 @@ class ScrapeStats:
     releases: int = 0
     multi: int = 0
     requests: int = 0
+    unchanged: int = 0           # tags whose manifest request answered 304: same digest as last time
 
     def summary(self) -> str:
         return (f"{self.tags:,} tags: {self.releases:,} releases ({self.multi:,} multi, "
                 f"{self.oci:,} from OCI manifests); {self.images:,} images, {self.cached:,} from the "
                 f"cache, {self.fetched:,} fetched; skipped {self.signature_tags:,} signature tags, "
                 f"{self.skipped:,} unreadable, {self.without_metadata:,} without release-metadata, "
-                f"{self.shards:,} multi shards; {self.requests:,} requests")
+                f"{self.shards:,} multi shards; {self.requests:,} requests, {self.unchanged:,} of them "
+                "answered 304 (tag unchanged)")
 
 
 @dataclass
@@ -97,62 +103,81 @@ class ScrapeResult:
     stats: ScrapeStats
 
 
+async def _each(items: Iterable[str], work: Callable[[str], Awaitable[None]], workers: int) -> None:
+    """``work(item)`` for every item, ``workers`` at a time; the first error cancels the rest."""
+    pending = iter(items)
+
+    async def worker() -> None:
+        for item in pending:  # one shared iterator: each item goes to one worker
+            await work(item)
+
+    tasks = [asyncio.create_task(worker()) for _ in range(workers)]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class _Scrape:
-    def __init__(self, client: RegistryClient, options: ScrapeOptions, warnings: Warnings):
+    def __init__(self, client: RegistryClient, options: ScrapeOptions, warnings: Warnings, index: TagIndex):
         self.client = client
         self.options = options
         self.warnings = warnings
         self.cache = DigestCache(options.cache_dir)
+        self.index = index
         self.stats = ScrapeStats()
-        self._lock = threading.Lock()
-        self._flights: dict[str, Future[Resolution]] = {}
+        self._flights: dict[str, asyncio.Future[Resolution]] = {}
 
     def warn(self, message: str) -> None:
-        with self._lock:
-            self.warnings.add(message, str(self.client.reference))
+        self.warnings.add(message, str(self.client.reference))
 
-    def once(self, digest: str, resolve: Callable[[], Resolution]) -> Resolution:
-        """Resolve each digest once, even when threads ask for it at the same time."""
-        with self._lock:
-            known = self._flights.get(digest)
-            flight = self._flights[digest] = known or Future()
+    async def once(self, digest: str, resolve: Callable[[], Awaitable[Resolution]]) -> Resolution:
+        """Resolve each digest once, even when workers ask for it at the same time."""
+        known = self._flights.get(digest)
         if known is not None:
-            return known.result()
+            return await asyncio.shield(known)
+        flight = self._flights[digest] = asyncio.get_running_loop().create_future()
         try:
-            result = resolve()
+            result = await resolve()
         except BaseException as exc:
             flight.set_exception(exc)
+            flight.exception()  # retrieved: no "never retrieved" warning when no one else waits
             raise
         flight.set_result(result)
         return result
 
-    def resolution(self, digest: str, fetched: Fetched | None, tag: str) -> Resolution:
-        """What a tagged image (``fetched``: its manifest) or a list child holds."""
-        def resolve() -> Resolution:
-            cached = self.cache.get(digest)
+    async def resolution(self, digest: str, fetched: Fetched | None, tag: str, tagged: bool = True) -> Resolution:
+        """What a tagged image (``fetched``: its manifest, None after a 304) or a list child holds."""
+        async def resolve() -> Resolution:
+            cached = self.index.resolutions.get(digest) or self.cache.get(digest)
             if cached is not None:
-                with self._lock:
-                    self.stats.cached += fetched is not None
+                self.stats.cached += tagged
                 return cached
-            manifest = parse_manifest(fetched or self.client.manifest(digest))
+            manifest = parse_manifest(fetched or await self.read_manifest(digest))
             if isinstance(manifest, ImageList):
-                found = self.from_list(manifest, tag)
+                found = await self.from_list(manifest, tag)
             else:
-                found = self.from_image(manifest, tag)
-            with self._lock:
-                self.stats.fetched += fetched is not None
+                found = await self.from_image(manifest, tag)
+            self.stats.fetched += tagged
             self.cache.put(digest, found)
             return found
-        return self.once(digest, resolve)
+        return await self.once(digest, resolve)
 
-    def from_list(self, manifest: ImageList, tag: str) -> Resolution:
+    async def read_manifest(self, digest: str) -> Fetched:
+        fetched = await self.client.manifest(digest)
+        assert fetched is not None  # asked without If-None-Match: never a 304
+        return fetched
+
+    async def from_list(self, manifest: ImageList, tag: str) -> Resolution:
         children = manifest.children
         if not children:
             raise ImageProblem("empty manifest list")
         arch = children[0].architecture if len(children) == 1 else "multi"
         for position, child in enumerate(reversed(children)):
             try:
-                found = self.resolution(child.digest, None, tag)
+                found = await self.resolution(child.digest, None, tag, tagged=False)
             except ImageProblem as exc:
                 self.warn(f"tag {tag}: list child {child.digest} ({child.architecture}) is unreadable "
                           f"({exc}); trying the one before it")
@@ -163,8 +188,8 @@ class _Scrape:
             return Resolution(arch, found.release, found.note)
         raise ImageProblem("no child of the manifest list is readable")
 
-    def from_image(self, manifest: Image, tag: str) -> Resolution:
-        config = self.client.blob(manifest.config, "config")
+    async def from_image(self, manifest: Image, tag: str) -> Resolution:
+        config = await self.client.blob(manifest.config, "config")
         try:
             arch = orjson.loads(config).get("architecture")
         except (ValueError, AttributeError):
@@ -172,13 +197,14 @@ class _Scrape:
         if not isinstance(arch, str) or not arch:
             raise ImageProblem(f"config {manifest.config} has no 'architecture'")
         notes = []
+        limits = self.options.limits
         for layer in reversed(manifest.layers):  # top layer first, as the reference searches
-            if layer.size > self.options.limits.compressed:
+            if layer.size > limits.compressed:
                 raise RegistryError(self.client.reference, f"tag {tag}: layer {layer.digest} is "
-                                    f"{layer.size:,} bytes, over the {self.options.limits.compressed:,} limit")
+                                    f"{layer.size:,} bytes, over the {limits.compressed:,} limit")
             try:
-                with self.client.stream_blob(layer.digest, "layer") as chunks:
-                    raw = find_release_metadata(chunks, layer.digest, self.options.limits)
+                raw = await self.client.read_blob(
+                    layer.digest, "layer", partial(find_release_metadata, digest=layer.digest, limits=limits))
             except ImageProblem as exc:
                 raise RegistryError(self.client.reference, f"tag {tag}: {exc}") from None
             except CorruptLayer as exc:
@@ -197,64 +223,72 @@ class _Scrape:
 
 def scrape_registry(reference: RegistryReference, options: ScrapeOptions, warnings: Warnings,
                     progress: Progress | None = None) -> ScrapeResult:
-    """Read every tag of ``reference`` into release records, or raise a RegistryError."""
-    progress = progress or Progress(quiet=True)
-    with RegistryClient(reference, options.connection, warnings) as client:
-        client.connect()
-        run = _Scrape(client, options, warnings)
+    """Read every tag of ``reference`` into release records, or raise a RegistryError.
+    Runs its own event loop; layers are decoded on ``concurrency`` worker threads."""
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        runner.get_loop().set_default_executor(
+            ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="layers"))
+        return runner.run(_scrape(reference, options, warnings, progress or Progress(quiet=True)))
+
+
+async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings: Warnings,
+                  progress: Progress) -> ScrapeResult:
+    index = TagIndex.load(options.cache_dir, reference)
+    workers = options.connection.concurrency
+    async with RegistryClient(reference, options.connection, warnings) as client:
+        await client.connect()
+        run = _Scrape(client, options, warnings, index)
         stats = run.stats
-        tags = client.tags()
+        tags = await client.tags()
         stats.tags = len(tags)
         readable = [tag for tag in tags if not SIGNATURE_TAG.fullmatch(tag)]
         stats.signature_tags = len(tags) - len(readable)
-        manifests: dict[str, Fetched] = {}
+        tagged: dict[str, Tagged] = {}           # what each readable tag names
+        fetched: dict[str, Fetched] = {}         # manifests read in full (not after a 304)
         by_digest: dict[str, list[str]] = {}
-        with ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="scrape") as pool, \
-                progress.stage("reading manifests", len(readable), "tag") as bar:
-            futures = {pool.submit(client.manifest, tag): tag for tag in readable}
-            try:
-                for future in as_completed(futures):
-                    tag = futures[future]
+
+        with progress.stage("reading manifests", len(readable), "tag") as bar:
+            async def read_tag(tag: str) -> None:
+                known = index.tags.get(tag)
+                try:
+                    manifest = await client.manifest(tag, known.digest if known else None)
+                except ImageProblem as exc:
+                    run.warn(f"tag {tag}: {exc}; skipped")
+                    stats.skipped += 1
+                    return
+                finally:
                     bar.update(1)
-                    try:
-                        fetched = future.result()
-                    except ImageProblem as exc:
-                        run.warn(f"tag {tag}: {exc}; skipped")
-                        stats.skipped += 1
-                        continue
-                    manifests.setdefault(fetched.digest, fetched)
-                    by_digest.setdefault(fetched.digest, []).append(tag)
-            except BaseException:
-                pool.shutdown(cancel_futures=True)
-                raise
+                if manifest is None:
+                    assert known is not None
+                    stats.unchanged += 1
+                    tagged[tag] = known
+                else:
+                    tagged[tag] = Tagged(manifest.digest, manifest.media_type)
+                    fetched.setdefault(manifest.digest, manifest)
+                by_digest.setdefault(tagged[tag].digest, []).append(tag)
+            await _each(readable, read_tag, workers)
         stats.images = len(by_digest)
+
         resolved: dict[str, Resolution] = {}
-        with ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="scrape") as pool, \
-                progress.stage("reading images", len(by_digest), "image") as bar:
-            images: dict[Future[Resolution], str] = {
-                pool.submit(run.resolution, digest, manifests[digest], min(tags_of)): digest
-                for digest, tags_of in sorted(by_digest.items())}
-            try:
-                for done in as_completed(images):
-                    digest = images[done]
-                    bar.update(1)
-                    bar.set_postfix(cached=stats.cached, fetched=stats.fetched, skipped=stats.skipped,
-                                    refresh=False)
-                    try:
-                        resolved[digest] = done.result()
-                    except ImageProblem as exc:
-                        tags_of = by_digest[digest]
-                        run.warn(f"tag {', '.join(sorted(tags_of))}: {exc}; skipped")
-                        stats.skipped += len(tags_of)
-            except BaseException:
-                pool.shutdown(cancel_futures=True)
-                raise
+        with progress.stage("reading images", len(by_digest), "image") as bar:
+            async def read_image(digest: str) -> None:
+                tags_of = by_digest[digest]
+                try:
+                    resolved[digest] = await run.resolution(digest, fetched.get(digest), min(tags_of))
+                except ImageProblem as exc:
+                    run.warn(f"tag {', '.join(sorted(tags_of))}: {exc}; skipped")
+                    stats.skipped += len(tags_of)
+                bar.update(1)
+                bar.set_postfix(cached=stats.cached, fetched=stats.fetched, skipped=stats.skipped, refresh=False)
+            await _each(sorted(by_digest), read_image, workers)
         stats.requests = client.requests
-    releases = _releases(reference, manifests, by_digest, resolved, run)
+    media_types = {t.digest: t.media_type for t in tagged.values()}
+    releases = _releases(reference, media_types, by_digest, resolved, run)
+    index.save(reference, {tag: t for tag, t in tagged.items() if t.digest in resolved}, resolved)
     return ScrapeResult(reference, releases, stats)
 
 
-def _releases(reference: RegistryReference, manifests: dict[str, Fetched], by_digest: dict[str, list[str]],
+def _releases(reference: RegistryReference, media_types: dict[str, str], by_digest: dict[str, list[str]],
               resolved: dict[str, Resolution], run: _Scrape) -> list[ScrapedRelease]:
     stats = run.stats
     by_node: dict[str, ScrapedRelease] = {}
@@ -277,7 +311,7 @@ def _releases(reference: RegistryReference, manifests: dict[str, Fetched], by_di
                                 f"images: tag {earlier.tags[0]} ({earlier.digest}) and tag {tags[0]} "
                                 f"({digest}); remove or retag one of them")
         by_node[release.node_version] = release
-        stats.oci += manifests[digest].media_type in OCI_TYPES
+        stats.oci += media_types[digest] in OCI_TYPES
         stats.multi += release.architecture == "multi"
     stats.releases = len(by_node)
     return sorted(by_node.values(), key=lambda r: (r.architecture, versions.sort_key(r.version)))
