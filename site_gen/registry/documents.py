@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -22,7 +23,9 @@ from ..model.errors import InputError
 from ..model.graph import Graph
 from ..model.release import Release
 from ..publish.staging import StagedSite, published_marker
-from .scraper import ScrapedRelease, ScrapeResult
+
+if TYPE_CHECKING:  # not at run time: the scraper loads aiohttp, which writing documents does not need
+    from .scraper import ScrapedRelease, ScrapeResult
 
 
 def release_document(release: ScrapedRelease) -> dict:
@@ -72,8 +75,8 @@ def release_graph(result: ScrapeResult) -> Graph:
 
 def write_release_documents(result: ScrapeResult, out: Path) -> tuple[Path, bool]:
     """Write ``OUT/<arch>/<version>.yaml``, replacing OUT as a whole; (OUT, whether it changed).
-    OUT's marker records a digest of the documents, so an unchanged scrape leaves OUT alone."""
-    release_graph(result)
+    OUT's marker records a digest of the documents, so an unchanged scrape leaves OUT alone
+    (and is not checked again: the same documents passed the check before they were written)."""
     files = [(f"{r.architecture}/{r.version}.yaml", _yaml(r, str(result.reference)).encode())
              for r in result.releases]
     digest = hashlib.sha256()
@@ -82,6 +85,7 @@ def write_release_documents(result: ScrapeResult, out: Path) -> tuple[Path, bool
     marker = {"release-documents": digest.hexdigest()}
     if published_marker(out.absolute()).get("release-documents") == marker["release-documents"]:
         return out.absolute(), False
+    release_graph(result)
     with StagedSite(out, [], marker) as site:
         for name, content in files:
             site.write(name, content)
