@@ -84,7 +84,6 @@ class TagIndex:
     path: Path | None
     tags: dict[str, Tagged] = field(default_factory=dict)
     resolutions: dict[str, Resolution] = field(default_factory=dict)
-    _read: bytes = b""  # the file's bytes as read: an unchanged index is not rewritten
 
     @classmethod
     def load(cls, directory: Path | None, reference: RegistryReference) -> TagIndex:
@@ -93,8 +92,7 @@ class TagIndex:
         path = directory / f"registry-v{FORMAT}" / "tags" / reference.file_name
         index = cls(path)
         try:
-            raw = path.read_bytes()
-            data = orjson.loads(raw)
+            data = orjson.loads(path.read_bytes())
             if data["reference"] != str(reference):
                 raise ValueError("another repository's index")
             tags = {tag: Tagged(*pair) for tag, pair in data["tags"].items()}
@@ -103,19 +101,20 @@ class TagIndex:
                 raise TypeError("a tag's digest or media type is not a string")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return index  # absent or damaged: every tag's manifest is read in full
-        index.tags, index.resolutions, index._read = tags, resolutions, raw
+        index.tags, index.resolutions = tags, resolutions
         return index
 
     def save(self, reference: RegistryReference, tags: dict[str, Tagged],
              resolutions: dict[str, Resolution]) -> None:
         if self.path is None:
             return
+        if tags == self.tags and resolutions.keys() == self.resolutions.keys() \
+                and all(found is self.resolutions[digest] for digest, found in resolutions.items()):
+            return  # what was read (a warm scrape): nothing to write, nor to encode
         data = orjson.dumps({"reference": str(reference),
                              "tags": {tag: [t.digest, t.media_type] for tag, t in tags.items()},
                              "resolutions": {digest: r.to_json() for digest, r in resolutions.items()}},
                             option=orjson.OPT_SORT_KEYS)
-        if data == self._read:
-            return
         try:
             write_atomically(self.path, data)
         except OSError:

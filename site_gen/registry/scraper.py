@@ -225,10 +225,19 @@ def scrape_registry(reference: RegistryReference, options: ScrapeOptions, warnin
                     progress: Progress | None = None) -> ScrapeResult:
     """Read every tag of ``reference`` into release records, or raise a RegistryError.
     Runs its own event loop; layers are decoded on ``concurrency`` worker threads."""
+    results: list[ScrapeResult] = []
+
+    async def scrape() -> None:
+        # The result leaves the loop through a list, not as the task's result: the Runner's
+        # SIGINT handler holds the task, and restoring the handler formats its repr (in
+        # signal's enum lookup), which would repr every release (0.3 s for 6,845).
+        results.append(await _scrape(reference, options, warnings, progress or Progress(quiet=True)))
+
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
         runner.get_loop().set_default_executor(
             ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="layers"))
-        return runner.run(_scrape(reference, options, warnings, progress or Progress(quiet=True)))
+        runner.run(scrape())
+    return results[0]
 
 
 async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings: Warnings,
