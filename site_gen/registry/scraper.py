@@ -141,6 +141,9 @@ class _Scrape:
         flight = self._flights[digest] = asyncio.get_running_loop().create_future()
         try:
             result = await resolve()
+        except asyncio.CancelledError:
+            flight.cancel()
+            raise
         except BaseException as exc:
             flight.set_exception(exc)
             flight.exception()  # retrieved: no "never retrieved" warning when no one else waits
