@@ -5,7 +5,8 @@ set as images through the registry API (tests/registry_images.py; not timed), th
 times `site-gen scrape docker://... --out OUT` in a subprocess:
 
 * cold: an empty --cache-dir, so every config and metadata layer is fetched;
-* warm: the same cache and nothing new, so only the tag list and manifests are read.
+* warm: the same cache and nothing new: the tag list, and one manifest request per tag
+  that the registry answers 304 (the cache's tag index).
 
 Sets: `2021` is the real 2021 quay scrape (cincinnati-fixtures/20211124.083150,
 992 images on 4 architectures); `2026` is the full-scale synthetic set of

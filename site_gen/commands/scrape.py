@@ -27,8 +27,9 @@ from the image config, `release-manifests/release-metadata` from the top layer d
 manifest lists as `multi` with the metadata of their last image; OCI manifests and
 indexes too. Writes OUT/<arch>/<version>.yaml, one per release image, with the payload
 HOST[:PORT]/REPO@DIGEST. OUT is replaced as a whole, only when the scrape succeeded.
-What each image digest holds is cached in --cache-dir, so a rescrape fetches only the
-tag list, the manifests and new images. Credentials: --authfile, else podman's and
+What each image digest holds, and which digest each tag named, is cached in
+--cache-dir, so a rescrape asks only whether each tag changed (the registry answers
+304 when it did not) and fetches new images. Credentials: --authfile, else podman's and
 docker's usual files. `build`, `check` and `diff` also take --releases docker://...
 """
 

@@ -75,8 +75,9 @@ def add_registry_arguments(parser: argparse.ArgumentParser, cache_dir: bool = Tr
                        help="registry requests in flight (default: 16, as the update service)")
     if cache_dir:
         group.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                           help="what each image digest holds is cached here, so a rescrape reads only "
-                                "new images (default: $XDG_CACHE_HOME/site-gen or ~/.cache/site-gen)")
+                           help="what each image digest holds and each tag's digest are cached here, so a "
+                                "rescrape reads only new images (default: $XDG_CACHE_HOME/site-gen or "
+                                "~/.cache/site-gen)")
 
 
 def scrape_options(args: argparse.Namespace) -> ScrapeOptions:
