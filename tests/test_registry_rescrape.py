@@ -171,3 +171,19 @@ def test_blobs_redirected_to_another_origin_get_no_credentials(tmp_path, registr
     finally:
         registry.stop()
         store.stop()
+
+
+def test_a_token_realm_that_is_not_a_url_is_named(tmp_path, registry_certs, registry_storage, anonymous_registry,
+                                                  capsys):
+    auth = ("auth:\n  token:\n    realm: not-a-url\n    service: site-gen-test-registry\n"
+            f"    issuer: site-gen-test-issuer\n    rootcertbundle: {registry_certs.ca}\n")
+    registry = Registry(tmp_path / "bad-realm", registry_storage, registry_certs, auth=auth)
+    try:
+        assert main(["scrape", registry.docker_reference(REPO), "--out", str(tmp_path / "releases"),
+                     "--cache-dir", str(tmp_path / "cache"),
+                     "--cert-dir", str(cert_dir_for(registry, tmp_path / "certs.d"))]) == 1
+        err = capsys.readouterr().err
+        assert "error: the registry names a token server that is not an http(s) URL: 'not-a-url'" in err
+        assert "Traceback" not in err
+    finally:
+        registry.stop()

@@ -46,6 +46,7 @@ CHUNK_BYTES = 1 << 16         # a streamed layer is handed over this much at a t
 _CHALLENGE_PARAM = re.compile(r'([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))')
 _NEXT_LINK = re.compile(r'<([^>]*)>\s*;\s*rel="?next"?')
 DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+_SSL_SOURCE_LINE = re.compile(r"\s*\(_ssl\.c:\d+\)")  # where in CPython's ssl module: noise to a user
 T = TypeVar("T")
 
 
@@ -107,6 +108,7 @@ def parse_challenge(header: str) -> tuple[str, dict[str, str]]:
 
 
 def _tls_message(text: str) -> str | None:
+    text = _SSL_SOURCE_LINE.sub("", text)
     if "CERTIFICATE_VERIFY_FAILED" in text:
         return ("TLS certificate not trusted (" + text.split("certificate verify failed:")[-1].strip(" )]")
                 + "): put the registry's CA certificate in --cert-dir DIR (as DIR/ca.crt or "
@@ -265,7 +267,12 @@ class RegistryClient:
         query = {"scope": params.get("scope") or f"repository:{self.reference.repository}:pull"}
         if params.get("service"):
             query["service"] = params["service"]
-        url = URL(params["realm"]).update_query(query)
+        try:
+            url = URL(params["realm"]).update_query(query)
+        except ValueError:
+            url = None
+        if url is None or url.scheme not in ("http", "https") or not url.host:
+            raise self._fail(f"the registry names a token server that is not an http(s) URL: {params['realm']!r}")
         headers = {}
         if credentials is not None:
             pair = f"{credentials.username}:{credentials.password}".encode()
