@@ -144,3 +144,31 @@ def test_only_the_most_recently_used_entries_are_kept(tmp_path):
     mark_used(tmp_path / "0.json")  # used just now: the newest
     keep_newest(tmp_path, 8)
     assert sorted(int(p.stem) for p in tmp_path.glob("*.json")) == [0, 5, 6, 7, 8, 9, 10, 11]
+
+
+def _tamper_scrape(stored):
+    """Ways a tampered scrape entry keeps its key but breaks the shapes the engine relies on."""
+    yield "metadata", [*stored["metadata"][:-1], ["not", "a", "mapping"]]
+    yield "metadata", [*stored["metadata"][:-1], {"url": 5}]
+    yield "children", [*stored["children"][:-1], [len(stored["versions"])]]
+    yield "children", [*stored["children"][:-1], [-1]]
+    yield "children", [*stored["children"][:-1], [0.5]]
+    yield "versions", [*stored["versions"][:-1], 4]
+    yield "payloads", stored["payloads"][:-1]
+
+
+def test_a_tampered_cache_entry_with_the_right_key_is_a_miss(inputs, tmp_path):
+    import json
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "first", cache)
+    [scrape_file] = cache_files(cache, "release-scrape-v1")
+    [yaml_file] = cache_files(cache, "graph-data-yaml-v1")
+    stored = json.loads(scrape_file.read_text())
+    packed = json.loads(yaml_file.read_text())
+    for digest, (data, lines) in packed["entries"].items():
+        packed["entries"][digest] = [data, [[where, str(line)] for where, line in lines]]
+    yaml_file.write_text(json.dumps(packed))
+    for number, (field, value) in enumerate(_tamper_scrape(stored)):
+        scrape_file.write_text(json.dumps({**stored, field: value}))
+        build(inputs, tmp_path / f"again-{number}", cache)
+        assert files_of(tmp_path / f"again-{number}") == files_of(tmp_path / "first"), field

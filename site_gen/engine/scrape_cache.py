@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 
 import orjson
@@ -64,28 +65,48 @@ def encode(key: str, scrape: Scrape) -> bytes:
 
 
 def decode(data: bytes, key: str) -> Scrape | None:
-    """The stored scrape, or None when it is for another key or damaged."""
+    """The stored scrape, or None when it is for another key, damaged, or not of the
+    shapes the engine expects (a tampered file must not crash the build later)."""
     try:
         stored = orjson.loads(data)
         if stored.get("key") != key:
             return None
+        versions, payloads, metadata, children = (stored[name] for name in
+                                                  ("versions", "payloads", "metadata", "children"))
+        if not _well_formed(versions, payloads, metadata, children):
+            return None
         graph = Graph()
-        graph.versions = stored["versions"]
-        graph.payloads = stored["payloads"]
-        graph.metadata = stored["metadata"]
-        graph.index = {version: node for node, version in enumerate(graph.versions)}
-        graph.children = [set(children) for children in stored["children"]]
-        graph.parents = [set() for _ in graph.versions]
-        for node, children in enumerate(graph.children):
-            for child in children:
+        graph.versions, graph.payloads, graph.metadata = versions, payloads, metadata
+        graph.index = {version: node for node, version in enumerate(versions)}
+        graph.children = [set(listed) for listed in children]
+        graph.parents = [set() for _ in versions]
+        for node, listed in enumerate(children):
+            for child in listed:
                 graph.parents[child].add(node)
         warnings = [InputWarning(message, None if path is None else Path(path), line)
                     for message, path, line in stored["warnings"]]
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
-    if not len(graph.versions) == len(graph.payloads) == len(graph.metadata) == len(graph.children):
-        return None
     return graph, warnings
+
+
+def _well_formed(versions: object, payloads: object, metadata: object, children: object) -> bool:
+    """Lists of one length: version strings, payload strings or null, string-to-string
+    metadata or null, and lists of node numbers in range. Type sets, not loops: 25 ms."""
+    columns = (versions, payloads, metadata, children)
+    if not all(isinstance(column, list) for column in columns):
+        return False
+    assert isinstance(versions, list) and isinstance(payloads, list)
+    assert isinstance(metadata, list) and isinstance(children, list)
+    count = len(versions)
+    if not len(payloads) == len(metadata) == len(children) == count or not set(map(type, children)) <= {list}:
+        return False
+    nodes = list(chain.from_iterable(children))
+    return (set(map(type, nodes)) <= {int} and (not nodes or (min(nodes) >= 0 and max(nodes) < count))
+            and set(map(type, versions)) <= {str}
+            and set(map(type, payloads)) <= {str, type(None)}
+            and set(map(type, metadata)) <= {dict, type(None)}
+            and all(set(map(type, entry.values())) <= {str} for entry in metadata if entry))
 
 
 def cached_scrape(directory: Path, cache_dir: Path | None, scrape: Callable[[], Scrape]) -> Scrape:

@@ -52,9 +52,11 @@ class _ParseCache:
         entry = self.stored.get(key)
         try:
             data, lines = entry  # type: ignore[misc]
-            found = {tuple(where): line for where, line in lines}
+            found = {tuple(where): line for where, line in lines if type(where) is list and type(line) is int}
         except (TypeError, ValueError):
             return None
+        if len(found) != len(lines):
+            return None  # not what remember() wrote: parse the file again
         self.used[key] = entry  # type: ignore[assignment]
         return data, found
 
