@@ -8,9 +8,8 @@ file per graph-data directory, and :func:`remember` adds what was parsed anew. O
 documents JSON holds exactly are kept (mappings with string keys, lists, strings,
 finite numbers, booleans, null); one with a timestamp, say, is parsed every time.
 (What a YAML alias shares comes back as equal copies: documents are only read.)
-JSON, not pickle: a cache
-directory shared with others can at worst give wrong data, never run code. A damaged
-file is ignored.
+JSON, not pickle: a cache directory shared with others can at worst give wrong data,
+never run code. A damaged file, or an entry not of the shapes written, is ignored.
 """
 
 from __future__ import annotations
