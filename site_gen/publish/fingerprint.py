@@ -17,26 +17,9 @@ from pathlib import Path
 import orjson
 
 from ..code_identity import code_identity
+from ..file_tree import tree_files
 from ..inputs.regular_files import open_regular
 from ..model.errors import InputError
-
-
-def _walk_files(root: str) -> list[tuple[bytes, str]]:
-    """(relative path as bytes, path) of every file below ``root``, in byte-wise order.
-    Plain strings, not pathlib: the inputs are thousands of small files, and Path
-    arithmetic cost more than reading and hashing them."""
-    if not os.path.isdir(root):
-        return [(b".", root)]
-    found = []
-    prefix = len(root.rstrip(os.sep)) + 1
-    for folder, subfolders, files in os.walk(root):
-        subfolders[:] = [d for d in subfolders if d not in (".git", "__pycache__")]
-        for name in files:
-            if not name.endswith(".pyc"):
-                path = os.path.join(folder, name)
-                found.append((os.fsencode(path[prefix:]), path))
-    found.sort()
-    return found
 
 
 def _hash_tree(digest, label: str, root: Path) -> None:
@@ -44,7 +27,7 @@ def _hash_tree(digest, label: str, root: Path) -> None:
     if not root.exists():
         digest.update(b"missing")
         return
-    for relative, path in _walk_files(str(root)):
+    for relative, path in tree_files(str(root)):
         digest.update(b"\0file " + relative + b"\0")
         _hash_file(digest, path)
 
