@@ -27,6 +27,8 @@ from pathlib import Path
 import yaml
 from bench_json_build import DEFAULT_GRAPH_DATA, machine, timed_run, verdict
 
+from site_gen.model.metadata_keys import REMOVE_REGEX_KEY
+
 from bench_common import parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
@@ -34,7 +36,6 @@ BACKTRACKING = "((.|.)|(.|.))*$."
 FILTER_PREFIX = "((.|.)|(.|.))*x|"
 FILTERED_CHANNELS = ("fast-4.16", "fast-4.22")  # both fed by "fast", with a filter
 TARGET_RATIO = 1.10
-REMOVE_REGEX = "io.openshift.upgrades.graph.previous.remove_regex"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -65,7 +66,7 @@ def served_without_remove_regex(path: Path) -> dict:
     """A graph file with its nodes' remove_regex values (which differ by the added branch) left out."""
     graph = json.loads(path.read_bytes())
     for node in graph["nodes"]:
-        node["metadata"].pop(REMOVE_REGEX, None)
+        node["metadata"].pop(REMOVE_REGEX_KEY, None)
     return graph
 
 
