@@ -21,7 +21,7 @@ def load_yaml(path: Path, kind: str = "graph-data file") -> Document:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (byte {exc.start})", path) from None
-    cached = yaml_cache.lookup(raw)
+    key, cached = yaml_cache.lookup(raw)
     if cached is not None:
         return Document(path, cached[0], cached[1], text)
     try:
@@ -32,7 +32,7 @@ def load_yaml(path: Path, kind: str = "graph-data file") -> Document:
         raise InputError(f"invalid YAML: {problem}", path, mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", path) from None
-    yaml_cache.remember(raw, data, lines)
+    yaml_cache.remember(key, data, lines)
     return Document(path, data, lines, text)
 
 

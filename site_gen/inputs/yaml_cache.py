@@ -46,8 +46,7 @@ class _ParseCache:
         except (OSError, ValueError):
             pass
 
-    def lookup(self, raw: bytes) -> tuple[object, dict[tuple, int]] | None:
-        key = hashlib.sha256(raw).hexdigest()
+    def lookup(self, key: str) -> tuple[object, dict[tuple, int]] | None:
         entry = self.stored.get(key)
         try:
             data, lines = entry  # type: ignore[misc]
@@ -59,10 +58,10 @@ class _ParseCache:
         self.used[key] = entry  # type: ignore[assignment]
         return data, found
 
-    def remember(self, raw: bytes, data: object, lines: dict[tuple, int]) -> None:
+    def remember(self, key: str, data: object, lines: dict[tuple, int]) -> None:
         if not _plain(data) or not all(_plain(list(where)) and type(line) is int for where, line in lines.items()):
             return
-        self.used[hashlib.sha256(raw).hexdigest()] = [data, [[list(where), line] for where, line in lines.items()]]
+        self.used[key] = [data, [[list(where), line] for where, line in lines.items()]]
         self.changed = True
 
     def save(self) -> None:
@@ -112,11 +111,16 @@ def graph_data_parse_cache(cache_dir: Path | None, root: Path) -> Iterator[None]
         _active = None
 
 
-def lookup(raw: bytes) -> tuple[object, dict[tuple, int]] | None:
-    """(data, lines) parsed before from exactly ``raw``, if the cache is active and has it."""
-    return _active.lookup(raw) if _active is not None else None
+def lookup(raw: bytes) -> tuple[str | None, tuple[object, dict[tuple, int]] | None]:
+    """The cache key of ``raw`` (None when no cache is active), and the (data, lines)
+    parsed before from exactly these bytes, if the cache has them."""
+    if _active is None:
+        return None, None
+    key = hashlib.sha256(raw).hexdigest()
+    return key, _active.lookup(key)
 
 
-def remember(raw: bytes, data: object, lines: dict[tuple, int]) -> None:
-    if _active is not None:
-        _active.remember(raw, data, lines)
+def remember(key: str | None, data: object, lines: dict[tuple, int]) -> None:
+    """Keep what was parsed from the bytes :func:`lookup` gave ``key`` for."""
+    if _active is not None and key is not None:
+        _active.remember(key, data, lines)
