@@ -1,5 +1,5 @@
-"""What the build benchmarks (bench_json_build.py, bench_site_build.py) share: the --runs
-check and --json option, median/min/max figures, and running in a scratch directory."""
+"""What the benchmarks share: the --graph-data and --runs options, the --runs check and
+--json option, median/min/max figures, and running in a scratch directory."""
 
 from __future__ import annotations
 
@@ -11,6 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
+
+DEFAULT_GRAPH_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "graph-data-2026-08"
+
+
+def benchmark_parser(doc: str, runs: int, runs_help: str,
+                     graph_data_help: str = "graph-data checkout") -> argparse.ArgumentParser:
+    """A parser (described by the first paragraph of ``doc``) with the options every
+    full-scale benchmark has: --graph-data and --runs."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA,
+                        help=f"{graph_data_help} (default: %(default)s)")
+    parser.add_argument("--runs", type=int, default=runs, help=f"{runs_help} (default: %(default)s)")
+    return parser
 
 
 def parse_benchmark_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:

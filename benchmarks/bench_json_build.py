@@ -37,20 +37,23 @@ import sys
 import time
 from pathlib import Path
 
-from bench_common import drop_newest_version, parse_benchmark_args, run_in_scratch, spread
+from bench_common import (
+    benchmark_parser,
+    drop_newest_version,
+    parse_benchmark_args,
+    run_in_scratch,
+    spread,
+)
 from synthetic_releases import write_synthetic_releases
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_GRAPH_DATA = REPO_ROOT.parent / "shared" / "data" / "graph-data-2026-08"
 GRAPH_GLOB = "api/upgrades_info/v1/graph/*/*.json"
 TARGET_WALL_SECONDS = 1.5
 TARGET_PEAK_MIB = 300.0
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA, help="graph-data checkout (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=5, help="number of timed builds (default: %(default)s)")
+    parser = benchmark_parser(__doc__, 5, "number of timed builds")
     parser.add_argument("--command", help="build command to time instead of build.py; may use {graph_data}, {releases}, {out}")
     parser.add_argument("--channel", default="stable-4.16",
                         help="channel whose file the rebuild step changes (default: %(default)s)")

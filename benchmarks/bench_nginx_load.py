@@ -36,12 +36,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from bench_json_build import DEFAULT_GRAPH_DATA, REPO_ROOT, machine, verdict
+from bench_json_build import REPO_ROOT, machine, verdict
 
 from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.publish.deploy import render_nginx_conf
 
-from bench_common import parse_benchmark_args, run_in_scratch
+from bench_common import DEFAULT_GRAPH_DATA, parse_benchmark_args, run_in_scratch
 from synthetic_releases import write_synthetic_releases
 
 EXAMPLE = REPO_ROOT / "graph-data"

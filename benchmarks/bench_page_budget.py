@@ -18,9 +18,9 @@ import re
 import sys
 from pathlib import Path
 
-from bench_json_build import DEFAULT_GRAPH_DATA, machine, verdict
+from bench_json_build import machine, verdict
 
-from bench_common import parse_benchmark_args, run_in_scratch, spread
+from bench_common import benchmark_parser, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -31,11 +31,7 @@ PLANNER = "planner.html?arch=amd64&from=4.12.10&to=4.16&kind=eus"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA,
-                        help="graph-data checkout (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=5, help="page loads per page (default: %(default)s)")
-    return parse_benchmark_args(parser, argv)
+    return parse_benchmark_args(benchmark_parser(__doc__, 5, "page loads per page"), argv)
 
 
 def page_weight(site: Path, page: Path) -> dict:

@@ -27,9 +27,9 @@ import sys
 import time
 from pathlib import Path
 
-from bench_json_build import DEFAULT_GRAPH_DATA, REPO_ROOT, machine, verdict
+from bench_json_build import REPO_ROOT, machine, verdict
 
-from bench_common import parse_benchmark_args, run_in_scratch, spread
+from bench_common import benchmark_parser, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 sys.path.insert(0, str(REPO_ROOT / "tests"))
@@ -49,11 +49,8 @@ REPO = "openshift/release-images"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = benchmark_parser(__doc__, 3, "cold and warm scrapes each", "graph-data checkout for the 2026 set")
     parser.add_argument("--set", choices=("2021", "2026", "both"), default="both", help="release set (default: both)")
-    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA,
-                        help="graph-data checkout for the 2026 set (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=3, help="cold and warm scrapes each (default: %(default)s)")
     return parse_benchmark_args(parser, argv)
 
 

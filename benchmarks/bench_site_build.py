@@ -27,12 +27,12 @@ import sys
 import time
 from pathlib import Path
 
-from bench_json_build import DEFAULT_GRAPH_DATA, machine, output_size, timed_run, verdict
+from bench_json_build import machine, output_size, timed_run, verdict
 
 from site_gen.commands.build import BuildOptions, run_build
 from site_gen.model.errors import Warnings
 
-from bench_common import drop_newest_version, parse_benchmark_args, run_in_scratch, spread
+from bench_common import benchmark_parser, drop_newest_version, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 TARGET_COLD_SECONDS = 60.0
@@ -40,10 +40,7 @@ TARGET_UNCHANGED_SECONDS = 3.0
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA,
-                        help="graph-data checkout (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=3, help="timed builds per case (default: %(default)s)")
+    parser = benchmark_parser(__doc__, 3, "timed builds per case")
     parser.add_argument("--channel", default="stable-4.16",
                         help="channel whose file the last step changes (default: %(default)s)")
     return parse_benchmark_args(parser, argv)

@@ -25,11 +25,11 @@ import sys
 from pathlib import Path
 
 import yaml
-from bench_json_build import DEFAULT_GRAPH_DATA, machine, timed_run, verdict
+from bench_json_build import machine, timed_run, verdict
 
 from site_gen.model.metadata_keys import REMOVE_REGEX_KEY
 
-from bench_common import parse_benchmark_args, run_in_scratch, spread
+from bench_common import benchmark_parser, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
 BACKTRACKING = "((.|.)|(.|.))*$."
@@ -39,11 +39,7 @@ TARGET_RATIO = 1.10
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--graph-data", type=Path, default=DEFAULT_GRAPH_DATA,
-                        help="graph-data checkout (default: %(default)s)")
-    parser.add_argument("--runs", type=int, default=3, help="timed builds per variant (default: %(default)s)")
-    return parse_benchmark_args(parser, argv)
+    return parse_benchmark_args(benchmark_parser(__doc__, 3, "timed builds per variant"), argv)
 
 
 def add_worst_patterns(graph_data: Path) -> dict:
