@@ -29,8 +29,8 @@ from pathlib import Path
 
 from bench_json_build import machine, output_size, timed_run, verdict
 
-from site_gen.commands.build import BuildOptions, run_build
 from site_gen.model.errors import Warnings
+from site_gen.pipeline.site_build import BuildOptions, run_build
 
 from bench_common import benchmark_parser, drop_newest_version, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases

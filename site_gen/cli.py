@@ -14,7 +14,6 @@ import sys
 from . import __version__, quick_exit
 from .interruption import Interrupted, stop_cleanly_on_signals
 from .model.errors import InputError, Warnings
-from .publish.staging import remove_unfinished
 
 # command name -> module in site_gen.commands, in the order --help lists them
 COMMANDS = {
@@ -72,11 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         print("nothing was published; any previous output is unchanged", file=sys.stderr)
         return 1
     except Interrupted as exc:
-        remove_unfinished()
         print(f"stopped by {exc}; any previous output is unchanged", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt:
-        remove_unfinished()
         print("interrupted; any previous output is unchanged", file=sys.stderr)
         return 130
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import orjson
 import yaml
 
-from site_gen.commands.build import BuildOptions, run_build
 from site_gen.model.errors import Warnings
+from site_gen.pipeline.site_build import BuildOptions, run_build
 
 GRAPH_DIR = "api/upgrades_info/v1/graph"
 REGISTRY = "quay.io/example/ocp-release"

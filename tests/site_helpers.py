@@ -18,9 +18,9 @@ from urllib.parse import unquote, urlsplit
 
 import orjson
 
-from site_gen.commands.build import BuildOptions, run_build
 from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
+from site_gen.pipeline.site_build import BuildOptions, run_build
 from site_gen.promotion.resolve import PromotionOptions
 
 from conftest import EXAMPLE

@@ -122,7 +122,7 @@ def test_builds_with_a_warm_cache_publish_the_same_feeds_and_promotion_data(repo
 
 
 def test_a_json_only_build_never_writes_its_blame_cache_into_the_graph_data(repo, tmp_path):
-    from site_gen.commands.build import BuildOptions, run_build
+    from site_gen.pipeline.site_build import BuildOptions, run_build
     from site_gen.promotion.resolve import PromotionOptions
 
     from conftest import EXAMPLE

@@ -124,7 +124,7 @@ def test_a_published_file_is_never_linked_through_a_symbolic_link(tmp_path):
     relative = f"{GRAPHS}/stable-4.16/amd64.json"
     graph = site / relative
     data = graph.read_bytes()
-    staged = StagedSite(site, [EXAMPLE])
+    staged = StagedSite(site, [EXAMPLE]).__enter__()
     outside = tmp_path / "outside.json"
     shutil.copyfile(graph, outside)
     graph.unlink()

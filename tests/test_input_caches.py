@@ -11,10 +11,10 @@ import shutil
 
 import pytest
 
-from site_gen.commands.build import BuildOptions, run_build
 from site_gen.engine import release_nodes, scrape_cache
 from site_gen.inputs import documents, yaml_cache
 from site_gen.model.errors import Warnings
+from site_gen.pipeline.site_build import BuildOptions, run_build
 
 from conftest import EXAMPLE
 from site_helpers import edit, files_of, served_graph
@@ -121,12 +121,13 @@ def test_only_documents_json_holds_exactly_are_kept(tmp_path):
     keyed = root / "keyed.yaml"
     keyed.write_text("1: one\n")
     cache = tmp_path / "cache"
-    with yaml_cache.graph_data_parse_cache(cache, root):
-        first = {path.name: documents.load_yaml(path) for path in (plain, dated, huge, keyed)}
+    parse_cache = yaml_cache.open_parse_cache(cache, root)
+    first = {path.name: documents.load_yaml(path, cache=parse_cache) for path in (plain, dated, huge, keyed)}
+    parse_cache.save()
     stored = cache_files(cache, "graph-data-yaml-v1")[0].read_text()
     assert "4.16.1" in stored and "when" not in stored and "count" not in stored and "one" not in stored
-    with yaml_cache.graph_data_parse_cache(cache, root):
-        again = {path.name: documents.load_yaml(path) for path in (plain, dated, huge, keyed)}
+    parse_cache = yaml_cache.open_parse_cache(cache, root)
+    again = {path.name: documents.load_yaml(path, cache=parse_cache) for path in (plain, dated, huge, keyed)}
     for name, document in first.items():
         assert again[name].data == document.data and type(again[name].data) is type(document.data)
         assert again[name].lines == document.lines

@@ -9,19 +9,20 @@ import yaml
 
 from ..model.document import Document
 from ..model.errors import InputError
-from . import yaml_cache
 from .bounded_yaml import load_bounded
 from .regular_files import read_regular
+from .yaml_cache import YamlParseCache
 
 
-def load_yaml(path: Path, kind: str = "graph-data file") -> Document:
-    """Parse a single-document YAML file within bounds (see ``bounded_yaml``); errors name the line."""
+def load_yaml(path: Path, kind: str = "graph-data file", cache: YamlParseCache | None = None) -> Document:
+    """Parse a single-document YAML file within bounds (see ``bounded_yaml``); errors name the line.
+    ``cache``: answer files parsed before from it, and add the others."""
     raw = read_regular(path, kind)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (byte {exc.start})", path) from None
-    key, cached = yaml_cache.lookup(raw)
+    key, cached = cache.lookup(raw) if cache is not None else (None, None)
     if cached is not None:
         return Document(path, cached[0], cached[1], text)
     try:
@@ -32,7 +33,8 @@ def load_yaml(path: Path, kind: str = "graph-data file") -> Document:
         raise InputError(f"invalid YAML: {problem}", path, mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", path) from None
-    yaml_cache.remember(key, data, lines)
+    if cache is not None and key is not None:
+        cache.remember(key, data, lines)
     return Document(path, data, lines, text)
 
 

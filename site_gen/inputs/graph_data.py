@@ -25,6 +25,7 @@ from .git import git_revision
 from .patterns import compile_pattern
 from .regular_files import read_regular
 from .signatures import load_signatures
+from .yaml_cache import YamlParseCache
 
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
 
@@ -120,8 +121,8 @@ def _load_feeder(doc: Document) -> Feeder | None:
     return Feeder(name=name, **values)
 
 
-def load_channel(path: Path, internal: bool) -> Channel:
-    doc = load_yaml(path)
+def load_channel(path: Path, internal: bool, cache: YamlParseCache | None = None) -> Channel:
+    doc = load_yaml(path, cache=cache)
     if not isinstance(doc.data, dict):
         raise doc.error("a channel file must be a mapping with 'name' and 'versions'")
     name = doc.data.get("name")
@@ -150,12 +151,13 @@ def load_channel(path: Path, internal: bool) -> Channel:
                    feeder=_load_feeder(doc), tombstones=tombstones)
 
 
-def load_channels(root: Path, warnings: Warnings) -> tuple[list[Channel], list[Channel]]:
-    public = [load_channel(p, internal=False) for p in qualifying_files(root / "channels", warnings)]
+def load_channels(root: Path, warnings: Warnings,
+                  cache: YamlParseCache | None = None) -> tuple[list[Channel], list[Channel]]:
+    public = [load_channel(p, False, cache) for p in qualifying_files(root / "channels", warnings)]
     internal_dir = root / "internal-channels"
     internal = []
     if internal_dir.is_dir():
-        internal = [load_channel(p, internal=True) for p in internal_channel_files(internal_dir, warnings)]
+        internal = [load_channel(p, True, cache) for p in internal_channel_files(internal_dir, warnings)]
     seen: dict[str, Path] = {}
     for channel in public + internal:
         if channel.name in seen:
@@ -207,9 +209,9 @@ def skipped_blocked_edge(data: dict, path: Path, warnings: Warnings) -> bool:
     return reason is not None
 
 
-def load_blocked_edge(path: Path, warnings: Warnings) -> BlockedEdge | None:
+def load_blocked_edge(path: Path, warnings: Warnings, cache: YamlParseCache | None = None) -> BlockedEdge | None:
     """Parse one blocked-edges file; None when the reference service would skip it."""
-    doc = load_yaml(path)
+    doc = load_yaml(path, cache=cache)
     if not isinstance(doc.data, dict):
         raise doc.error("a blocked-edges file must be a mapping with at least 'to' and 'from'")
     data = doc.data
@@ -237,19 +239,20 @@ def load_blocked_edge(path: Path, warnings: Warnings) -> BlockedEdge | None:
                        fixed_in=fixed_in if isinstance(fixed_in, str) else None, document=doc)
 
 
-def load_blocked_edges(root: Path, warnings: Warnings) -> list[BlockedEdge]:
-    loaded = (load_blocked_edge(p, warnings) for p in qualifying_files(root / "blocked-edges", warnings))
+def load_blocked_edges(root: Path, warnings: Warnings, cache: YamlParseCache | None = None) -> list[BlockedEdge]:
+    loaded = (load_blocked_edge(p, warnings, cache) for p in qualifying_files(root / "blocked-edges", warnings))
     return [edge for edge in loaded if edge is not None]
 
 
-def load_graph_data(root: Path, warnings: Warnings) -> GraphData:
+def load_graph_data(root: Path, warnings: Warnings, cache: YamlParseCache | None = None) -> GraphData:
+    """The whole graph-data. ``cache``: YAML parsed by earlier builds (see :mod:`.yaml_cache`)."""
     root = Path(root)
     if not root.is_dir():
         raise InputError("graph-data directory not found (pass --graph-data DIR)", root)
     schema = load_schema_version(root, warnings)
     raw_metadata = load_raw_metadata(root)
-    blocked = load_blocked_edges(root, warnings)
-    public, internal = load_channels(root, warnings)
+    blocked = load_blocked_edges(root, warnings, cache)
+    public, internal = load_channels(root, warnings, cache)
     return GraphData(root=root, schema_version=schema, raw_metadata=raw_metadata,
                      channels=public, internal_channels=internal, blocked_edges=blocked,
                      signatures=load_signatures(root, warnings), revision=git_revision(root))

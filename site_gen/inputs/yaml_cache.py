@@ -2,9 +2,9 @@
 
 Parsing the graph-data's 1,800 YAML files within bounds (:mod:`.bounded_yaml`) is most
 of the time it takes to read it, and between two builds nearly all of those files are
-unchanged. So while :func:`graph_data_parse_cache` is active, :func:`lookup` answers a
-file whose exact bytes were parsed before (with the same site-gen code) from one JSON
-file per graph-data directory, and :func:`remember` adds what was parsed anew. Only
+unchanged. So the cache :func:`open_parse_cache` gives, handed to the graph-data loader,
+answers a file whose exact bytes were parsed before (with the same site-gen code) from
+one JSON file per graph-data directory, and remembers what was parsed anew. Only
 documents JSON holds exactly are kept (mappings with string keys, lists, strings,
 finite numbers, booleans, null); one with a timestamp, say, is parsed every time.
 (What a YAML alias shares comes back as equal copies: documents are only read.)
@@ -17,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -32,7 +30,7 @@ KEEP = 8  # graph-data directories remembered (the most recently built)
 _LARGEST_INT = 1 << 63  # orjson writes 64-bit integers exactly
 
 
-class _ParseCache:
+class YamlParseCache:
     def __init__(self, path: Path):
         self.path = path
         self.identity = f"v{FORMAT} {code_identity()}"
@@ -46,7 +44,13 @@ class _ParseCache:
         except (OSError, ValueError):
             pass
 
-    def lookup(self, key: str) -> tuple[object, dict[tuple, int]] | None:
+    def lookup(self, raw: bytes) -> tuple[str, tuple[object, dict[tuple, int]] | None]:
+        """The cache key of ``raw``, and the (data, lines) parsed before from exactly these
+        bytes, if the cache has them."""
+        key = hashlib.sha256(raw).hexdigest()
+        return key, self._entry(key)
+
+    def _entry(self, key: str) -> tuple[object, dict[tuple, int]] | None:
         entry = self.stored.get(key)
         try:
             data, lines = entry  # type: ignore[misc]
@@ -59,6 +63,7 @@ class _ParseCache:
         return data, found
 
     def remember(self, key: str, data: object, lines: dict[tuple, int]) -> None:
+        """Keep what was parsed from the bytes :meth:`lookup` gave ``key`` for."""
         if not _plain(data) or not all(_plain(list(where)) and type(line) is int for where, line in lines.items()):
             return
         self.used[key] = [data, [[list(where), line] for where, line in lines.items()]]
@@ -91,36 +96,10 @@ def _plain(value: object) -> bool:
     return False
 
 
-_active: _ParseCache | None = None
-
-
-@contextmanager
-def graph_data_parse_cache(cache_dir: Path | None, root: Path) -> Iterator[None]:
-    """Within this block, YAML files are answered from and added to the cache of ``root``
-    under ``cache_dir`` (nothing happens when it is None). Saved when the block succeeds."""
-    global _active
+def open_parse_cache(cache_dir: Path | None, root: Path) -> YamlParseCache | None:
+    """The parse cache of the graph-data at ``root`` under ``cache_dir`` (None: no cache).
+    Hand it to :func:`..inputs.graph_data.load_graph_data`, then ``save()`` it."""
     if cache_dir is None:
-        yield
-        return
+        return None
     where = hashlib.sha256(os.fsencode(str(root.absolute()))).hexdigest()[:32]
-    _active = _ParseCache(cache_dir / f"graph-data-yaml-v{FORMAT}" / f"{where}.json")
-    try:
-        yield
-        _active.save()
-    finally:
-        _active = None
-
-
-def lookup(raw: bytes) -> tuple[str | None, tuple[object, dict[tuple, int]] | None]:
-    """The cache key of ``raw`` (None when no cache is active), and the (data, lines)
-    parsed before from exactly these bytes, if the cache has them."""
-    if _active is None:
-        return None, None
-    key = hashlib.sha256(raw).hexdigest()
-    return key, _active.lookup(key)
-
-
-def remember(key: str | None, data: object, lines: dict[tuple, int]) -> None:
-    """Keep what was parsed from the bytes :func:`lookup` gave ``key`` for."""
-    if _active is not None and key is not None:
-        _active.remember(key, data, lines)
+    return YamlParseCache(cache_dir / f"graph-data-yaml-v{FORMAT}" / f"{where}.json")

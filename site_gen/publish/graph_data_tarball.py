@@ -19,6 +19,7 @@ from ..inputs.file_selection import qualifying_files, refuse_link_out
 from ..layout import GRAPH_DATA_TARBALL
 from ..model.errors import Warnings
 from ..model.graph_data import Channel, GraphData
+from .reproducible_tar import source_date_epoch, tar_gz_bytes
 from .staging import StagedSite
 
 _TOP_LEVEL_FILES = ("LICENSE", "version")
@@ -54,6 +55,11 @@ def tarball_files(data: GraphData) -> dict[str, Path | bytes]:
     return files
 
 
+def graph_data_tarball(data: GraphData) -> bytes:
+    """The tarball's bytes: reproducible, dated by SOURCE_DATE_EPOCH."""
+    return tar_gz_bytes(tarball_files(data), source_date_epoch())
+
+
 def write_graph_data_tarball(site: StagedSite, tarball: bytes) -> None:
-    """The tarball made by ``tar_gz_bytes(tarball_files(...))``."""
+    """The tarball made by :func:`graph_data_tarball`."""
     site.write(GRAPH_DATA_TARBALL, tarball)

@@ -107,29 +107,13 @@ def published_marker(out: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-# Staging directories not yet swapped in or removed. A stop signal can arrive between
-# creating one and entering its ``with`` block; the command line removes these then.
-_UNFINISHED: set[Path] = set()
-
-
-def remove_unfinished() -> None:
-    """Remove the staging directories of this process's interrupted builds."""
-    while _UNFINISHED:
-        shutil.rmtree(_UNFINISHED.pop(), ignore_errors=True)
-
-
 class StagedSite:
+    """``with StagedSite(out, inputs) as site:``: the staging directory exists for the
+    block, and replaces ``out`` when the block succeeds; it is removed otherwise."""
+
     def __init__(self, out: Path, inputs: list[Path], marker: dict | None = None, kind: str = SITE):
         self.out = check_destination(out, inputs, kind)
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # create and record as one step
-        try:
-            self.out.parent.mkdir(parents=True, exist_ok=True)
-            self.root = Path(tempfile.mkdtemp(prefix=staging_prefix(self.out), dir=self.out.parent))
-            _UNFINISHED.add(self.root)
-        except OSError as exc:
-            raise cannot_write(exc, self.out.parent) from None
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        self.root = Path()  # the staging directory, made by __enter__
         self.written: list[str] = []
         self._folders: dict[Path, Path] = {}  # folder -> its resolved path (_resolved)
         self.marker = {"note": MARKER_NOTE, "kind": kind, **(marker or {})}
@@ -226,17 +210,28 @@ class StagedSite:
             previous = replace_directory(self.root, self.out, old_prefix(self.out))
         except OSError as exc:
             raise cannot_write(exc, self.out) from None
-        if previous is None:
-            _UNFINISHED.discard(self.root)
-        else:
+        if previous is not None:
             shutil.rmtree(previous, ignore_errors=True)  # after an exchange, the old site is at self.root
-            _UNFINISHED.discard(previous)
 
     def abort(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
-        _UNFINISHED.discard(self.root)
 
     def __enter__(self) -> StagedSite:
+        # Stop signals wait while the directory is made; one that arrived meanwhile is
+        # raised when they are let through, still here, and removes the directory: a
+        # staging directory exists only inside the ``with`` block.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            self.root = Path(tempfile.mkdtemp(prefix=staging_prefix(self.out), dir=self.out.parent))
+        except OSError as exc:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            raise cannot_write(exc, self.out.parent) from None
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        except BaseException:
+            self.abort()
+            raise
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

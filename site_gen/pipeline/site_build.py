@@ -1,0 +1,213 @@
+"""The story of ``site-gen build``: graph-data + releases -> a published static site.
+
+Read :func:`build_steps` top to bottom: each ``runner.here/apart/beside`` call is one
+named step (see :mod:`.runner` for where each runs). Everything is built in a staging
+directory that replaces the published site only when every step succeeded.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import quick_exit
+from ..cache_dir import default_cache_dir
+from ..engine.pipeline import BuiltGraphs, prepare_graph, scrape_releases, serve_channels
+from ..inputs.git import git_revision
+from ..model.errors import InputError, Warnings
+from ..progress import Progress
+from ..promotion.resolve import (
+    PromotionOptions,
+    build_blames,
+    report_problems,
+    resolve_promotions,
+    write_promotion_data,
+)
+from ..promotion.resolve import summary as promotion_summary
+from ..publish.api import ApiTotals
+from ..publish.fingerprint import fingerprint
+from ..publish.graph_data_tarball import graph_data_tarball, write_graph_data_tarball
+from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
+from ..publish.signatures import write_signatures
+from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
+from .runner import Earlier, Runner, StepTime
+from .steps import (
+    GraphDataRead,
+    PageSettings,
+    pack_graph_data_as_read,
+    read_graph_data,
+    render_nginx_files,
+    render_pages,
+    write_files,
+    write_graphs,
+)
+
+if TYPE_CHECKING:
+    from ..diffing.since import ChangesSince
+    from ..render.site import SiteTotals
+
+
+@dataclass
+class BuildOptions:
+    graph_data: Path
+    releases: Path | None
+    out: Path
+    html: bool = True
+    quiet: bool = False
+    force: bool = False
+    jobs: int | None = None         # parallel dot processes (default: one per core)
+    cache_dir: Path | None = None   # SVG and blame cache (default: $XDG_CACHE_HOME/site-gen)
+    promotion: PromotionOptions = field(default_factory=PromotionOptions)
+    changes_since: str | None = None  # --changes-since REV: also write changes.html
+    wait: float = DEFAULT_WAIT_SECONDS  # --wait: how long to wait for another build into OUT
+
+
+@dataclass
+class BuildResult:
+    totals: ApiTotals | None  # None: the published site was already up to date
+    channels: int
+    arches: int
+    seconds: float
+    out: Path
+    warnings: Warnings
+    promotion_summary: str | None = None
+    pages: SiteTotals | None = None   # None: built with --no-html
+    graphs: BuiltGraphs | None = None  # what was served (None when up to date)
+    timings: list[StepTime] = field(default_factory=list)  # each step, in the order it finished
+
+
+# Options that change how a build runs but never what it writes.
+_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait"}
+
+
+def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince | None = None) -> str:
+    settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
+    settings["graph_data_revision"] = git_revision(options.graph_data)
+    # a ref such as HEAD~1 can name another commit tomorrow: the commit is what changes.html shows
+    settings["changes_since_commit"] = since.commit if since else None
+    return fingerprint({"graph-data": options.graph_data, "releases": releases,
+                        **options.promotion.files()}, settings)
+
+
+@dataclass
+class Destination:
+    """Where the build reads and writes, once checked."""
+    releases: Path
+    inputs: list[Path]
+    out: Path
+    cache_dir: Path | None
+
+
+def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
+    started = time.perf_counter()
+    releases = options.releases if options.releases is not None else options.graph_data / "releases"
+    inputs = [options.graph_data, releases, *options.promotion.files().values()]
+    out = check_destination(options.out, inputs)
+    chosen_cache = options.cache_dir or default_cache_dir()
+    cache_dir: Path | None = chosen_cache
+    try:
+        refuse_inside(chosen_cache.absolute().resolve(), [*inputs, out], "--cache-dir")
+    except InputError:
+        if options.html:
+            raise
+        cache_dir = None  # no pages, no SVG cache: skip the blame cache rather than write into an input
+    where = Destination(releases, inputs, out, cache_dir)
+    with OutputLock(out, options.wait, options.quiet), collector_paused(), Runner() as runner:
+        check_destination(out, inputs)  # again: another build may have written it meanwhile
+        result = build_steps(options, where, warnings, runner)
+    result.seconds = time.perf_counter() - started
+    result.timings = runner.timings
+    return result
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while building. A full-scale build allocates millions
+    of tuples, dicts and strings that it frees without cycles, and the collector's passes
+    over them took about a sixth of its CPU time. Reference counting still frees all of
+    that; the collector resumes (and catches up) when the build is over, unless the
+    process ends with the build (:mod:`..quick_exit`): catching up, a full pass over
+    everything the build made, took 0.1 s for nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled and not quick_exit.enabled():
+            gc.enable()
+
+
+def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, runner: Runner) -> BuildResult:
+    progress = Progress(options.quiet)
+    since = None
+    if options.changes_since is not None:
+        if not options.html:
+            raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
+        from ..diffing.since import resolve_changes_since
+        since = runner.here("resolve --changes-since", resolve_changes_since,
+                            options.graph_data, options.changes_since, where.releases)
+
+    # Nothing to do when the inputs hash to what the published site was built from.
+    # The worker hashes them first only when that may spare the whole build.
+    published = None if options.force else published_marker(where.out).get("fingerprint")
+    hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since) if published else None
+    if hashing is not None and published == hashing.result():
+        return BuildResult(None, 0, 0, 0.0, where.out, warnings)
+
+    # The worker reads the graph-data (it crosses the pipe in a tenth of the time the
+    # scraped releases would) while this process scrapes the releases.
+    reading = runner.apart("read graph-data", read_graph_data, options.graph_data, where.cache_dir, keep=True)
+    if options.promotion.until is None:  # the channels stay as read: pack them now
+        packing = runner.apart("pack graph-data tarball", pack_graph_data_as_read, Earlier("read graph-data"))
+    if hashing is None:
+        hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
+    configuring = runner.apart("render nginx files", render_nginx_files)
+
+    with StagedSite(where.out, where.inputs) as site:
+        try:
+            scraped, release_warnings = runner.here("scrape releases", scrape_releases,
+                                                    where.releases, where.cache_dir)
+        except InputError:
+            reading.result()  # a graph-data error is reported first, as when read in order
+            raise
+        read: GraphDataRead = reading.result()
+        for warning in (*read.warnings, *release_warnings):
+            warnings.add(warning.message, warning.path, warning.line)
+        data = read.data
+        runner.here("check feeders", report_problems, data, options.promotion, warnings)
+
+        # git blame of the channel files (promotion's entry times, the feeds): the
+        # cache's misses run as git processes while this process builds the graph
+        blames = build_blames(data, where.cache_dir)
+        blaming = runner.beside("git blame channels", blames.prefetch,
+                                [c.path for c in data.channels if options.html and c.document.data.get("versions")])
+        # promotion needs the graph's edges (the update-path guard); the graphs
+        # served need promotion's channels (with --promote-until)
+        graph = runner.here("graph-builder stages", prepare_graph, data, where.releases, warnings, scraped)
+        blaming.result()
+        promotion = runner.here("promotion", resolve_promotions, data, options.promotion, warnings, graph,
+                                problems_reported=True, blames=blames)
+        if options.promotion.until is not None:  # the tarball carries the promoted channels
+            packing = runner.apart("pack graph-data tarball", graph_data_tarball, promotion.data)
+        built = runner.here("policy engine", serve_channels, graph, promotion.data)
+
+        runner.here("write promotion data", write_promotion_data, site, promotion)
+        totals = runner.here("write graphs", write_graphs, site, built, progress)
+        runner.here("write signatures", write_signatures, site, built.data)
+        runner.here("write graph-data tarball", write_graph_data_tarball, site, packing.result())
+        runner.here("write nginx files", write_files, site, configuring.result())
+        pages = None
+        if options.html:
+            settings = PageSettings(where.cache_dir, options.jobs, since, blames)
+            pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
+                                warnings, progress)
+        site.marker["fingerprint"] = hashing.result()
+        if blames.cache_problem:
+            warnings.add(blames.cache_problem)
+    return BuildResult(totals, len(built.channels), len(built.arches), 0.0, site.out, warnings,
+                       promotion_summary(promotion), pages, built)

@@ -1,0 +1,76 @@
+"""The build's steps that are not already one call into the engine, the promotion
+model or the writers: each takes typed inputs and gives one typed output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..engine.pipeline import BuiltGraphs
+from ..inputs.graph_data import load_graph_data
+from ..inputs.yaml_cache import open_parse_cache
+from ..model.errors import InputWarning, Warnings
+from ..model.graph_data import GraphData
+from ..progress import Progress
+from ..promotion.blame_store import ChannelBlames
+from ..publish.api import ApiTotals, write_graph_api
+from ..publish.graph_data_tarball import graph_data_tarball
+from ..publish.staging import StagedSite
+
+if TYPE_CHECKING:  # the pages and site-gen diff are imported only by the builds that need them
+    from ..diffing.since import ChangesSince
+    from ..render.site import SiteTotals
+
+
+@dataclass
+class GraphDataRead:
+    data: GraphData
+    warnings: list[InputWarning]  # to report in the build's own order
+
+
+def read_graph_data(root: Path, cache_dir: Path | None) -> GraphDataRead:
+    """The graph-data, its YAML answered from and added to the parse cache in ``cache_dir``."""
+    warnings = Warnings()
+    cache = open_parse_cache(cache_dir, root)
+    data = load_graph_data(root, warnings, cache)
+    if cache is not None:
+        cache.save()
+    return GraphDataRead(data, warnings.items)
+
+
+def pack_graph_data_as_read(read: GraphDataRead) -> bytes:
+    """The graph-data tarball of the channels as read (no --promote-until)."""
+    return graph_data_tarball(read.data)
+
+
+def render_nginx_files() -> dict[str, str]:
+    """The nginx configuration every site carries (jinja2 is imported only where this runs)."""
+    from ..publish.deploy import deploy_files
+    return deploy_files()
+
+
+def write_files(site: StagedSite, files: dict[str, str]) -> None:
+    for relative, text in files.items():
+        site.write(relative, text)
+
+
+def write_graphs(site: StagedSite, built: BuiltGraphs, progress: Progress) -> ApiTotals:
+    with progress.stage("writing graphs", len(built.channels) * len(built.arches), "graph") as bar:
+        return write_graph_api(site, built, bar)
+
+
+@dataclass
+class PageSettings:
+    cache_dir: Path | None
+    jobs: int | None
+    changes_since: ChangesSince | None
+    blames: ChannelBlames
+
+
+def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict, settings: PageSettings,
+                 warnings: Warnings, progress: Progress) -> SiteTotals:
+    from ..publish.graph_json import graph_documents
+    from ..render.site import SiteOptions, render_site
+    drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames)
+    return render_site(site, built, graph_documents(built), promotion_model, drawing, warnings, progress)
