@@ -39,7 +39,7 @@ def steps(job: dict) -> list[dict]:
 
 def test_workflows_pass_actionlint():
     files = sorted(WORKFLOWS.glob("*.yml"))
-    assert [f.name for f in files] == ["ci.yml", "pages.yml"]
+    assert [f.name for f in files] == ["ci.yml", "pages.yml", "public-graph.yml"]
     result = actionlint(*files)
     assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
 
@@ -87,7 +87,7 @@ def test_pages_builds_and_deploys_on_push_and_on_a_schedule():
 def container_steps_running_the_project() -> dict[tuple[str, str], list[str]]:
     """(workflow, job) -> the run: scripts of every job that runs ./run.sh in a container."""
     found = {}
-    for workflow in ("ci.yml", "pages.yml"):
+    for workflow in ("ci.yml", "pages.yml", "public-graph.yml"):
         for name, job in load(workflow)["jobs"].items():
             scripts = [s["run"] for s in steps(job) if "./run.sh" in s.get("run", "")]
             if "container" in job and scripts:
@@ -96,22 +96,29 @@ def container_steps_running_the_project() -> dict[tuple[str, str], list[str]]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving the checkout another owner needs root, as in CI")
-@pytest.mark.parametrize("job", [("ci.yml", "test"), ("pages.yml", "build")])
+@pytest.mark.parametrize("job", [("ci.yml", "test"), ("pages.yml", "build"), ("public-graph.yml", "build")])
 def test_git_works_in_the_container_jobs(tmp_path, job):
     """In the container the job is root while the checkout belongs to the runner's user, and
     actions/checkout trusts it only in a config it removes again: git then refuses the
     repository ("dubious ownership"), and index.json loses its graph-data commit. Each
     such job's script, run the same way against a checkout owned by another user, must
     leave git working for ./run.sh (here a stand-in that asks git for HEAD)."""
-    assert set(container_steps_running_the_project()) == {("ci.yml", "test"), ("pages.yml", "build")}
+    assert set(container_steps_running_the_project()) == {("ci.yml", "test"), ("pages.yml", "build"),
+                                                          ("public-graph.yml", "build")}
     checkout, home = tmp_path / "checkout", tmp_path / "home"
     home.mkdir()
-    env = {"PATH": os.environ["PATH"], "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1",
+    job_env = load(job[0])["jobs"][job[1]].get("env", {})
+    env = {**job_env, "PATH": os.environ["PATH"], "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1",
            "GITHUB_WORKSPACE": str(checkout)}
-    subprocess.run(["git", "init", "-q", str(checkout)], check=True, env=env)
-    subprocess.run(["git", "-C", str(checkout), "-c", "user.name=ci", "-c", "user.email=ci@example.com",
-                    "commit", "-q", "--allow-empty", "-m", "graph-data"], check=True, env=env)
-    (checkout / "run.sh").write_text('#!/bin/sh\nexec git rev-parse --verify HEAD\n')
+    # the project's checkout, and the graph-data's where the job checks out another repository
+    repositories = [checkout, *([checkout / job_env["GRAPH_DATA"]] if "GRAPH_DATA" in job_env else [])]
+    for repository in repositories:
+        subprocess.run(["git", "init", "-q", str(repository)], check=True, env=env)
+        subprocess.run(["git", "-C", str(repository), "-c", "user.name=ci", "-c", "user.email=ci@example.com",
+                        "commit", "-q", "--allow-empty", "-m", "graph-data"], check=True, env=env)
+    # a stand-in run.sh that asks git for the HEAD of each repository
+    (checkout / "run.sh").write_text("#!/bin/sh\n" + "".join(
+        f"git -C {repository} rev-parse --verify HEAD || exit 1\n" for repository in repositories))
     (checkout / "run.sh").chmod(0o755)
     subprocess.run(["chown", "-R", "1001:1001", str(checkout)], check=True)
     refused = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, env=env, capture_output=True, text=True)
@@ -120,13 +127,13 @@ def test_git_works_in_the_container_jobs(tmp_path, job):
         result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=checkout,
                                 env=env, capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stderr
-        assert re.fullmatch(r"[0-9a-f]{40}\n", result.stdout), result.stdout
+        assert re.fullmatch(r"(?:[0-9a-f]{40}\n)" + f"{{{len(repositories)}}}", result.stdout), result.stdout
 
 
 def test_pages_actions_run_only_where_the_token_may_use_pages():
     """configure-pages and deploy-pages call the Pages API; in a job whose token may only
     read contents they fail ("Get Pages site failed")."""
-    for workflow in ("ci.yml", "pages.yml"):
+    for workflow in ("ci.yml", "pages.yml", "public-graph.yml"):
         document = load(workflow)
         for name, job in document["jobs"].items():
             permissions = job.get("permissions", document.get("permissions", {}))

@@ -35,6 +35,7 @@ from ..publish.graph_data_tarball import graph_data_tarball, write_graph_data_ta
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
 from ..publish.signatures import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
+from ..registry.source import scrapes_dir
 from .runner import Earlier, Runner, StepTime
 from .steps import (
     GraphDataRead,
@@ -110,8 +111,11 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     out = check_destination(options.out, inputs)
     chosen_cache = options.cache_dir or default_cache_dir()
     cache_dir: Path | None = chosen_cache
+    # a registry's scrape is the cache's own file: the one input the cache may hold
+    own = scrapes_dir(chosen_cache).absolute().resolve()
     try:
-        refuse_inside(chosen_cache.absolute().resolve(), [*inputs, out], "--cache-dir")
+        refuse_inside(chosen_cache.absolute().resolve(),
+                      [path for path in [*inputs, out] if own not in path.absolute().resolve().parents], "--cache-dir")
     except InputError:
         if options.html:
             raise

@@ -98,9 +98,15 @@ def scrape(reference: RegistryReference, args: argparse.Namespace, warnings: War
     return result
 
 
+def scrapes_dir(cache_dir: Path) -> Path:
+    """Where a build keeps the raw graphs of its registry scrapes: the cache's own files,
+    read as the build's release source."""
+    return cache_dir / "registry-v1" / "scrapes"
+
+
 def scrape_file(reference: RegistryReference, cache_dir: Path) -> Path:
     """Where a build keeps the raw graph of its last scrape of ``reference``."""
-    return cache_dir / "registry-v1" / "scrapes" / reference.file_name
+    return scrapes_dir(cache_dir) / reference.file_name
 
 
 def resolve_releases(args: argparse.Namespace, warnings: Warnings) -> Path | None:
