@@ -8,7 +8,7 @@ real graph-data snapshot into a temporary directory, then runs
 from the repository root `--runs` times, each into an empty OUT, recording the
 wall time, the CPU time and the peak RSS of the build process. CACHE starts empty:
 the first build is cold (it parses every input), the others are warm (they find
-the parsed release scrape and graph-data YAML there, as a scheduled rebuild does);
+the parsed release documents and graph-data YAML there, as a scheduled rebuild does);
 the wall-time median and the verdict are of the warm builds, and the cold one is
 reported beside them. Then it builds once
 more after dropping the newest version from one channel file (a copy of the
@@ -191,7 +191,7 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
     logs.mkdir()
     generated = write_synthetic_releases(graph_data, releases)
     # An empty --cache-dir: the first build parses every input (cold), the others find
-    # the parsed release scrape and graph-data YAML there (warm), as scheduled rebuilds do.
+    # the parsed release documents and graph-data YAML there (warm), as scheduled rebuilds do.
     argv = build_command(args.command, graph_data, releases, out, scratch / "cache")
 
     load_before = os.getloadavg()[0]

@@ -1,4 +1,4 @@
-"""The build's caches of parsed inputs (--cache-dir): the release scrape, by the content of
+"""The build's caches of parsed inputs (--cache-dir): the release documents, by the content of
 the release directory, and the graph-data's YAML, by the bytes of each file.
 
 A warm build must write exactly what a cold one writes, must really skip the parsing (the
@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from site_gen.engine import release_nodes, scrape_cache
+from site_gen.engine import release_cache, release_nodes
 from site_gen.inputs import documents, yaml_cache
 from site_gen.model.errors import Warnings
 from site_gen.pipeline.site_build import BuildOptions, run_build
@@ -51,7 +51,7 @@ def parsers_fail(monkeypatch):
 def test_a_warm_build_parses_nothing_and_writes_the_same_bytes(inputs, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     build(inputs, tmp_path / "cold", cache)
-    assert len(cache_files(cache, "release-scrape-v1")) == 1
+    assert len(cache_files(cache, "release-documents-v1")) == 1
     assert len(cache_files(cache, "graph-data-yaml-v1")) == 1
     parsers_fail(monkeypatch)
     build(inputs, tmp_path / "warm", cache)
@@ -85,7 +85,7 @@ def test_a_changed_blocked_edge_is_parsed_again(inputs, tmp_path):
 def test_damaged_cache_files_are_misses(inputs, tmp_path, damage):
     cache = tmp_path / "cache"
     build(inputs, tmp_path / "first", cache)
-    for path in cache_files(cache, "release-scrape-v1") + cache_files(cache, "graph-data-yaml-v1"):
+    for path in cache_files(cache, "release-documents-v1") + cache_files(cache, "graph-data-yaml-v1"):
         path.write_bytes(damage)
     build(inputs, tmp_path / "second", cache)
     assert files_of(tmp_path / "second") == files_of(tmp_path / "first")
@@ -94,7 +94,7 @@ def test_damaged_cache_files_are_misses(inputs, tmp_path, damage):
 def test_other_site_gen_code_misses_both_caches(inputs, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     build(inputs, tmp_path / "first", cache)
-    monkeypatch.setattr(scrape_cache, "code_identity", lambda: "other code")
+    monkeypatch.setattr(release_cache, "code_identity", lambda: "other code")
     monkeypatch.setattr(yaml_cache, "code_identity", lambda: "other code")
     calls = []
     real = documents.load_bounded
@@ -162,7 +162,7 @@ def test_a_tampered_cache_entry_with_the_right_key_is_a_miss(inputs, tmp_path):
     import json
     cache = tmp_path / "cache"
     build(inputs, tmp_path / "first", cache)
-    [scrape_file] = cache_files(cache, "release-scrape-v1")
+    [scrape_file] = cache_files(cache, "release-documents-v1")
     [yaml_file] = cache_files(cache, "graph-data-yaml-v1")
     stored = json.loads(scrape_file.read_text())
     packed = json.loads(yaml_file.read_text())

@@ -65,6 +65,6 @@ def test_build_timings_lists_every_step(tmp_path, capsys):
     report = capsys.readouterr().err.split("steps:\n", 1)[1]
     names = [line.split("  ")[1].strip() for line in report.splitlines() if line.strip()]
     assert set(names) == {"hash the inputs", "read graph-data", "pack graph-data tarball", "render nginx files",
-                          "scrape releases", "check feeders", "git blame channels", "graph-builder stages",
+                          "read releases", "check feeders", "git blame channels", "graph-builder stages",
                           "promotion", "policy engine", "write promotion data", "write graphs",
                           "write signatures", "write graph-data tarball", "write nginx files"}

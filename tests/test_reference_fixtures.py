@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from site_gen.engine.build_graphs import apply_graph_data
 from site_gen.engine.edge_add_remove import apply_edge_rules
-from site_gen.engine.pipeline import apply_graph_data
 from site_gen.inputs.graph_data import load_graph_data
 from site_gen.inputs.raw_graph import load_raw_graph
 from site_gen.model.errors import Warnings

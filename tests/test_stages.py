@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hypothesis import given
 
-from site_gen.engine.pipeline import build_graphs
+from site_gen.engine.build_graphs import build_graphs
 from site_gen.engine.stages import (
     GRAPH_BUILDER_STAGES,
     POLICY_ENGINE_STAGES,
@@ -16,7 +16,7 @@ from site_gen.engine.stages import (
     filter_arch,
     filter_channel,
     parse_secondary_metadata,
-    release_scrape,
+    read_releases_stage,
     run_stages,
 )
 from site_gen.inputs.graph_data import load_graph_data
@@ -36,7 +36,7 @@ RISK = Risk("https://issues.example.com/R", "R", "R may hurt.", (b'{"type":"Alwa
 
 def test_stage_lists_read_like_the_reference_plugin_lists():
     assert [stage.name for stage in GRAPH_BUILDER_STAGES] == [
-        "release-scrape", "openshift-secondary-metadata-parse", "edge-add-remove"]
+        "read-releases", "openshift-secondary-metadata-parse", "edge-add-remove"]
     assert [stage.name for stage in POLICY_ENGINE_STAGES] == ["channel-filter", "arch-filter"]
 
 
@@ -59,9 +59,9 @@ def edges_of(graph: Graph) -> set[tuple[str, str]]:
     return {(graph.versions[s], graph.versions[t]) for s, children in enumerate(graph.children) for t in children}
 
 
-def test_release_scrape_makes_arch_local_nodes_and_abstract_parents(tmp_path):
+def test_read_releases_makes_arch_local_nodes_and_abstract_parents(tmp_path):
     sc = Scenario(tmp_path).release("4.1.1", previous=["4.1.0"]).release("4.1.1", "arm64")
-    graph = release_scrape(Graph(), Settings(Warnings(), releases=sc.releases))
+    graph = read_releases_stage(Graph(), Settings(Warnings(), releases=sc.releases))
     assert sorted(graph.versions) == ["4.1.0+amd64", "4.1.1+amd64", "4.1.1+arm64"]
     assert not graph.is_concrete(graph.index["4.1.0+amd64"])  # named by previous, no release behind it
     assert edges_of(graph) == {("4.1.0+amd64", "4.1.1+amd64")}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.pipeline import apply_graph_data
+from ..engine.build_graphs import apply_graph_data
 from ..engine.release_nodes import load_release_graph
 from ..model.errors import InputError, Warnings
 from ..model.graph import Graph
 from ..promotion.update_paths import CandidateGraphs
 from .blocked_edges import KnownReleases, check_blocked_edges
 from .channel_lists import check_channel_lists
-from .feeders import check_feeders
+from .feeder_checks import check_feeders
 from .finding import Finding
 from .loading import CheckInput, load_for_checks
 from .patch_updates import check_patch_updates

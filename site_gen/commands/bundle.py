@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..model.errors import Warnings
-from ..publish.bundle import TOP_DIRECTORY, write_bundle
+from ..publish.offline_bundle import TOP_DIRECTORY, write_bundle
 from .arguments import add_quiet_argument
 
 EPILOG = f"""\

@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 import orjson
 
-from ..engine.pipeline import build_graphs
+from ..engine.build_graphs import build_graphs
 from ..inputs.git import run_git
 from ..inputs.graph_data import load_graph_data
 from ..inputs.regular_files import read_regular

@@ -1,4 +1,5 @@
-"""Release documents into the global graph's nodes and edges, as the graph-builder's release scrape does (spec §2)."""
+"""Release documents into the global graph's nodes and edges, as the graph-builder's
+release-scrape-dockerv2 plugin makes them from release images (spec §2)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..model.release import Release
 
 
 def load_release_graph(source: Path, warnings: Warnings) -> Graph:
-    """The scraped graph, from a directory of release documents or a raw graph JSON file."""
+    """The releases' graph, from a directory of release documents or a raw graph JSON file."""
     if source.is_dir():
         return graph_from_releases(load_release_documents(source, warnings))
     if source.is_file():

@@ -2,7 +2,7 @@
 
 Cincinnati builds its graph with the graph-builder's plugins, in this order:
 
-    release-scrape-dockerv2             releases from the registry   -> release-scrape
+    release-scrape-dockerv2             releases from the registry   -> read-releases
     github-secondary-metadata-scrape    fetch the graph-data         -> (inputs.graph_data, below)
     openshift-secondary-metadata-parse  raw metadata, blocks, channels
     edge-add-remove                     adds, conditional edges, removals
@@ -14,7 +14,9 @@ and answers a query with the policy engine's plugins:
     arch-filter                         the releases of ?arch=
 
 Every stage has one shape, graph in and graph out, with ``Settings`` standing
-for the reference's plugin settings and query parameters. The graph-data is
+for the reference's plugin settings and query parameters. (site-gen says "scrape"
+only for reading a registry, site_gen/registry/; the read-releases stage reads
+release documents or a raw graph, whatever made them.) The graph-data is
 read before the stages run (the command may rewrite its channels first, for
 --promote-until), so the secondary-metadata scrape has no stage of its own.
 For the build, :func:`.policy.serve_all` runs the two policy stages for every
@@ -42,7 +44,7 @@ class Settings:
     """What stages read besides the graph; each stage says which fields it needs."""
 
     warnings: Warnings
-    releases: Path | None = None          # release-scrape
+    releases: Path | None = None          # read-releases
     graph_data: GraphData | None = None   # openshift-secondary-metadata-parse
     channel: str | None = None            # channel-filter
     arch: str | None = None               # arch-filter
@@ -53,8 +55,8 @@ class Stage(NamedTuple):
     run: Callable[[Graph, Settings], Graph]
 
 
-def release_scrape(graph: Graph, settings: Settings) -> Graph:
-    """The scraped graph, from release documents or a raw graph (the input graph is empty)."""
+def read_releases_stage(graph: Graph, settings: Settings) -> Graph:
+    """The releases' graph, from release documents or a raw graph (the input graph is empty)."""
     assert settings.releases is not None and len(graph) == 0
     return load_release_graph(settings.releases, settings.warnings)
 
@@ -89,7 +91,7 @@ def filter_arch(graph: Graph, settings: Settings) -> Graph:
 
 
 GRAPH_BUILDER_STAGES = (
-    Stage("release-scrape", release_scrape),
+    Stage("read-releases", read_releases_stage),
     Stage("openshift-secondary-metadata-parse", parse_secondary_metadata),
     Stage("edge-add-remove", edge_add_remove),
 )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .. import quick_exit
 from ..cache_dir import default_cache_dir
-from ..engine.pipeline import BuiltGraphs, prepare_graph, scrape_releases, serve_channels
+from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
@@ -33,7 +33,7 @@ from ..publish.api import ApiTotals
 from ..publish.fingerprint import fingerprint
 from ..publish.graph_data_tarball import graph_data_tarball, write_graph_data_tarball
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
-from ..publish.signatures import write_signatures
+from ..publish.signature_store import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..registry.source import scrapes_dir
 from .runner import Earlier, Runner, StepTime
@@ -164,7 +164,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         return BuildResult(None, 0, 0, 0.0, where.out, warnings)
 
     # The worker reads the graph-data (it crosses the pipe in a tenth of the time the
-    # scraped releases would) while this process scrapes the releases.
+    # releases' graph would) while this process reads the releases.
     reading = runner.apart("read graph-data", read_graph_data, options.graph_data, where.cache_dir, keep=True)
     if options.promotion.until is None:  # the channels stay as read: pack them now
         packing = runner.apart("pack graph-data tarball", pack_graph_data_as_read, Earlier("read graph-data"))
@@ -174,7 +174,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
 
     with StagedSite(where.out, where.inputs) as site:
         try:
-            scraped, release_warnings = runner.here("scrape releases", scrape_releases,
+            releases_graph, release_warnings = runner.here("read releases", read_releases,
                                                     where.releases, where.cache_dir)
         except InputError:
             reading.result()  # a graph-data error is reported first, as when read in order
@@ -192,7 +192,8 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
                                 [c.path for c in data.channels if options.html and c.document.data.get("versions")])
         # promotion needs the graph's edges (the update-path guard); the graphs
         # served need promotion's channels (with --promote-until)
-        graph = runner.here("graph-builder stages", prepare_graph, data, where.releases, warnings, scraped)
+        graph = runner.here("graph-builder stages", prepare_graph, data, where.releases, warnings,
+                            releases_graph)
         blaming.result()
         promotion = runner.here("promotion", resolve_promotions, data, options.promotion, warnings, graph,
                                 problems_reported=True, blames=blames)

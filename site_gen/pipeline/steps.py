@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.pipeline import BuiltGraphs
+from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model.errors import InputWarning, Warnings

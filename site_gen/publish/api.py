@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from ..engine.pipeline import BuiltGraphs
+from ..engine.build_graphs import BuiltGraphs
 from ..layout import GRAPH_INDEX, graph_path
 from .graph_json import GraphEncoder, GraphSerializer
 from .precompressed import write_with_gzip

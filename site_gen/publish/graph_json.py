@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import orjson
 
-from ..engine.pipeline import BuiltGraphs
+from ..engine.build_graphs import BuiltGraphs
 from ..engine.policy import ServedGraph, served_version
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY

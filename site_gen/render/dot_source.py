@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import groupby
 
-from ..model import versions as semver
+from ..model import versions
 from .channel_view import PLAIN_FILL, ChannelView, Mark
 from .reduction import drawn_edges
 
@@ -59,7 +59,7 @@ def dot_source(view: ChannelView, release_href: Callable[[str], str]) -> str:
     marks = view.marks()
     drawn = set(solid) | set(dashed)
     lines = [_HEADER]
-    for _, same_minor in groupby(range(len(names)), key=lambda i: semver.minor_of(names[i])):
+    for _, same_minor in groupby(range(len(names)), key=lambda i: versions.minor_of(names[i])):
         column = list(same_minor)
         lines.append("{rank=same; " + " ".join(_quote(names[i]) for i in column) + ";}")
         for earlier, later in zip(column, column[1:]):

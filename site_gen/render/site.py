@@ -16,7 +16,7 @@ import orjson
 
 from .. import layout
 from ..diffing.since import Changes, ChangesSince, changes_since
-from ..engine.pipeline import BuiltGraphs
+from ..engine.build_graphs import BuiltGraphs
 from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress

@@ -1,4 +1,4 @@
-"""The release-scrape stage's graph, kept across builds by the content it was read from.
+"""The read-releases stage's graph, kept across builds by the content it was read from.
 
 Reading thousands of release documents and linking their versions is the largest
 single step of a full-scale build (half a second for 6,845 documents); reading their
@@ -35,9 +35,9 @@ Scrape = tuple[Graph, list[InputWarning]]
 
 
 def directory_digest(directory: Path) -> str:
-    """Hex digest of what the release scrape reads from ``directory`` (read as it reads
+    """Hex digest of what the read-releases stage reads from ``directory`` (read as it reads
     it, so an unreadable file raises the scrape's own error)."""
-    digest = hashlib.sha256(f"release scrape v{FORMAT} {code_identity()}\0".encode())
+    digest = hashlib.sha256(f"release documents v{FORMAT} {code_identity()}\0".encode())
     prefix = len(str(directory).rstrip(os.sep)) + 1
     for path in release_file_names(directory):
         data = read_regular(path, "release document")
@@ -48,12 +48,12 @@ def directory_digest(directory: Path) -> str:
 
 def entry_path(cache_dir: Path, directory: Path) -> Path:
     where = hashlib.sha256(os.fsencode(str(directory.absolute()))).hexdigest()[:32]
-    return cache_dir / f"release-scrape-v{FORMAT}" / f"{where}.json"
+    return cache_dir / f"release-documents-v{FORMAT}" / f"{where}.json"
 
 
 def encode(key: str, scrape: Scrape) -> bytes:
     graph, warnings = scrape
-    assert not graph.pending_risks and not graph.conditional, "only the release scrape's graph"
+    assert not graph.pending_risks and not graph.conditional, "only the read-releases stage's graph"
     return orjson.dumps({
         "key": key,
         "versions": graph.versions,
@@ -109,7 +109,7 @@ def _well_formed(versions: object, payloads: object, metadata: object, children:
             and all(set(map(type, entry.values())) <= {str} for entry in metadata if entry))
 
 
-def cached_scrape(directory: Path, cache_dir: Path | None, scrape: Callable[[], Scrape]) -> Scrape:
+def cached_release_read(directory: Path, cache_dir: Path | None, scrape: Callable[[], Scrape]) -> Scrape:
     """``scrape()``, or what it returned before for the same content of ``directory``."""
     if cache_dir is None:
         return scrape()

@@ -11,14 +11,14 @@ from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
 from .policy import ServedGraphs, serve_all
-from .scrape_cache import cached_scrape
+from .release_cache import cached_release_read
 from .secondary import apply_channels
 from .stages import GRAPH_BUILDER_STAGES, Settings, run_stages
 
 
 def apply_graph_data(graph: Graph, data: GraphData, warnings: Warnings) -> Graph:
-    """The graph-builder's stages after the release scrape: the graph the policy engine filters."""
-    after_scrape = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name != "release-scrape")
+    """The graph-builder's stages after reading the releases: the graph the policy engine filters."""
+    after_scrape = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name != "read-releases")
     return run_stages(after_scrape, graph, Settings(warnings, graph_data=data))
 
 
@@ -39,29 +39,29 @@ class BuiltGraphs:
     served: ServedGraphs  # a Mapping (channel, arch) -> ServedGraph, computed on demand
 
 
-def scrape_releases(release_source: Path, cache_dir: Path | None = None) -> tuple[Graph, list[InputWarning]]:
-    """The release-scrape stage alone: the scraped graph and the warnings it gave, for
+def read_releases(release_source: Path, cache_dir: Path | None = None) -> tuple[Graph, list[InputWarning]]:
+    """The read-releases stage alone: the releases' graph and the warnings it gave, for
     the build to report in their place. With ``cache_dir``, a directory of release
-    documents is read only when its content changed (:mod:`.scrape_cache`)."""
-    def scrape() -> tuple[Graph, list[InputWarning]]:
+    documents is read only when its content changed (:mod:`.release_cache`)."""
+    def read() -> tuple[Graph, list[InputWarning]]:
         warnings = Warnings()
-        stages = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name == "release-scrape")
+        stages = tuple(stage for stage in GRAPH_BUILDER_STAGES if stage.name == "read-releases")
         return run_stages(stages, Graph(), Settings(warnings, releases=release_source)), warnings.items
     if release_source.is_dir():
-        return cached_scrape(release_source, cache_dir, scrape)
-    return scrape()
+        return cached_release_read(release_source, cache_dir, read)
+    return read()
 
 
 def prepare_graph(data: GraphData, release_source: Path, warnings: Warnings,
-                  scraped: Graph | None = None) -> Graph:
+                  releases_graph: Graph | None = None) -> Graph:
     """The graph-builder's stages with no channel membership yet: every edge is final,
     because edges never depend on channels, and promotion may still change them
     (--promote-until). :func:`serve_channels` adds the channels after edge-add-remove,
-    which only reorders independent steps: the result is the reference's. ``scraped``:
-    the release-scrape stage's graph, when another process ran that stage."""
+    which only reorders independent steps: the result is the reference's. ``releases_graph``:
+    the read-releases stage's graph, when another process ran that stage."""
     without_channels = dataclasses.replace(data, channels=[])
-    if scraped is not None:
-        return apply_graph_data(scraped, without_channels, warnings)
+    if releases_graph is not None:
+        return apply_graph_data(releases_graph, without_channels, warnings)
     settings = Settings(warnings, releases=release_source, graph_data=without_channels)
     return run_stages(GRAPH_BUILDER_STAGES, Graph(), settings)
 
