@@ -14,8 +14,10 @@ PACKAGE = REPO / "site_gen"
 # What each part may not import, besides the rule that the parts form no cycle.
 NEVER = {
     "model": "everything else: the model imports nothing of site_gen",
-    "inputs": {"engine", "promotion", "planner", "checks", "diffing", "publish", "render", "server", "commands", "cli", "pipeline"},
-    "engine": {"promotion", "planner", "checks", "diffing", "publish", "render", "server", "commands", "cli", "pipeline"},
+    "inputs": {"engine", "promotion", "planner", "checks", "diffing", "publish", "render", "server", "commands", "cli",
+               "pipeline"},
+    "engine": {"promotion", "planner", "checks", "diffing", "publish", "render", "server", "commands", "cli",
+               "pipeline"},
     "layout": {"inputs", "engine", "promotion", "planner", "checks", "diffing", "publish", "render", "server",
                "commands", "pipeline"},
     "server": {"publish", "render", "diffing", "planner", "commands", "cli", "pipeline"},
