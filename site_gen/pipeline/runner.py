@@ -49,7 +49,7 @@ class StepTime:
 class Pending(Generic[T]):
     """A step under way elsewhere; ``result()`` waits for it (and raises its error)."""
 
-    def __init__(self, runner: Runner, name: str, place: Place, future: Future):
+    def __init__(self, runner: Runner, name: str, place: Place, future: Future[tuple[T, float]]):
         self._runner, self._name, self._place, self._future = runner, name, place, future
         self._value: T | None = None
         self._done = False
@@ -66,7 +66,7 @@ class Pending(Generic[T]):
 _kept_in_worker: dict[str, Any] = {}
 
 
-def _run_apart(name: str, step: Callable[..., Any], args: tuple, keep: bool) -> tuple[Any, float]:
+def _run_apart(name: str, step: Callable[..., Any], args: tuple[Any, ...], keep: bool) -> tuple[Any, float]:
     started = time.perf_counter()
     value = step(*(_kept_in_worker[a.name] if isinstance(a, Earlier) else a for a in args))
     if keep:
@@ -74,7 +74,7 @@ def _run_apart(name: str, step: Callable[..., Any], args: tuple, keep: bool) -> 
     return value, time.perf_counter() - started
 
 
-def _timed(step: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> tuple[T, float]:
+def _timed(step: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[T, float]:
     started = time.perf_counter()
     return step(*args, **kwargs), time.perf_counter() - started
 
@@ -90,7 +90,7 @@ class Runner:
     def __enter__(self) -> Runner:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         failed = exc_type is not None
         if self._threads is not None:
             self._threads.shutdown(wait=not failed, cancel_futures=failed)

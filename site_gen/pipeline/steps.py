@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data import load_graph_data
@@ -68,7 +68,7 @@ class PageSettings:
     blames: ChannelBlames
 
 
-def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict, settings: PageSettings,
+def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str, Any], settings: PageSettings,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
     from ..publish.graph_json import graph_documents
     from ..render.site import SiteOptions, render_site
