@@ -87,8 +87,10 @@ def parse_head(head: bytes) -> tuple[str, str, tuple[int, int], RequestHeaders]:
 
 
 def keep_alive(version: tuple[int, int], headers: RequestHeaders) -> bool:
+    """Whether the client keeps the connection: HTTP/1.1 unless it says ``close``, HTTP/1.0
+    only when it says ``keep-alive`` (and not ``close`` too: nginx lets close win)."""
     tokens = {token.strip().lower() for token in headers.get("Connection", "").split(",")}
-    return "keep-alive" in tokens if version < (1, 1) else "close" not in tokens
+    return "close" not in tokens and ("keep-alive" in tokens or version >= (1, 1))
 
 
 class _Clock:
@@ -235,8 +237,9 @@ class _Connection(asyncio.Protocol):
         lines += [f"{name}: {value}" for name, value in reply.headers]
         if status not in _NO_BODY:
             lines.append(f"Content-Length: {len(reply.body)}")
-        if close:
-            lines.append("Connection: close")
+        # Said on every answer, as nginx does: an HTTP/1.0 client keeps the connection only
+        # when told so, and otherwise waits for a close that would come after the idle timeout.
+        lines.append("Connection: close" if close else "Connection: keep-alive")
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
         body = reply.body if method != "HEAD" and status not in _NO_BODY else b""
         self.live.write(head + body if len(body) < 65536 else head)
