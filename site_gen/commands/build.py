@@ -38,6 +38,7 @@ from ..publish.api import ApiTotals, write_graph_api
 from ..publish.fingerprint import fingerprint
 from ..publish.graph_data_tarball import tarball_files, write_graph_data_tarball
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
+from ..publish.precompressed import precompress_pages
 from ..publish.reproducible_tar import source_date_epoch, tar_gz_bytes
 from ..publish.signatures import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
@@ -221,6 +222,7 @@ def _build_locked(options: BuildOptions, warnings: Warnings, releases: Path, inp
                 drawing = SiteOptions(cache_dir, options.jobs, since, blames)
                 pages = render_site(site, built, graph_documents(built), promotion.model, drawing,
                                     warnings, progress)
+            precompress_pages(site)
             site.marker["fingerprint"] = current.result()
             if blames.cache_problem:
                 warnings.add(blames.cache_problem)
