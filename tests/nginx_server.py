@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from site_gen.publish.deploy import render_nginx_conf
+from site_gen.server.static_files import CONTENT_TYPES, TEXT_TYPES
 
 from serving_cases import build_example, free_port, wait_for_port
 
@@ -45,19 +46,36 @@ http {{
 """
 
 # The generated snippet included as is: below a root that holds the site at /updates,
-# and with the site as the root.
+# and with the site as the root; both with the lines docs/serving.md gives for the pages.
+PAGES = """\
+        types {{ {types} }}
+        charset utf-8;
+        charset_types {charset_types};
+        gzip_static on;
+        gzip_vary on;
+        gzip_proxied any;
+        gzip_http_version 1.0;"""
 INCLUDED = """\
     server {{
         listen 127.0.0.1:{below};
         root {www};
+{pages}
         include {site}/deploy/nginx/site-gen.conf;
     }}
     server {{
         listen 127.0.0.1:{at_root};
         root {site};
+{pages}
         include {site}/deploy/nginx/site-gen.conf;
     }}
 """
+
+
+def pages_settings() -> str:
+    """PAGES with the site's media types, as a server serving the pages would set them."""
+    types = " ".join(f"{media} {extension};" for extension, media in sorted(CONTENT_TYPES.items()))
+    charset = " ".join(media for media in TEXT_TYPES if media != "text/html")  # nginx always includes text/html
+    return PAGES.format(types=types, charset_types=charset)
 
 
 def require_nginx() -> None:
@@ -106,16 +124,16 @@ class Nginx:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """(site, {label: (port, URL prefix)}, error logs) with two nginx running the example
-    site: the snippet included in two servers ("below", "at-root"), and the generated
+    site (with its pages): the snippet included in two servers ("below", "at-root"), and the generated
     standalone configuration ("standalone")."""
     require_nginx()
     root = tmp_path_factory.mktemp("nginx")
-    site = build_example(root)
+    site = build_example(root, html=True)
     run = root / "run"
     run.mkdir()
     ports = {"below": free_port(), "at-root": free_port(), "standalone": free_port()}
     (run / "nginx.conf").write_text(wrapper_config(run, INCLUDED.format(
-        www=site.parent, site=site, below=ports["below"], at_root=ports["at-root"])))
+        www=site.parent, site=site, below=ports["below"], at_root=ports["at-root"], pages=pages_settings())))
     # The standalone configuration as built, with a free port; nginx's prefix holds the site as site/.
     standalone_prefix = root / "standalone"
     standalone_prefix.mkdir()

@@ -36,11 +36,11 @@ SECRET = b"site-gen test secret: must never be served"
 ORIGIN = "https://console.example.com"
 
 
-def build_example(root: Path) -> Path:
-    """The example site at ROOT/www/updates, and a secret file at ROOT/secret.txt that no
-    request may reach (two levels above the site)."""
+def build_example(root: Path, html: bool = False) -> Path:
+    """The example site at ROOT/www/updates (with its pages if ``html``), and a secret file
+    at ROOT/secret.txt that no request may reach (two levels above the site)."""
     site = root / "www" / "updates"
-    assert main(["--graph-data", str(EXAMPLE), "--out", str(site), "--no-html", "-q"]) == 0
+    assert main(["--graph-data", str(EXAMPLE), "--out", str(site), "-q", *(() if html else ("--no-html",))]) == 0
     (root / "secret.txt").write_bytes(SECRET)
     return site
 
@@ -180,6 +180,18 @@ CASES = [
     Case("signature-encoded-equals", "signatures/" + SIGNATURE.replace("=", "%3D"), 200,
          body=f"file:signatures/{SIGNATURE}"),
     Case("graph-data-tarball", "api/upgrades_info/graph-data", 200, body="file:api/upgrades_info/graph-data"),
+    # Range requests, as nginx's range filter: one range, the file as it is on disk.
+    Case("range", f"{V1}/stable-4.16/amd64.json", 206, body='text:{"version"', headers=(("Range", "bytes=0-9"),)),
+    Case("range-of-a-query", f"{V1}?channel=stable-4.16", 206, body='text:{"version"',
+         headers=(("Range", "bytes=0-9"), ("Accept", JSON))),
+    Case("range-past-the-end", f"{V1}/stable-4.16/amd64.json", 416, headers=(("Range", "bytes=99999999-"),)),
+    Case("range-if-range-stale", **graph(f"{V1}/stable-4.16/amd64.json", "stable-4.16",
+                                         headers=(("Range", "bytes=0-9"), ("If-Range", '"0-0"')),
+                                         expect_headers=(("accept-ranges", "bytes"),))),
+    Case("range-ignored-for-gzip", f"{V1}/stable-4.16/amd64.json", 200,
+         body="file:" + f"{V1}/stable-4.16/amd64.json.gz",
+         headers=(("Range", "bytes=0-9"), ("Accept-Encoding", "gzip")),
+         expect_headers=(("content-encoding", "gzip"),)),
     Case("missing-file", f"{V1}/stable-4.16/ppc64le.json", 404),
     Case("directory-without-index", f"{V1}/stable-4.16/", 403),
     # The path is normalized as nginx does it before anything is looked up.

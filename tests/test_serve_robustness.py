@@ -49,8 +49,9 @@ def still_serves(server) -> None:
     (b"GET / HTTP/9.9\r\n\r\n", 505),
     (b"\x00\xff\xfe\x01 \x02 HTTP/1.1\r\n\r\n", 400),
     (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n", 414),
-    (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n", 431),
-    (b"GET / HTTP/1.1\r\nX: " + b"y" * 70000 + b"\r\n\r\n", 431),
+    # nginx's limits and statuses (test_serve_differential compares them at the edges)
+    (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(3000)) + b"\r\n", 400),
+    (b"GET / HTTP/1.1\r\nX: " + b"y" * 70000 + b"\r\n\r\n", 400),
     (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
     (b"TRACE / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
     (b"brew / HTTP/1.1\r\nHost: x\r\n\r\n", 400),

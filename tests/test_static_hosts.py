@@ -37,8 +37,8 @@ def test_every_file_gets_the_type_the_docs_name(site_files):
             assert name.startswith(NO_EXTENSION), name
             assert guessed is None, name
             continue
-        if suffix == ".gz":  # the precompressed graphs, which the documented upload leaves out
-            assert mimetypes.guess_type(name) == ("application/json", "gzip"), name
+        if suffix == ".gz":  # the precompressed graphs and pages, which the documented upload leaves out
+            assert mimetypes.guess_type(name) == (mimetypes.guess_type(name[:-len(".gz")])[0], "gzip"), name
             seen.add(suffix)
             continue
         assert suffix in EXPECTED, f"{name}: docs/static-hosts.md does not say what S3 stores for {suffix}"

@@ -33,6 +33,7 @@ from ..publish.api import ApiTotals
 from ..publish.fingerprint import fingerprint
 from ..publish.graph_data_tarball import graph_data_tarball, write_graph_data_tarball
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
+from ..publish.precompressed import precompress_pages
 from ..publish.signature_store import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..registry.source import scrapes_dir
@@ -211,6 +212,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
             settings = PageSettings(where.cache_dir, options.jobs, since, blames)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
+        runner.here("precompress pages", precompress_pages, site)
         site.marker["fingerprint"] = hashing.result()
         if blames.cache_problem:
             warnings.add(blames.cache_problem)

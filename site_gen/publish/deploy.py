@@ -125,7 +125,6 @@ def render_nginx_conf(listen: str = DEFAULT_LISTEN) -> str:
         types=sorted(by_type.items()),
         default_type=DEFAULT_TYPE,
         charset_types=" ".join(text_types),
-        gzip_types=" ".join([*text_types, http.JSON, http.VND_JSON]),
     )
 
 

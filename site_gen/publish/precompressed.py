@@ -1,4 +1,4 @@
-"""Precompressed copies of the served JSON, so servers never compress a graph per request.
+"""Precompressed copies of the served JSON and pages, so servers never compress per request.
 
 Every cluster asks for gzip (Go's HTTP client sends ``Accept-Encoding: gzip``); with a
 ``<file>.gz`` beside each graph, nginx's ``gzip_static`` and ``site-gen serve`` answer from
@@ -11,6 +11,7 @@ operator's client only asks for gzip, and brotli would need a third-party nginx 
 from __future__ import annotations
 
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 
 import deflate
 
@@ -60,3 +61,51 @@ def _trailer(path) -> bytes | None:
             return handle.read(8)
     except OSError:
         return None
+
+
+# Text the pages are made of or load: these shrink to a fifth or less, so a `.gz` beside
+# each lets both servers send them compressed without compressing per request.
+PAGE_SUFFIXES = (".html", ".css", ".js", ".json", ".svg", ".atom")
+# Below this the answer fits in one packet compressed or not (nginx's gzip_min_length is
+# the same idea): no copy, and both servers send the file as it is.
+MIN_LENGTH = 1024
+_WORKERS = 2  # libdeflate lets go of the GIL: two threads keep both cores compressing
+
+
+def precompress_pages(site: StagedSite) -> int:
+    """Write ``<file>.gz`` beside every page-like file of the staged site that has none yet
+    and is at least MIN_LENGTH bytes; the number of copies written or kept.
+
+    Runs once all files are written (they are read back from the page cache). A file
+    whose bytes equal the published one keeps the published ``.gz`` (hard-linked, checked
+    as in :func:`write_with_gzip`), so an unchanged page costs a comparison, not a
+    compression."""
+    site.marker["precompressed"] = FORMAT
+    already = set(site.written)
+    chosen = sorted(relative for relative in already if relative.endswith(PAGE_SUFFIXES)
+                    and relative + PRECOMPRESSED_SUFFIX not in already)
+    same_format = site.published_marker.get("precompressed") == FORMAT
+    with ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="gzip") as pool:
+        results = pool.map(lambda relative: _precompress(site, relative, same_format), chosen)
+        return sum(results)
+
+
+def _precompress(site: StagedSite, relative: str, same_format: bool) -> bool:
+    data = site.path_for(relative).read_bytes()
+    if len(data) < MIN_LENGTH:
+        return False
+    packed = relative + PRECOMPRESSED_SUFFIX
+    if same_format and _published_equals(site, relative, data):
+        old = site.published(packed)
+        if old is not None and _trailer(old) == _trailer_of(data) and site.keep(packed, old):
+            return True
+    site.write(packed, gzip_bytes(data))
+    return True
+
+
+def _published_equals(site: StagedSite, relative: str, data: bytes) -> bool:
+    published = site.published(relative)
+    try:
+        return published is not None and published.stat().st_size == len(data) and published.read_bytes() == data
+    except OSError:
+        return False

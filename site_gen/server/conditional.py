@@ -25,11 +25,13 @@ class Conditions:
     gzip: bool = False
     if_none_match: str | None = None
     if_modified_since: str | None = None
+    range: str | None = None
+    if_range: str | None = None
 
     @classmethod
     def of(cls, headers: Mapping[str, str]) -> Conditions:
         return cls(accepts_gzip(headers.get("Accept-Encoding")), headers.get("If-None-Match"),
-                   headers.get("If-Modified-Since"))
+                   headers.get("If-Modified-Since"), headers.get("Range"), headers.get("If-Range"))
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:

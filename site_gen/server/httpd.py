@@ -31,8 +31,11 @@ from .policy_http import TEXT, Reply, plan
 from .static_files import SiteFiles, resolve
 
 BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-MAX_LINE = 65536  # the longest request line or header line, as in http.server
-MAX_HEADERS = 100
+# nginx's limits with its default large_client_header_buffers (4 8k): a request line or a
+# header line must fit in 8 KiB with its line end (else 414, or 400 for a header), the
+# whole head in the four buffers (else 400).
+MAX_LINE = 8190
+MAX_HEAD = 4 * 8192
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 _LINE_END = re.compile(r"\r?\n")
 _BODY_HEADERS = ("content-length", "transfer-encoding")
@@ -57,6 +60,8 @@ def parse_head(head: bytes) -> tuple[str, str, tuple[int, int], RequestHeaders]:
     lines = _LINE_END.split(head.decode("iso-8859-1"))
     if len(lines[0]) > MAX_LINE:
         raise BadRequest(414, "request line too long")
+    if len(head) > MAX_HEAD:
+        raise BadRequest(400, "request head too large")
     words = lines[0].split()
     if len(words) != 3 or not words[2].startswith("HTTP/"):
         raise BadRequest(400, "bad request line")
@@ -67,13 +72,11 @@ def parse_head(head: bytes) -> tuple[str, str, tuple[int, int], RequestHeaders]:
     version = (int(number[0]), int(number[1]))
     if version >= (2, 0):
         raise BadRequest(505, "HTTP version not supported")
-    if len(lines) - 1 > MAX_HEADERS:
-        raise BadRequest(431, "too many headers")
     headers = RequestHeaders()
     name = None
     for line in lines[1:]:
         if len(line) > MAX_LINE:
-            raise BadRequest(431, "header line too long")
+            raise BadRequest(400, "header line too long")
         if line[:1] in (" ", "\t") and name is not None:  # obsolete line folding
             folded = line.strip(" \t")
             headers[name] = f"{headers[name]} {folded}".strip(" ")
@@ -87,8 +90,10 @@ def parse_head(head: bytes) -> tuple[str, str, tuple[int, int], RequestHeaders]:
 
 
 def keep_alive(version: tuple[int, int], headers: RequestHeaders) -> bool:
+    """Whether the client keeps the connection: HTTP/1.1 unless it says ``close``, HTTP/1.0
+    only when it says ``keep-alive`` (and not ``close`` too: nginx lets close win)."""
     tokens = {token.strip().lower() for token in headers.get("Connection", "").split(",")}
-    return "keep-alive" in tokens if version < (1, 1) else "close" not in tokens
+    return "close" not in tokens and ("keep-alive" in tokens or version >= (1, 1))
 
 
 class _Clock:
@@ -203,10 +208,10 @@ class _Connection(asyncio.Protocol):
 
     def _check_unfinished(self) -> None:
         first_line = self.buffer.find(b"\n")
-        if first_line < 0 and len(self.buffer) > MAX_LINE:
+        if first_line < 0 and len(self.buffer) > MAX_LINE + 1:  # + its '\r'
             self._fail(414, "request line too long")
-        elif len(self.buffer) > 2 * MAX_LINE:
-            self._fail(431, "request head too large")
+        elif len(self.buffer) > MAX_HEAD:
+            self._fail(400, "request head too large")
 
     def _fail(self, status: int, message: str, request_line: str = "-") -> None:
         self._send(Reply(status, (("Content-Type", TEXT),), f"{message}\n".encode()), "GET", close=True,
@@ -218,6 +223,9 @@ class _Connection(asyncio.Protocol):
             method, target, version, headers = parse_head(head)
         except BadRequest as error:
             self._fail(error.status, str(error), request_line)
+            return
+        if version >= (1, 1) and headers.get("Host") is None:  # RFC 9112 3.2, as nginx refuses it
+            self._fail(400, "no Host header", request_line)
             return
         # An unread request body must never be taken for the next request.
         close = (not keep_alive(version, headers) or method not in ("GET", "HEAD", "OPTIONS")
@@ -235,8 +243,9 @@ class _Connection(asyncio.Protocol):
         lines += [f"{name}: {value}" for name, value in reply.headers]
         if status not in _NO_BODY:
             lines.append(f"Content-Length: {len(reply.body)}")
-        if close:
-            lines.append("Connection: close")
+        # Said on every answer, as nginx does: an HTTP/1.0 client keeps the connection only
+        # when told so, and otherwise waits for a close that would come after the idle timeout.
+        lines.append("Connection: close" if close else "Connection: keep-alive")
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
         body = reply.body if method != "HEAD" and status not in _NO_BODY else b""
         self.live.write(head + body if len(body) < 65536 else head)

@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..layout import PRECOMPRESSED_SUFFIX
+from .byte_ranges import Unsatisfiable, content_range, unsatisfied_range, wanted_range
 from .conditional import Conditions, etag, http_date, not_modified
 from .policy_http import CACHE_CONTROL, TEXT, GraphFile, Headers, Reply, SiteFile, empty_graph_reply, not_found
 
@@ -149,21 +150,45 @@ def representation(site: SiteFiles, segments: tuple[str, ...], gzip: bool, root:
     """The precompressed ``<name>.gz`` when the client takes gzip and it exists, as nginx's
     gzip_static picks it; else the file itself."""
     if gzip:
-        found = site.read((*segments[:-1], segments[-1] + PRECOMPRESSED_SUFFIX), root)
+        found = site.read(_packed(segments), root)
         if found is not None:
             return found.as_gzip
     return site.read(segments, root)
 
 
+def _packed(segments: tuple[str, ...]) -> tuple[str, ...]:
+    return (*segments[:-1], segments[-1] + PRECOMPRESSED_SUFFIX)
+
+
+def page_vary(site: SiteFiles, segments: tuple[str, ...], found: File, root: str | None = None) -> Headers:
+    """``Vary: Accept-Encoding`` when the file has a precompressed copy, as nginx's
+    gzip_static with gzip_vary adds it, whether or not this client takes gzip."""
+    if found.gzip or site.read(_packed(segments), root) is not None:
+        return (("Vary", "Accept-Encoding"),)
+    return ()
+
+
 def file_reply(found: File, headers: Headers, conditions: Conditions, cached: bool) -> Reply:
-    """200 with the file, or 304 when the request's validators match it (as nginx: no
-    Content-Type, Content-Encoding or body then)."""
+    """200 with the file, 206 with the one range asked for (416 when none of it exists), or
+    304 when the request's validators match it (as nginx: no Content-Type,
+    Content-Encoding or body then)."""
     validators = (("ETag", found.etag), ("Last-Modified", found.last_modified))
     cache = (("Cache-Control", CACHE_CONTROL),) if cached else ()
     if not_modified(conditions, found.etag, found.mtime):
         return _not_modified(headers, (*validators, *cache))
-    encoding = (("Content-Encoding", "gzip"),) if found.gzip else ()
-    return Reply(200, (*headers, *encoding, *validators, *cache), found.content)
+    if found.gzip:  # as nginx's gzip_static: no ranges of the compressed copy
+        return Reply(200, (*headers, ("Content-Encoding", "gzip"), *validators, *cache), found.content)
+    size = len(found.content)
+    wanted = wanted_range(conditions.range, conditions.if_range, size, found.etag, found.mtime)
+    if isinstance(wanted, Unsatisfiable):
+        others = tuple(header for header in headers if header[0] != "Content-Type")
+        return Reply(416, (("Content-Type", TEXT), *others, ("Content-Range", unsatisfied_range(size))),
+                     b"range not satisfiable\n")
+    if wanted is not None:
+        start, end = wanted
+        return Reply(206, (*headers, *validators, *cache, ("Content-Range", content_range(start, end, size))),
+                     found.content[start:end])
+    return Reply(200, (*headers, *validators, *cache, ("Accept-Ranges", "bytes")), found.content)
 
 
 def _not_modified(headers: Headers, extra: Headers) -> Reply:
@@ -186,10 +211,9 @@ def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
         return file_reply(found, outcome.headers, outcome.conditions, cached=True)
     segments = outcome.segments
     if not outcome.directory and segments:  # the common case, a file: no directory lookup
-        found = representation(site, segments, outcome.api and outcome.conditions.gzip)
+        found = representation(site, segments, outcome.conditions.gzip)
         if found is not None:
-            return file_reply(found, (("Content-Type", content_type(segments[-1])), *outcome.headers),
-                              outcome.conditions, cached=outcome.api)
+            return _site_file_reply(site, segments, found, outcome)
     real = site.locate(segments)  # one lookup for both the directory test and the read
     directory = real is not None and os.path.isdir(real)
     if directory and not outcome.directory:
@@ -201,11 +225,19 @@ def resolve(outcome: Reply | GraphFile | SiteFile, site: SiteFiles) -> Reply:
         segments = (*segments, "index.html")
     found = None
     if directory == outcome.directory:  # 'file/' names no file
-        # gzip_static never applies to a URL ending in '/'
-        found = representation(site, segments, outcome.api and not outcome.directory and outcome.conditions.gzip)
+        # nginx's index module redirects 'dir/' to 'dir/index.html' inside the server, and
+        # gzip_static then applies to that as to any file
+        found = representation(site, segments, outcome.conditions.gzip)
     if found is None:
         if directory:  # no listings: 403 for a directory without index.html, as from nginx
             return Reply(403, (("Content-Type", TEXT), *outcome.headers), b"no directory listing\n")
         return not_found(outcome.headers)
-    return file_reply(found, (("Content-Type", content_type(segments[-1])), *outcome.headers), outcome.conditions,
-                      cached=outcome.api)
+    return _site_file_reply(site, segments, found, outcome)
+
+
+def _site_file_reply(site: SiteFiles, segments: tuple[str, ...], found: File, outcome: SiteFile) -> Reply:
+    """Under api/ the snippet's locations name Accept-Encoding in Vary on every answer
+    (outcome.headers); elsewhere gzip_vary names it where a precompressed copy exists."""
+    vary = () if outcome.api else page_vary(site, segments, found)
+    return file_reply(found, (("Content-Type", content_type(segments[-1])), *outcome.headers, *vary),
+                      outcome.conditions, cached=outcome.api)
