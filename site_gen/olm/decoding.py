@@ -19,7 +19,13 @@ from pathlib import Path
 import orjson
 import yaml
 
-from ..inputs.bounded_yaml import load_bounded
+from ..inputs.bounded_yaml import (
+    _SAFE_FOR_LIBYAML_COMPOSER,
+    BoundedLoader,
+    _collections_at_most,
+    _walk_nodes,
+    _walk_tree,
+)
 from ..inputs.regular_files import MiB, open_regular
 from ..model.errors import InputError
 
@@ -27,6 +33,9 @@ MAX_YAML_FILE = 256 * MiB    # read whole: the largest real catalog.yaml is abou
 MAX_JSON_FILE = 8192 * MiB   # mapped, never read whole
 _SEPARATOR = re.compile(rb"^---([^\n]*)$", re.MULTILINE)
 _BOUNDARY = re.compile(rb"\}\s*(?=\{)")
+# An anchor starts a node: after a line start, a space or a flow indicator. This finds every
+# one (and some "&" inside text, which only costs the slower walk); bounded_yaml tests for any "&".
+_MAY_HAVE_ANCHOR = re.compile(r"(?:^|[\s\[\{,])&\S")
 _WHITESPACE = b" \t\r\n"
 
 # A blob: its data, its first line, and the line of every value inside it (may be empty).
@@ -127,7 +136,7 @@ def _yaml_stream(data: bytes, path: Path) -> Iterator[Blob]:
         if not document.strip():
             continue
         try:
-            value, lines = load_bounded(document, path)
+            value, lines = _load_document(document, path)
         except InputError as exc:
             raise InputError(exc.message, path, (exc.line or 1) + line_offset) from None
         except yaml.YAMLError as exc:  # libyaml's scanner and parser errors
@@ -139,3 +148,55 @@ def _yaml_stream(data: bytes, path: Path) -> Iterator[Blob]:
             continue
         first = min(lines.values(), default=1) + line_offset
         yield value, first, {key: number + line_offset for key, number in lines.items()}
+
+
+# What the loader keeps of an olm.csv.metadata value (blobs.py): the rest is never built.
+KEPT_CSV_FIELDS = frozenset(("displayName", "minKubeVersion", "maturity"))
+
+
+def _load_document(text: str, path: Path) -> tuple[object, dict[tuple, int]]:
+    """The bounded reader's ``load_bounded`` for one document, except that the bulk of an
+    ``olm.csv.metadata`` value (descriptions, CRD descriptors) is dropped after the bounds
+    are checked and before PyYAML's constructor (most of the cost) builds it."""
+    loader = yaml.CSafeLoader(text)
+    lines: dict[tuple, int] = {}
+    try:
+        if _collections_at_most(text) > _SAFE_FOR_LIBYAML_COMPOSER:
+            reader = BoundedLoader(loader, path)
+            reader.lines = lines
+            return reader.load(), lines
+        node = loader.get_single_node()
+        if node is None:
+            return None, lines
+        if _MAY_HAVE_ANCHOR.search(text):  # nodes may be shared: count what aliases expand to
+            _walk_nodes(node, path, lines)
+        else:
+            _walk_tree(node, path, lines)
+        _prune_csv_metadata(node)
+        return loader.construct_document(node), lines
+    finally:
+        loader.dispose()
+
+
+def _scalar_value(mapping: yaml.MappingNode, key: str) -> yaml.Node | None:
+    for key_node, value_node in mapping.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value.casefold() == key:
+            return value_node
+    return None
+
+
+def _prune_csv_metadata(root: yaml.Node) -> None:
+    if not isinstance(root, yaml.MappingNode):
+        return
+    properties = _scalar_value(root, "properties")
+    if not isinstance(properties, yaml.SequenceNode):
+        return
+    for item in properties.value:
+        if not isinstance(item, yaml.MappingNode):
+            continue
+        kind = _scalar_value(item, "type")
+        value = _scalar_value(item, "value")
+        if isinstance(kind, yaml.ScalarNode) and kind.value == "olm.csv.metadata" and \
+                isinstance(value, yaml.MappingNode):
+            value.value = [(key, child) for key, child in value.value
+                           if isinstance(key, yaml.ScalarNode) and key.value in KEPT_CSV_FIELDS]
