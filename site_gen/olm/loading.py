@@ -22,6 +22,7 @@ from . import indexignore
 from .blobs import BlobReader
 from .decoding import read_blobs
 from .model import Catalog
+from .parse_cache import CatalogParseCache, file_digest, reduced
 
 
 def catalog_files(root: Path) -> list[Path]:
@@ -54,8 +55,9 @@ def _raise_walk_error(error: OSError) -> None:
     raise InputError(f"cannot list directory: {error.strerror}", error.filename)
 
 
-def load_catalog(source: Path, name: str | None = None) -> Catalog:
-    """Every blob of ``source`` (a directory or a single file), typed; InputError for what opm cannot load."""
+def load_catalog(source: Path, name: str | None = None, cache_dir: Path | None = None) -> Catalog:
+    """Every blob of ``source`` (a directory or a single file), typed; InputError for what opm
+    cannot load. With ``cache_dir``, files whose bytes were loaded before are not parsed again."""
     if source.is_dir():
         files = catalog_files(source)
     elif source.exists() or source.is_symlink():
@@ -64,10 +66,23 @@ def load_catalog(source: Path, name: str | None = None) -> Catalog:
         raise InputError("catalog source not found (a file-based catalog directory or file)", source)
     catalog = Catalog(name=name or _default_name(source))
     reader = BlobReader(catalog)
+    cache = CatalogParseCache(cache_dir, source) if cache_dir is not None else None
     for path in files:
         catalog.files += 1
+        key = file_digest(path) if cache is not None else None
+        cached = cache.lookup(key) if cache is not None and key is not None else None
+        if cached is not None:
+            for line, value in cached:
+                reader.add(value, path, line, {})
+            continue
+        seen: list[tuple[int, object]] = []
         for value, line, lines in read_blobs(path):
             reader.add(value, path, line, lines)
+            seen.append((line, reduced(value)))
+        if cache is not None and key is not None:
+            cache.remember(key, seen)
+    if cache is not None:
+        cache.save()
     return catalog
 
 
