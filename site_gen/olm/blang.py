@@ -144,8 +144,9 @@ def compare(a: Version, b: Version) -> int:
     return (len(a.pre) > len(b.pre)) - (len(a.pre) < len(b.pre))
 
 
+@cache
 def sort_key(version: Version) -> tuple:
-    """A key that orders versions as :func:`compare` does."""
+    """A key that orders versions as :func:`compare` does (equal keys: compare gives 0)."""
     pre = tuple((0, part, b"") if isinstance(part, int) else (1, 0, part.encode()) for part in version.pre)
     return (version.major, version.minor, version.patch, 0 if version.pre else 1, pre)
 
@@ -154,11 +155,12 @@ def sort_key(version: Version) -> tuple:
 
 Range = Callable[[Version], bool]
 
-_COMPARATORS: dict[str, Callable[[int], bool]] = {
-    "": lambda c: c == 0, "=": lambda c: c == 0, "==": lambda c: c == 0,
-    "!": lambda c: c != 0, "!=": lambda c: c != 0,
-    ">": lambda c: c > 0, ">=": lambda c: c >= 0,
-    "<": lambda c: c < 0, "<=": lambda c: c <= 0,
+# comparator -> test of (key of the version, key of the bound); keys order as compare() does
+_COMPARATORS: dict[str, Callable[[tuple, tuple], bool]] = {
+    "": tuple.__eq__, "=": tuple.__eq__, "==": tuple.__eq__,
+    "!": tuple.__ne__, "!=": tuple.__ne__,
+    ">": tuple.__gt__, ">=": tuple.__ge__,
+    "<": tuple.__lt__, "<=": tuple.__le__,
 }
 
 
@@ -251,7 +253,7 @@ def _expand_wildcard(token: str) -> list[str]:
 def parse_range(text: str) -> Range:
     """blang ``ParseRange``; SemverError with blang's reason for what it rejects."""
     groups = _split_or(_split_and_trim(text))
-    alternatives: list[list[tuple[Callable[[int], bool], Version]]] = []
+    alternatives: list[list[tuple[Callable[[tuple, tuple], bool], tuple]]] = []
     for group in groups:
         expanded = [part for token in group for part in _expand_wildcard(token)]
         if not expanded:
@@ -262,11 +264,12 @@ def parse_range(text: str) -> Range:
             test = _COMPARATORS.get(operator)
             if test is None:
                 raise SemverError(f"Could not parse comparator {operator!r} in {token!r}")
-            terms.append((test, parse(version_text)))
+            terms.append((test, sort_key(parse(version_text))))
         alternatives.append(terms)
 
     def matches(version: Version) -> bool:
-        return any(all(test(compare(version, bound)) for test, bound in terms) for terms in alternatives)
+        key = sort_key(version)
+        return any(all(test(key, bound) for test, bound in terms) for terms in alternatives)
     return matches
 
 

@@ -32,6 +32,7 @@ from ..model.errors import InputError
 MAX_YAML_FILE = 256 * MiB    # read whole: the largest real catalog.yaml is about 5 MB
 MAX_JSON_FILE = 8192 * MiB   # mapped, never read whole
 _SEPARATOR = re.compile(rb"^---([^\n]*)$", re.MULTILINE)
+_RELEASE_EVERY = 64 << 20
 _BOUNDARY = re.compile(rb"\}\s*(?=\{)")
 # An anchor starts a node: after a line start, a space or a flow indicator. This finds every
 # one (and some "&" inside text, which only costs the slower walk); bounded_yaml tests for any "&".
@@ -75,6 +76,7 @@ def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
     start = _skip_space(data, 0)
     line = 1 + data[:start].count(b"\n")
     size = len(data)
+    released = 0
     while start < size:
         if data[start:start + 1] != b"{":
             raise InputError("invalid JSON stream: expected '{' to start the next object", path, line)
@@ -91,6 +93,10 @@ def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
                     where = line + chunk[:exc.pos].count(b"\n")
                     raise InputError(f"invalid JSON: {exc.msg}", path, where) from None
         yield value, line, {}
+        if end - released > _RELEASE_EVERY:  # pages read through the map count as resident: let them go
+            aligned = end - end % mmap.PAGESIZE
+            data.madvise(mmap.MADV_DONTNEED, released, aligned - released)
+            released = aligned
         following = _skip_space(data, end)
         line += chunk.count(b"\n") + data[end:following].count(b"\n")
         start = following

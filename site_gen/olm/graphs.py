@@ -126,6 +126,14 @@ def entry_errors(entries: tuple[Entry, ...]) -> list[str]:
     return errors
 
 
+def channel_error(entries: tuple[Entry, ...]) -> str | None:
+    """Everything opm says against a channel's own entries, or None."""
+    if not entries:
+        return "channel must contain at least one bundle"
+    problems = [replaces_chain_error(entries)] + entry_errors(entries)
+    return "; ".join(problem for problem in problems if problem) or None
+
+
 def v0_channel_order(entries: tuple[Entry, ...]) -> tuple[list[str], str | None]:
     """OLM v0's ``sortChannel`` (spec §3.1 step 2): the head, then down its ``replaces``
     chain, leaving out every entry some entry names in ``skips``. Only names present in
@@ -166,12 +174,7 @@ def channel_graph(channel: Channel, bundles: dict[str, Bundle], with_updates: bo
                     for entry in unique.values()), key=_node_key)
     index = {node.name: position for position, node in enumerate(nodes)}
     edges = _edges(nodes, index)
-    error = None
-    if not channel.entries:
-        error = "channel must contain at least one bundle"
-    else:
-        problems = [replaces_chain_error(channel.entries)] + entry_errors(channel.entries)
-        error = "; ".join(problem for problem in problems if problem) or None
+    error = channel_error(channel.entries)
     head, _ = head_of(channel.entries)
     order_names, v0_error = v0_channel_order(tuple(unique.values()))
     order = tuple(index[name] for name in order_names)

@@ -11,7 +11,6 @@ exactly. JSON, not pickle: a shared cache can at worst give wrong data, never ru
 from __future__ import annotations
 
 import hashlib
-import mmap
 import os
 from pathlib import Path
 
@@ -32,15 +31,15 @@ Blobs = list[tuple[int, object]]
 
 
 def file_digest(path: Path) -> str:
-    """SHA-256 of the regular file ``path`` (InputError for anything else)."""
-    fd, status = open_regular(path)
+    """SHA-256 of the regular file ``path`` (InputError for anything else), read in chunks."""
+    fd, _ = open_regular(path)
+    digest = hashlib.sha256()
     try:
-        if status.st_size == 0:
-            return hashlib.sha256(b"").hexdigest()
-        with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as mapped:
-            return hashlib.sha256(mapped).hexdigest()
+        while chunk := os.read(fd, 4 << 20):
+            digest.update(chunk)
     finally:
         os.close(fd)
+    return digest.hexdigest()
 
 
 def reduced(blob: object) -> object:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from . import blang
-from .graphs import channel_graph
+from .graphs import channel_error
 from .model import Bundle, Catalog, Origin
 from .references import image_error
 
@@ -206,9 +206,8 @@ def _package_model(catalog: Catalog, name: str, channels: dict, bundles: dict[st
         shown = ", ".join(f"{version}: [{' '.join(names)}]" for version, names in duplicates.items())
         problems.append(Problem(f"duplicate versions found in bundles: {shown}", package.origin))
     for channel in channels.values():
-        graph = channel_graph(channel, bundles, with_updates=False)
-        if graph.error:
-            result.channels[(name, channel.name)].append(Problem(graph.error, channel.origin))
+        if error := channel_error(channel.entries):
+            result.channels[(name, channel.name)].append(Problem(error, channel.origin))
 
 
 def _deprecations(catalog: Catalog, known: dict[str, Origin], channels_of: dict, bundles_of: dict,
