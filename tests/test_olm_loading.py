@@ -117,6 +117,10 @@ def test_fifo_and_links_out_are_refused(tmp_path):
     with pytest.raises(InputError, match="FIFO"):
         load_catalog(root)
     os.unlink(root / "pipe")
+    os.mkfifo(root / ".indexignore")   # never blocks: refused like any other FIFO
+    with pytest.raises(InputError, match="FIFO"):
+        load_catalog(root)
+    os.unlink(root / ".indexignore")
     secret = write_yaml(tmp_path / "outside.yaml", chain("b", "stable", ["1.0.0"]))
     (root / "link.yaml").symlink_to(secret)
     with pytest.raises(InputError, match="leads out of the catalog directory"):

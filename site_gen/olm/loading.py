@@ -17,6 +17,7 @@ from pathlib import Path
 
 import orjson
 
+from ..inputs.regular_files import read_regular
 from ..model.errors import InputError
 from . import indexignore
 from .blobs import BlobReader
@@ -41,10 +42,7 @@ def catalog_files(root: Path) -> list[Path]:
             if os.path.islink(full) and real_root not in full.resolve().parents:
                 raise InputError("refusing to read a symbolic link that leads out of the catalog directory", full)
             if name == indexignore.NAME:
-                try:
-                    rules.add(relative_dir, full.read_text(encoding="utf-8", errors="replace"))
-                except OSError as exc:
-                    raise InputError(f"cannot read file: {exc.strerror}", full) from None
+                rules.add(relative_dir, read_regular(full, "graph-data file").decode("utf-8", errors="replace"))
                 continue
             found.append(relative)
     kept = sorted((path for path in found if not rules.ignores(path)), key=lambda text: text.encode())
