@@ -1,0 +1,183 @@
+"""One decoded blob into its typed record (spec §1.1, §1.3 steps 3-4).
+
+As opm: ``schema``, ``package`` and ``name`` are found whatever their case (two that
+fold together are an error), other fields as Go's encoding/json finds them (the exact
+key first, then any case), ``null`` reads as empty, and a value of the wrong type is a
+load error ("parse channel: ..."). Unknown schemas are counted and dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from ..model.errors import InputError
+from .model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
+
+_META_KEYS = ("schema", "package", "name")
+# CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)
+_CSV_FIELDS = ("displayName", "minKubeVersion", "maturity")
+
+
+class BlobReader:
+    """Adds typed blobs to ``catalog``."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+
+    def add(self, value: object, path: Path, line: int, lines: dict[tuple, int]) -> None:
+        origin = Origin(path, line)
+        if not isinstance(value, dict):
+            raise InputError(f"a catalog blob must be an object (a mapping), found {_kind(value)}", path, line)
+        meta = _meta(value, origin)
+        schema = meta.get("schema", "")
+        context = _Context(value, origin, lines)
+        if not schema:
+            shown = orjson.dumps(value, default=str).decode()
+            shown = shown if len(shown) <= 120 else shown[:117] + "..."
+            raise InputError(f"object '{shown}' is missing root schema field", path, line)
+        if schema == "olm.package":
+            self.catalog.packages.append(Package(meta.get("name", ""), context.string("defaultChannel", "package"),
+                                                 origin))
+        elif schema == "olm.channel":
+            self.catalog.channels.append(Channel(meta.get("package", ""), meta.get("name", ""),
+                                                 context.entries(), origin))
+        elif schema == "olm.bundle":
+            self.catalog.bundles.append(_bundle(meta, context))
+        elif schema == "olm.deprecations":
+            self.catalog.deprecations.append(Deprecations(meta.get("package", ""), context.deprecations(),
+                                                          origin))
+        else:
+            self.catalog.others[schema] = self.catalog.others.get(schema, 0) + 1
+
+
+def _kind(value: object) -> str:
+    return {list: "a list", str: "a string", type(None): "nothing"}.get(type(value), type(value).__name__)
+
+
+def _meta(blob: dict, origin: Origin) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for key, value in blob.items():
+        if not isinstance(key, str):
+            continue
+        folded = key.casefold()
+        if folded not in _META_KEYS:
+            continue
+        if folded in found:
+            raise InputError(f"duplicate keys for key {folded!r}", origin.path, origin.line)
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise InputError(f"expected value for key {folded!r} to be a string", origin.path, origin.line)
+        found[folded] = value
+    return found
+
+
+def _field(mapping: dict, key: str) -> tuple[object, object]:
+    """(value, the key it was found under) as encoding/json finds a struct field."""
+    if key in mapping:
+        return mapping[key], key
+    folded = key.casefold()
+    for candidate, value in mapping.items():
+        if isinstance(candidate, str) and candidate.casefold() == folded:
+            return value, candidate
+    return None, None
+
+
+class _Context:
+    def __init__(self, blob: dict, origin: Origin, lines: dict[tuple, int]):
+        self.blob = blob
+        self.origin = origin
+        self.lines = lines
+
+    def fail(self, what: str, message: str, keys: tuple = ()) -> InputError:
+        line = self.lines.get(keys, self.origin.line) if keys else self.origin.line
+        return InputError(f"parse {what}: {message}", self.origin.path, line)
+
+    def string(self, key: str, what: str, mapping: dict | None = None, keys: tuple = ()) -> str:
+        value, found = _field(self.blob if mapping is None else mapping, key)
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise self.fail(what, f"{key} must be a string, found {_kind(value)} {value!r}", keys + (found,))
+        return value
+
+    def list_of(self, key: str, what: str, mapping: dict | None = None, keys: tuple = ()) -> tuple[list, tuple]:
+        value, found = _field(self.blob if mapping is None else mapping, key)
+        if value is None:
+            return [], keys
+        if not isinstance(value, list):
+            raise self.fail(what, f"{key} must be a list, found {_kind(value)}", keys + (found,))
+        return value, keys + (found,)
+
+    def entries(self) -> tuple[Entry, ...]:
+        items, keys = self.list_of("entries", "channel")
+        result = []
+        for index, item in enumerate(items):
+            where = keys + (index,)
+            if not isinstance(item, dict):
+                raise self.fail("channel", f"entries[{index}] must be a mapping, found {_kind(item)}", where)
+            skips, skip_keys = self.list_of("skips", "channel", item, where)
+            for position, skip in enumerate(skips):
+                if skip is not None and not isinstance(skip, str):
+                    raise self.fail("channel", f"entries[{index}].skips[{position}] must be a string",
+                                    skip_keys + (position,))
+            result.append(Entry(self.string("name", "channel", item, where),
+                                self.string("replaces", "channel", item, where),
+                                tuple(skip or "" for skip in skips),
+                                self.string("skipRange", "channel", item, where)))
+        return tuple(result)
+
+    def deprecations(self) -> tuple[DeprecationEntry, ...]:
+        items, keys = self.list_of("entries", "deprecation")
+        result = []
+        for index, item in enumerate(items):
+            where = keys + (index,)
+            if not isinstance(item, dict):
+                raise self.fail("deprecation", f"entries[{index}] must be a mapping", where)
+            reference, found = _field(item, "reference")
+            if reference is None:
+                reference = {}
+            if not isinstance(reference, dict):
+                raise self.fail("deprecation", f"entries[{index}].reference must be a mapping", where + (found,))
+            result.append(DeprecationEntry(self.string("schema", "deprecation", reference, where + (found,)),
+                                           self.string("name", "deprecation", reference, where + (found,)),
+                                           self.string("message", "deprecation", item, where)))
+        return tuple(result)
+
+
+def _bundle(meta: dict[str, str], context: _Context) -> Bundle:
+    image = context.string("image", "bundle")
+    properties, keys = context.list_of("properties", "bundle")
+    packages: list[tuple[str, str, str]] = []
+    errors: list[str] = []
+    max_versions: list[str] = []
+    metadata: dict[str, str] = {}
+    has_objects = deprecated = False
+    for index, item in enumerate(properties):
+        if not isinstance(item, dict):
+            raise context.fail("bundle", f"properties[{index}] must be a mapping", keys + (index,))
+        kind = context.string("type", "bundle", item, keys + (index,))
+        value, _ = _field(item, "value")
+        if kind == "olm.package":
+            if not isinstance(value, dict) or not all(
+                    isinstance(value.get(field, ""), str) for field in ("packageName", "version", "release")):
+                errors.append(f"parse property[{index}] of type \"olm.package\": the value must be "
+                              "{packageName, version[, release]} strings")
+                continue
+            packages.append((value.get("packageName", ""), value.get("version", ""), value.get("release") or ""))
+        elif kind == "olm.maxOpenShiftVersion":
+            max_versions.append(orjson.dumps(value, default=str).decode())
+        elif kind == "olm.deprecated":
+            deprecated = True
+        elif kind == "olm.bundle.object":
+            has_objects = True
+        elif kind == "olm.csv.metadata" and isinstance(value, dict):
+            for field in _CSV_FIELDS:
+                if isinstance(value.get(field), str):
+                    metadata[field] = value[field]
+    return Bundle(name=meta.get("name", ""), package=meta.get("package", ""), image=image,
+                  origin=context.origin, package_properties=tuple(packages), property_errors=tuple(errors),
+                  has_objects=has_objects, max_openshift_versions=tuple(max_versions),
+                  legacy_deprecated=deprecated, metadata=tuple(sorted(metadata.items())))

@@ -1,0 +1,208 @@
+"""One catalog file into its blobs, as opm's decoder splits it (spec §1.3 step 2).
+
+Like Kubernetes' YAMLOrJSONDecoder, a file whose first non-blank byte is ``{`` is a
+stream of JSON objects; anything else is YAML documents separated by ``---`` lines
+(only a comment may follow the separator). YAML goes through the project's bounded
+reader (depth, alias and duplicate-key bounds); JSON through orjson (nesting capped at
+1,024 by orjson itself). JSON is read through a memory map and split at ``}`` ``{``
+boundaries, so a file of any size is held one blob at a time.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import yaml
+
+from ..inputs.bounded_yaml import (
+    _SAFE_FOR_LIBYAML_COMPOSER,
+    BoundedLoader,
+    _collections_at_most,
+    _walk_nodes,
+    _walk_tree,
+)
+from ..inputs.regular_files import MiB, open_regular
+from ..model.errors import InputError
+
+MAX_YAML_FILE = 256 * MiB    # read whole: the largest real catalog.yaml is about 5 MB
+MAX_JSON_FILE = 8192 * MiB   # mapped, never read whole
+_SEPARATOR = re.compile(rb"^---([^\n]*)$", re.MULTILINE)
+_RELEASE_EVERY = 64 << 20
+_BOUNDARY = re.compile(rb"\}\s*(?=\{)")
+# An anchor starts a node: after a line start, a space or a flow indicator. This finds every
+# one (and some "&" inside text, which only costs the slower walk); bounded_yaml tests for any "&".
+_MAY_HAVE_ANCHOR = re.compile(r"(?:^|[\s\[\{,])&\S")
+_WHITESPACE = b" \t\r\n"
+
+# A blob: its data, its first line, and the line of every value inside it (may be empty).
+Blob = tuple[object, int, dict[tuple, int]]
+
+
+def read_blobs(path: Path) -> Iterator[Blob]:
+    """Every blob of the regular file ``path``; InputError with file:line for what does not parse."""
+    fd, status = open_regular(path)
+    try:
+        if status.st_size == 0:
+            return
+        head = os.pread(fd, 4096, 0).lstrip(_WHITESPACE)
+        if head.startswith(b"{"):
+            if status.st_size > MAX_JSON_FILE:
+                raise InputError(f"file is larger than {MAX_JSON_FILE // MiB} MiB, the limit for a catalog file",
+                                 path)
+            with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as mapped:
+                yield from _json_stream(mapped, path)
+            return
+        if status.st_size > MAX_YAML_FILE:
+            raise InputError(f"file is larger than {MAX_YAML_FILE // MiB} MiB, the limit for a YAML catalog file",
+                             path)
+        data = b""
+        while len(data) <= MAX_YAML_FILE and (more := os.read(fd, MAX_YAML_FILE + 1 - len(data))):
+            data += more
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}", path) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_YAML_FILE:
+        raise InputError(f"file is larger than {MAX_YAML_FILE // MiB} MiB, the limit for a YAML catalog file", path)
+    yield from _yaml_stream(data, path)
+
+
+def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
+    start = _skip_space(data, 0)
+    line = 1 + data[:start].count(b"\n")
+    size = len(data)
+    released = 0
+    while start < size:
+        if data[start:start + 1] != b"{":
+            raise InputError("invalid JSON stream: expected '{' to start the next object", path, line)
+        end = start
+        while True:
+            boundary = _BOUNDARY.search(data, end)
+            end = boundary.start() + 1 if boundary else _end_of_content(data)
+            chunk = data[start:end]
+            try:
+                value = orjson.loads(chunk)
+                break
+            except orjson.JSONDecodeError as exc:
+                if boundary is None:
+                    where = line + chunk[:exc.pos].count(b"\n")
+                    raise InputError(f"invalid JSON: {exc.msg}", path, where) from None
+        yield value, line, {}
+        if end - released > _RELEASE_EVERY:  # pages read through the map count as resident: let them go
+            aligned = end - end % mmap.PAGESIZE
+            data.madvise(mmap.MADV_DONTNEED, released, aligned - released)
+            released = aligned
+        following = _skip_space(data, end)
+        line += chunk.count(b"\n") + data[end:following].count(b"\n")
+        start = following
+
+
+def _skip_space(data: mmap.mmap, position: int) -> int:
+    size = len(data)
+    while position < size and data[position] in _WHITESPACE:
+        position += 1
+    return position
+
+
+def _end_of_content(data: mmap.mmap) -> int:
+    end = len(data)
+    while end and data[end - 1] in _WHITESPACE:
+        end -= 1
+    return end
+
+
+def _yaml_stream(data: bytes, path: Path) -> Iterator[Blob]:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError("invalid YAML: the file is not UTF-8", path, line) from None
+    # (content start, content end, lines before it) of each document
+    pieces: list[tuple[int, int, int]] = []
+    begin, line_offset = 0, 0
+    counted, separator_line = 0, 0  # newlines before offset ``counted``
+    for match in _SEPARATOR.finditer(data):
+        separator_line += data.count(b"\n", counted, match.start())
+        counted = match.start()
+        rest = match.group(1).strip()
+        if rest and not rest.startswith(b"#"):
+            raise InputError("invalid YAML: only a comment may follow the document separator '---'",
+                             path, separator_line + 1)
+        pieces.append((begin, match.start(), line_offset))
+        begin, line_offset = match.end() + 1, separator_line + 1
+    pieces.append((begin, len(data), line_offset))
+    for begin, end, line_offset in pieces:
+        chunk = data[begin:end]
+        document = chunk.decode("utf-8")
+        if not document.strip():
+            continue
+        try:
+            value, lines = _load_document(document, path)
+        except InputError as exc:
+            raise InputError(exc.message, path, (exc.line or 1) + line_offset) from None
+        except yaml.YAMLError as exc:  # libyaml's scanner and parser errors
+            mark = getattr(exc, "problem_mark", None)
+            where = line_offset + (mark.line + 1 if mark is not None else 1)
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise InputError(f"invalid YAML: {problem}", path, where) from None
+        if value is None:
+            continue
+        first = min(lines.values(), default=1) + line_offset
+        yield value, first, {key: number + line_offset for key, number in lines.items()}
+
+
+# What the loader keeps of an olm.csv.metadata value (blobs.py): the rest is never built.
+KEPT_CSV_FIELDS = frozenset(("displayName", "minKubeVersion", "maturity"))
+
+
+def _load_document(text: str, path: Path) -> tuple[object, dict[tuple, int]]:
+    """The bounded reader's ``load_bounded`` for one document, except that the bulk of an
+    ``olm.csv.metadata`` value (descriptions, CRD descriptors) is dropped after the bounds
+    are checked and before PyYAML's constructor (most of the cost) builds it."""
+    loader = yaml.CSafeLoader(text)
+    lines: dict[tuple, int] = {}
+    try:
+        if _collections_at_most(text) > _SAFE_FOR_LIBYAML_COMPOSER:
+            reader = BoundedLoader(loader, path)
+            reader.lines = lines
+            return reader.load(), lines
+        node = loader.get_single_node()
+        if node is None:
+            return None, lines
+        if _MAY_HAVE_ANCHOR.search(text):  # nodes may be shared: count what aliases expand to
+            _walk_nodes(node, path, lines)
+        else:
+            _walk_tree(node, path, lines)
+        _prune_csv_metadata(node)
+        return loader.construct_document(node), lines
+    finally:
+        loader.dispose()
+
+
+def _scalar_value(mapping: yaml.MappingNode, key: str) -> yaml.Node | None:
+    for key_node, value_node in mapping.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value.casefold() == key:
+            return value_node
+    return None
+
+
+def _prune_csv_metadata(root: yaml.Node) -> None:
+    if not isinstance(root, yaml.MappingNode):
+        return
+    properties = _scalar_value(root, "properties")
+    if not isinstance(properties, yaml.SequenceNode):
+        return
+    for item in properties.value:
+        if not isinstance(item, yaml.MappingNode):
+            continue
+        kind = _scalar_value(item, "type")
+        value = _scalar_value(item, "value")
+        if isinstance(kind, yaml.ScalarNode) and kind.value == "olm.csv.metadata" and \
+                isinstance(value, yaml.MappingNode):
+            value.value = [(key, child) for key, child in value.value
+                           if isinstance(key, yaml.ScalarNode) and key.value in KEPT_CSV_FIELDS]

@@ -1,0 +1,104 @@
+"""What each catalog file held, kept across runs by the bytes of the file.
+
+Parsing YAML is nearly all the time a catalog takes to load, and between two runs the
+files rarely change. The cache keeps, per file digest, each blob reduced to what
+blobs.py reads (no CSV bodies, icons, related images or bundle objects) with its line,
+in one JSON file per source under the cache directory, tied to the site-gen code that
+wrote it. Only files that loaded without error are kept, and only blobs JSON holds
+exactly. JSON, not pickle: a shared cache can at worst give wrong data, never run code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import orjson
+
+from ..atomic_files import write_atomically
+from ..cache_dir import keep_newest, mark_used
+from ..code_identity import code_identity
+from ..inputs.regular_files import open_regular
+from ..inputs.yaml_cache import _plain
+from .decoding import KEPT_CSV_FIELDS
+
+FORMAT = 1
+KEEP = 8          # catalog sources remembered (the most recently used)
+_DROPPED_KEYS = frozenset(("icon", "relatedimages", "description"))
+
+Blobs = list[tuple[int, object]]
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of the regular file ``path`` (InputError for anything else), read in chunks."""
+    fd, _ = open_regular(path)
+    digest = hashlib.sha256()
+    try:
+        while chunk := os.read(fd, 4 << 20):
+            digest.update(chunk)
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
+def reduced(blob: object) -> object:
+    """``blob`` without what the loader never reads."""
+    if not isinstance(blob, dict):
+        return blob
+    kept = {key: value for key, value in blob.items()
+            if not (isinstance(key, str) and key.casefold() in _DROPPED_KEYS)}
+    properties = kept.get("properties")
+    if isinstance(properties, list):
+        kept["properties"] = [_reduced_property(item) for item in properties]
+    return kept
+
+
+def _reduced_property(item: object) -> object:
+    if not isinstance(item, dict) or not isinstance(item.get("value"), dict):
+        return item
+    if item.get("type") == "olm.csv.metadata":
+        return {**item, "value": {k: v for k, v in item["value"].items() if k in KEPT_CSV_FIELDS}}
+    if item.get("type") == "olm.bundle.object":
+        return {**item, "value": {}}
+    return item
+
+
+class CatalogParseCache:
+    def __init__(self, cache_dir: Path, source: Path):
+        where = hashlib.sha256(os.fsencode(str(source.absolute()))).hexdigest()[:32]
+        self.path = cache_dir / f"olm-catalog-v{FORMAT}" / f"{where}.json"
+        self.identity = f"v{FORMAT} {code_identity()}"
+        self.stored: dict[str, list] = {}
+        self.used: dict[str, list] = {}
+        self.changed = False
+        try:
+            data = orjson.loads(self.path.read_bytes())
+            if isinstance(data, dict) and data.get("code") == self.identity and isinstance(data.get("files"), dict):
+                self.stored = data["files"]
+        except (OSError, ValueError):
+            pass
+
+    def lookup(self, key: str) -> Blobs | None:
+        entry = self.stored.get(key)
+        if not isinstance(entry, list) or not all(
+                isinstance(item, list) and len(item) == 2 and type(item[0]) is int for item in entry):
+            return None
+        self.used[key] = entry
+        return [(line, blob) for line, blob in entry]
+
+    def remember(self, key: str, blobs: Blobs) -> None:
+        entry = [[line, blob] for line, blob in blobs]
+        if _plain([blob for _, blob in blobs]):
+            self.used[key] = entry
+            self.changed = True
+
+    def save(self) -> None:
+        if not self.changed and len(self.used) == len(self.stored):
+            mark_used(self.path)
+            return
+        try:
+            write_atomically(self.path, orjson.dumps({"code": self.identity, "files": self.used}))
+        except (OSError, TypeError):
+            pass  # a cache that cannot be written only costs time next run
+        keep_newest(self.path.parent, KEEP)

@@ -1,0 +1,144 @@
+"""Loading catalog sources as opm walks and decodes them, and refusing hostile files (spec §1.2-1.3)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from olm_catalogs import bundle, chain, channel, entry, package, write_json, write_yaml
+
+from site_gen.model.errors import InputError
+from site_gen.olm.loading import catalog_files, load_catalog
+
+FIXTURES = Path(__file__).parent / "olm_fixtures"
+
+
+def test_indexignore_and_json_stream():
+    root = FIXTURES / "indexignore"
+    assert [path.relative_to(root).as_posix() for path in catalog_files(root)] == ["catalog.json"]
+    catalog = load_catalog(root)
+    assert [p.name for p in catalog.packages] == ["streamed"]
+    assert [b.name for b in catalog.bundles] == ["streamed.v1.0.0", "streamed.v1.1.0"]
+    assert catalog.others == {"olm.template.basic": 1}
+    # only the kept CSV strings survive; a "}{" inside a string does not split the stream
+    assert dict(catalog.bundles[0].metadata) == {"displayName": "Streamed {braces} }{ in a string"}
+    assert [b.origin.line for b in catalog.bundles] == [15, 17]
+
+
+def test_without_indexignore_every_file_is_read(tmp_path):
+    write_yaml(tmp_path / "catalog.yaml", chain("a", "stable", ["1.0.0"]))
+    (tmp_path / "README.md").write_text("# title\n: [ broken\n")
+    with pytest.raises(InputError) as raised:
+        load_catalog(tmp_path)
+    assert raised.value.path == tmp_path / "README.md" and raised.value.line == 2
+
+
+def test_indexignore_negation_and_nested_file(tmp_path):
+    write_yaml(tmp_path / "pkgs" / "a" / "catalog.yaml", chain("a", "stable", ["1.0.0"]))
+    write_yaml(tmp_path / "pkgs" / "b" / "catalog.yaml", chain("b", "stable", ["1.0.0"]))
+    (tmp_path / ".indexignore").write_text("pkgs/*\n!pkgs/b\n")
+    (tmp_path / "pkgs" / "a" / "notes.txt").write_text(": [")
+    (tmp_path / "pkgs" / "a" / ".indexignore").write_text("notes.txt\n")
+    assert [p.name for p in load_catalog(tmp_path).packages] == ["b"]
+
+
+def test_files_are_read_in_bytewise_path_order(tmp_path):
+    write_yaml(tmp_path / "b.yaml", chain("b", "stable", ["1.0.0"]))
+    write_yaml(tmp_path / "B.yaml", chain("upper", "stable", ["1.0.0"]))
+    write_yaml(tmp_path / "a" / "x.yaml", chain("a", "stable", ["1.0.0"]))
+    assert [p.name for p in load_catalog(tmp_path).packages] == ["upper", "a", "b"]
+
+
+def test_single_file_source(tmp_path):
+    path = write_json(tmp_path / "one.json", chain("a", "stable", ["1.0.0", "1.1.0"]))
+    catalog = load_catalog(path)
+    assert catalog.name == "one" and len(catalog.bundles) == 2
+
+
+def test_compact_json_stream(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text('{"schema":"olm.package","name":"a","defaultChannel":"s"}{"schema":"olm.channel",'
+                    '"package":"a","name":"s","entries":[{"name":"a.v1"}]}')
+    assert len(load_catalog(path).channels) == 1
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ('{"schema": "olm.package",\n "name": "a"}\n{"schema": \n', 3, "invalid JSON"),
+    ('{"schema": "olm.package", "name": "a"}\n[1]\n', 2, "invalid JSON"),
+])
+def test_bad_json_stream(tmp_path, text, line, words):
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    with pytest.raises(InputError) as raised:
+        load_catalog(path)
+    assert raised.value.line == line and words in raised.value.message
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("---\nschema: olm.package\nname: a\n---\nschema: olm.channel\n  bad: [\n", 6, "invalid YAML"),
+    ("---\nschema: olm.package\nname: a\nname: b\n", 4, "duplicate key"),
+    ("schema: olm.package\n--- {name: a}\n", 2, "only a comment may follow"),
+    ("---\n- a list\n", 2, "must be an object"),
+    ("---\nname: a\n", 2, "missing root schema field"),
+    ("---\nschema: olm.package\nName: a\nname: b\n", 2, "duplicate keys for key 'name'"),
+    ("---\nschema: olm.package\nname: 7\n", 2, "expected value for key 'name' to be a string"),
+    ("---\nschema: olm.channel\npackage: a\nname: s\nentries:\n  - name: x\n    skips: oops\n", 7,
+     "parse channel: skips must be a list"),
+    ("---\nschema: olm.bundle\npackage: a\nname: b\nimage: [1]\n", 5, "parse bundle: image must be a string"),
+    ("---\n" + "[" * 200 + "]" * 200 + "\n", 2, "nested more than 128 levels"),
+    ("---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+     "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+     "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n", 2,
+     "aliases expand"),
+    ("---\nschema: olm.package\nname: a\n---\n\xff\n", 5, "not UTF-8"),
+])
+def test_hostile_yaml_names_file_and_line(tmp_path, text, line, words):
+    path = tmp_path / "catalog.yaml"
+    path.write_bytes(text.encode("utf-8", "surrogateescape") if "\xff" not in text
+                     else text.replace("\xff", "").encode() [:-1] + b"\xff\n")
+    with pytest.raises(InputError) as raised:
+        load_catalog(tmp_path)
+    assert (raised.value.path, raised.value.line) == (path, line)
+    assert words in raised.value.message
+
+
+def test_keys_are_found_whatever_their_case(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("Schema: olm.package\nNAME: a\nDefaultChannel: s\n")
+    catalog = load_catalog(path)
+    assert (catalog.packages[0].name, catalog.packages[0].default_channel) == ("a", "s")
+
+
+def test_fifo_and_links_out_are_refused(tmp_path):
+    root = tmp_path / "catalog"
+    write_yaml(root / "a.yaml", chain("a", "stable", ["1.0.0"]))
+    os.mkfifo(root / "pipe")
+    with pytest.raises(InputError, match="FIFO"):
+        load_catalog(root)
+    os.unlink(root / "pipe")
+    os.mkfifo(root / ".indexignore")   # never blocks: refused like any other FIFO
+    with pytest.raises(InputError, match="FIFO"):
+        load_catalog(root)
+    os.unlink(root / ".indexignore")
+    secret = write_yaml(tmp_path / "outside.yaml", chain("b", "stable", ["1.0.0"]))
+    (root / "link.yaml").symlink_to(secret)
+    with pytest.raises(InputError, match="leads out of the catalog directory"):
+        load_catalog(root)
+    os.unlink(root / "link.yaml")
+    (root / "inside.yaml").symlink_to(root / "a.yaml")
+    assert len(load_catalog(root).packages) == 2   # a link inside is read, like any file
+
+
+def test_missing_source(tmp_path):
+    with pytest.raises(InputError, match="not found"):
+        load_catalog(tmp_path / "nope")
+
+
+def test_csv_blobs_are_not_kept(tmp_path):
+    big = {"type": "olm.csv.metadata", "value": {"displayName": "A", "description": "x" * 100_000,
+                                                 "annotations": {"alm-examples": "[]"}}}
+    write_json(tmp_path / "c.json", [package("a"), channel("a", "stable", [entry("a.v1.0.0")]),
+                                     bundle("a", "a.v1.0.0", "1.0.0", big)])
+    kept = load_catalog(tmp_path).bundles[0]
+    assert kept.metadata == (("displayName", "A"),)
