@@ -151,20 +151,28 @@ def _dump(document: dict) -> bytes:
     return orjson.dumps(document, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 
-def write_catalog_json(catalog: Catalog, out_dir: Path, validation: Validation | None = None) -> list[Path]:
-    """Write ``OUT/olm/NAME/index.json`` and every channel file; the paths written, in order."""
+def catalog_files(catalog: Catalog, validation: Validation | None = None,
+                  extra: dict[str, object] | None = None) -> dict[str, bytes]:
+    """Site-relative path -> bytes of ``olm/NAME/index.json`` and every channel file, in the
+    order written. ``extra``: more keys for index.json (what the build knows of the catalog)."""
     validation = validation if validation is not None else validate(catalog)
     views = package_views(catalog, validation)
     graphs = {view.package.name: graphs_of(view) for view in views}
-    root = out_dir / "olm" / path_component(catalog.name)
-    written = []
+    root = f"olm/{path_component(catalog.name)}"
+    files = {}
     for view in views:
-        folder = root / path_component(view.package.name)
+        folder = f"{root}/{path_component(view.package.name)}"
         for channel, graph in graphs[view.package.name].items():
-            path = folder / f"{path_component(channel)}.json"
-            write_atomically(path, _dump(channel_document(catalog.name, view, graph)))
-            written.append(path)
-    index = root / "index.json"
-    write_atomically(index, _dump(index_document(catalog, validation, views, graphs)))
-    written.append(index)
+            files[f"{folder}/{path_component(channel)}.json"] = _dump(channel_document(catalog.name, view, graph))
+    files[f"{root}/index.json"] = _dump({**index_document(catalog, validation, views, graphs), **(extra or {})})
+    return files
+
+
+def write_catalog_json(catalog: Catalog, out_dir: Path, validation: Validation | None = None) -> list[Path]:
+    """Write ``OUT/olm/NAME/index.json`` and every channel file; the paths written, in order."""
+    written = []
+    for relative, data in catalog_files(catalog, validation).items():
+        path = out_dir / relative
+        write_atomically(path, data)
+        written.append(path)
     return written
