@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 from planner_corpus import (
+    CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
     build_example_site,
     build_hints_site,
     cluster_as_question,
     load_corpus,
+    python_cluster_answer,
     verify_hops,
 )
 
@@ -90,6 +92,21 @@ def test_first_update_follows_the_clusters_own_evaluations():
     assert multi["arch"] == "multi" and multi["cluster"]["archFrom"] == "architecture" and multi["procedure"]
     mid = by_file["mid-update.yaml", "", None]
     assert mid["cluster"]["updating"] == {"from": "4.15.4", "to": "4.15.5"} and mid["from"] == "4.15.5"
+
+
+def test_a_later_hop_cites_the_strongest_evaluation(sites, capsys):
+    """Issue 21, point 2: the cluster evaluated BareMetalNetworkStall with two other risks (False, so
+    "may apply") and alone (False: "applies"); the hint cites the single-risk evaluation, in the CLI
+    and (through the corpus) on the page."""
+    entry = next(e for e in CLUSTER_QUESTIONS if e["file"] == "hint-strongest-evidence.json")
+    hop = python_cluster_answer(sites["hints"], entry)["answer"]["sections"][0]["hops"][1]
+    assert (hop["from"], hop["to"]) == ("4.1.1", "4.2.0")
+    assert hop["hints"] == [{"risk": "BareMetalNetworkStall", "status": "False", "verdict": "applies",
+                             "text": "evaluated at 4.1.0 for the update to 4.1.3: applies "
+                                     "(not evaluated again for this update)"}]
+    assert main(["plan", "--site", str(sites["hints"]), "--cluster", str(CLUSTERS_DIR / entry["file"])]) == 0
+    assert ("BareMetalNetworkStall: evaluated at 4.1.0 for the update to 4.1.3: applies"
+            in capsys.readouterr().out)
 
 
 def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, list, list]:

@@ -166,25 +166,36 @@ def _first_hop_view(data: PlannerData, source: int, evaluations: list[dict], avo
     return view
 
 
+def _evidence(evaluation: dict, name: str) -> tuple[int, str]:
+    """How strongly an evaluation speaks of one of its risks, and what it says. Recommended=True
+    clears every risk; False on a lone risk (or naming it as the reason) says it applies; False on
+    several risks only says one of them applies; Unknown says nothing."""
+    status = evaluation["status"]
+    if status == "True" or (status == "False" and (len(evaluation["risks"]) == 1 or evaluation["reason"] == name)):
+        return 2, RECOMMENDED_TEXT[status]
+    if status == "False":
+        return 1, "may apply (one of several risks applies)"
+    return 0, RECOMMENDED_TEXT[status]
+
+
 def _hints(data: PlannerData, cluster: dict, risks_of_hop: list[int]) -> list[dict]:
-    """The cluster's evaluations of the same risks (same name and rules) on a later update."""
+    """The cluster's evaluations of the same risks (same name and rules) on a later update: for each
+    risk the strongest one (the first in version order among equals)."""
     hints = []
     for r in risks_of_hop:
         risk = data.risks[r]
+        best: tuple[int, str, dict] | None = None
         for evaluation in cluster["evaluations"]:
-            same = [e for e in evaluation["risks"]
-                    if e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))]
-            if not same:
-                continue
-            status = evaluation["status"]
-            if status == "False" and len(evaluation["risks"]) > 1 and evaluation["reason"] != risk["name"]:
-                verdict = "may apply (one of several risks applies)"
-            else:
-                verdict = RECOMMENDED_TEXT[status]
-            hints.append({"risk": risk["name"], "status": status, "verdict": verdict,
+            if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
+                   for e in evaluation["risks"]):
+                strength, verdict = _evidence(evaluation, risk["name"])
+                if best is None or strength > best[0]:
+                    best = (strength, verdict, evaluation)
+        if best is not None:
+            _, verdict, evaluation = best
+            hints.append({"risk": risk["name"], "status": evaluation["status"], "verdict": verdict,
                           "text": f"evaluated at {cluster['version']} for the update to {evaluation['version']}: "
                                   f"{verdict} (not evaluated again for this update)"})
-            break
     return hints
 
 

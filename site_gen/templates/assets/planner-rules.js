@@ -621,20 +621,32 @@ const SiteGenCluster = (() => {
     return view;
   }
 
+  /* How strongly an evaluation speaks of one of its risks, and what it says (cluster.py _evidence). */
+  function evidence(evaluation, name) {
+    const status = evaluation.status;
+    if (status === "True" || (status === "False" && (evaluation.risks.length === 1 || evaluation.reason === name))) {
+      return [2, RECOMMENDED_TEXT[status]];
+    }
+    if (status === "False") return [1, "may apply (one of several risks applies)"];
+    return [0, RECOMMENDED_TEXT[status]];
+  }
+
+  /* For each risk of a later update, the strongest evaluation of the same risk (first in version order among equals). */
   function hints(data, cluster, risksOfHop) {
     const found = [];
     for (const r of risksOfHop) {
       const risk = data.risks[r];
+      let best = null;
       for (const evaluation of cluster.evaluations) {
-        const same = evaluation.risks.filter((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []));
-        if (!same.length) continue;
-        const status = evaluation.status;
-        const verdict = status === "False" && evaluation.risks.length > 1 && evaluation.reason !== risk.name
-          ? "may apply (one of several risks applies)" : RECOMMENDED_TEXT[status];
-        found.push({risk: risk.name, status, verdict,
+        if (!evaluation.risks.some((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []))) continue;
+        const [strength, verdict] = evidence(evaluation, risk.name);
+        if (best === null || strength > best.strength) best = {strength, verdict, evaluation};
+      }
+      if (best !== null) {
+        const {verdict, evaluation} = best;
+        found.push({risk: risk.name, status: evaluation.status, verdict,
                     text: `evaluated at ${cluster.version} for the update to ${evaluation.version}: ${verdict} ` +
                       "(not evaluated again for this update)"});
-        break;
       }
     }
     return found;
