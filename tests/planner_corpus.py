@@ -77,6 +77,9 @@ CLUSTER_QUESTIONS = [
     c("example", "single-arch-unknown.json"),            # Unknown: shown as such
     c("example", "single-arch-true.json", "4.16.0", "any"),
     c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
+    c("example", "multi-wrong-image.json"),             # Multi, but desired.image is the amd64 payload
+    c("example", "no-channel.json"),                     # no spec.channel: a channel asked for
+    c("example", "no-channel.json", "4.16"),             # ... and with a target, planned in stable channels
     c("example", "mid-update.yaml"),                     # history: updating 4.15.4 -> 4.15.5
     c("example", "unknown-version.json", arch="amd64"),  # a version, channel and upstream the site lacks
     c("example", "malformed-truncated.json"),

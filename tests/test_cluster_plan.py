@@ -109,6 +109,31 @@ def test_a_later_hop_cites_the_strongest_evaluation(sites, capsys):
             in capsys.readouterr().out)
 
 
+def _cluster_answer(site: Path, file: str, target: str = "") -> dict:
+    return python_cluster_answer(site, {"file": file, "target": target, "kind": None, "arch": None})["answer"]
+
+
+def test_a_multi_cluster_running_a_single_arch_payload_is_told(sites):
+    """Issue 21, point 4: Multi clusters get the image check single-arch clusters get."""
+    answer = _cluster_answer(sites["example"], "multi-wrong-image.json")
+    assert answer["arch"] == "multi"
+    assert ("The cluster says it is Multi, but its image is the amd64 payload of 4.15.4 on this site, not the "
+            "multi payload of 4.15.4") in " ".join(answer["cluster"]["notes"])
+    right = _cluster_answer(sites["example"], "multi-eus.json")
+    assert not any("payload" in note for note in right["cluster"]["notes"])
+
+
+def test_a_cluster_without_a_channel_is_asked_for_one(sites):
+    """Issue 21, point 4: no spec.channel is not "already at the target"."""
+    answer = _cluster_answer(sites["example"], "no-channel.json")
+    assert answer["outcome"] == "no-channel" and not answer["sections"]
+    assert "already at the target" not in (answer["message"] or "")
+    assert answer["message"].startswith("The cluster has no channel set (spec.channel)")
+    assert "oc adm upgrade channel" in answer["message"]
+    with_target = _cluster_answer(sites["example"], "no-channel.json", "4.16")
+    assert with_target["outcome"] == "routes" and with_target["to"] == "4.16.1"
+
+
 def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, list, list]:
     """Each document pasted into the page; (answers or errors, requests, their post data)."""
     results, requests = [], []

@@ -79,6 +79,14 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
     notes = []
     if architecture:
         arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
+        known = (payloads or {}).get(image.rpartition("@")[2]) if arch == "multi" else None
+        if known and known["arch"] != "multi":  # a multi cluster runs the multi (manifest list) payload
+            notes.append(f"The cluster says it is Multi, but its image is the {known['arch']} payload of "
+                         f"{known['version']} on this site, not the multi payload of {version}: it runs "
+                         f"{known['arch']} only. Check status.desired.image.")
+        elif known and known["version"] != version:
+            notes.append(f"The cluster's image is the payload of {known['version']} on this site, "
+                         f"but it says it runs {version}.")
     else:
         digest = image.rpartition("@")[2]
         known = (payloads or {}).get(digest)
@@ -199,7 +207,20 @@ def _hints(data: PlannerData, cluster: dict, risks_of_hop: list[int]) -> list[di
     return hints
 
 
+def _no_channel(data: PlannerData, cluster: dict) -> dict:
+    """Without a channel the cluster is offered nothing and has no minor to aim for: ask for both."""
+    return {"outcome": "no-channel", "arch": data.arch, "from": cluster["version"], "to": "", "where": "",
+            "message": "The cluster has no channel set (spec.channel), so it is offered no updates and its "
+                       "minor to aim for is not known: choose a target above (a version, or a minor such as "
+                       "4.16) and set the cluster's channel, for example “oc adm upgrade channel "
+                       "stable-4.16”.",
+            "notes": [], "sections": [], "procedure": [],
+            "cluster": {**cluster, "kind": "stable", "target": ""}}
+
+
 def plan_for_cluster(data: PlannerData, cluster: dict, target: str = "", kind: str | None = None) -> dict:
+    if not cluster["channel"] and not target:
+        return _no_channel(data, cluster)
     question, notes = cluster_question(data, cluster, target, kind)
     source = data.number.get(cluster["version"])
     if source is None:

@@ -12,7 +12,9 @@ def cluster_text(cluster: dict, upstream: str) -> list[str]:
     arch_from = {"architecture": "status.desired.architecture", "image": "its image's digest",
                  "none": "not known"}[cluster["archFrom"]]
     lines = [f"Cluster: {cluster['version']} on {cluster['arch'] or '?'} ({arch_from}), channel "
-             f"{cluster['channel'] or '(none)'}, planning in {cluster['kind']} channels to {cluster['target']}.",
+             f"{cluster['channel'] or '(none)'}, "
+             + (f"planning in {cluster['kind']} channels to {cluster['target']}." if cluster["target"]
+                else "no target to plan for."),
              upstream, *cluster["notes"]]
     for evaluation in cluster["evaluations"]:
         lines.append(f"  conditional update to {evaluation['version']}: Recommended={evaluation['status']}"

@@ -525,6 +525,16 @@ const SiteGenCluster = (() => {
     let source;
     if (architecture) {
       [arch, source] = [architecture === "Multi" ? "multi" : architecture.toLowerCase(), "architecture"];
+      const digest = image.split("@").pop();
+      const known = arch === "multi" && image.includes("@") && payloads && Object.hasOwn(payloads, digest)
+        ? payloads[digest] : null;
+      if (known && known.arch !== "multi") {  // a multi cluster runs the multi (manifest list) payload
+        notes.push(`The cluster says it is Multi, but its image is the ${known.arch} payload of ` +
+          `${known.version} on this site, not the multi payload of ${version}: it runs ` +
+          `${known.arch} only. Check status.desired.image.`);
+      } else if (known && known.version !== version) {
+        notes.push(`The cluster's image is the payload of ${known.version} on this site, but it says it runs ${version}.`);
+      }
     } else {
       const digest = image.split("@").pop();
       const known = image.includes("@") && payloads && Object.hasOwn(payloads, digest) ? payloads[digest] : null;
@@ -658,7 +668,17 @@ const SiteGenCluster = (() => {
     return null;
   };
 
+  /* Without a channel the cluster is offered nothing and has no minor to aim for: ask for both. */
+  function noChannel(data, cluster) {
+    return {outcome: "no-channel", arch: data.arch, from: cluster.version, to: "", where: "",
+            message: "The cluster has no channel set (spec.channel), so it is offered no updates and its " +
+              "minor to aim for is not known: choose a target above (a version, or a minor such as " +
+              "4.16) and set the cluster's channel, for example “oc adm upgrade channel stable-4.16”.",
+            notes: [], sections: [], procedure: [], cluster: {...cluster, kind: "stable", target: ""}};
+  }
+
   function planForCluster(data, cluster, target = "", kind = null) {
+    if (!cluster.channel && !target) return noChannel(data, cluster);
     const [question, notes] = clusterQuestion(data, cluster, target, kind);
     const source = data.number.has(cluster.version) ? data.number.get(cluster.version) : null;
     let answer;
@@ -717,8 +737,5 @@ const SiteGenCluster = (() => {
     return `The cluster's upstream is ${upstream}.`;
   }
 
-  /* Whether the document says its architecture (else the page needs the site's payload digests). */
-  const namesArchitecture = (document) => Boolean(text(field(document, "status", "desired", "architecture")));
-
-  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote, namesArchitecture};
+  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote};
 })();

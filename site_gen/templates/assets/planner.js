@@ -104,7 +104,8 @@
     const add = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
     add("Version", cluster.version);
     add("Architecture", `${cluster.arch || fields.arch.value} (${archFrom})`);
-    add("Channel", cluster.channel || "none set", ` — planning in ${cluster.kind} channels to ${cluster.target}`);
+    add("Channel", cluster.channel || "none set",
+      cluster.target ? ` — planning in ${cluster.kind} channels to ${cluster.target}` : " — no target to plan for");
     if (cluster.evaluations.length) {
       add("Its evaluations", el("ul", {}, cluster.evaluations.map((e) =>
         el("li", {}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))));
@@ -144,8 +145,7 @@
   }
 
   /* "Plan for my cluster": the pasted text is read here and never sent anywhere. Only the site's
-     own data files are fetched (the planner file, and the payload digests when the document does
-     not name its architecture). */
+     own data files are fetched (the planner file and the payload digests). */
   const clusterForm = document.getElementById("cluster-form");
   const clusterText = document.getElementById("cluster-text");
   let payloads = null;
@@ -154,7 +154,7 @@
     const {parseDocument, readCluster, planForCluster, ClusterError} = SiteGenCluster;
     try {
       const parsed = parseDocument(clusterText.value);
-      if (!SiteGenCluster.namesArchitecture(parsed) && payloads === null) {
+      if (payloads === null) {  // single-arch clusters need it for their architecture, all for the image check
         payloads = await fetchJSON(`${form.dataset.planner}payloads.json`);
       }
       const cluster = readCluster(parsed, payloads);
