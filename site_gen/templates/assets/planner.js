@@ -96,36 +96,52 @@
       el("ol", {class: "procedure-steps"}, steps.map((step) => el("li", {}, step))));
   }
 
-  /* What the page read from the ClusterVersion, and where the cluster and this site disagree. */
-  function clusterFacts(cluster) {
-    const archFrom = {architecture: "from status.desired.architecture", image: "from its image's digest",
+  /* The answer for a cluster, first: where it stands and where it and this site disagree (what blocks
+     the plan). What the page read, with the cluster's evaluations of each conditional update (50 and
+     more on a real cluster), comes after the routes, folded. */
+  function clusterHeader(cluster) {
+    const archFrom = {architecture: "status.desired.architecture", image: "its image's digest",
                       none: "not known: the form's choice"}[cluster.archFrom];
+    const siteUrl = new URL(root || "./", window.location.href).href;
+    const notes = [...cluster.notes, SiteGenCluster.upstreamNote(cluster.upstream, siteUrl)];
+    return el("section", {class: "cluster-summary", "data-kind": "cluster"},
+      el("h2", {}, `A cluster at ${cluster.version}`),
+      el("p", {class: "cluster-line"}, `${cluster.arch || fields.arch.value} (${archFrom}), channel `,
+        el("strong", {}, cluster.channel || "none set"),
+        cluster.target ? ` — planning in ${cluster.kind} channels to ${cluster.target}.` : " — no target to plan for."),
+      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+  }
+
+  function clusterDetails(cluster) {
     const facts = el("dl", {class: "facts cluster-facts"});
     const add = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
     add("Version", cluster.version);
-    add("Architecture", `${cluster.arch || fields.arch.value} (${archFrom})`);
-    add("Channel", cluster.channel || "none set",
-      cluster.target ? ` — planning in ${cluster.kind} channels to ${cluster.target}` : " — no target to plan for");
-    if (cluster.evaluations.length) {
-      add("Its evaluations", el("ul", {}, cluster.evaluations.map((e) =>
-        el("li", {}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))));
-    }
-    const siteUrl = new URL(root || "./", window.location.href).href;
-    const notes = [SiteGenCluster.upstreamNote(cluster.upstream, siteUrl), ...cluster.notes];
-    return el("section", {class: "cluster-summary", "data-kind": "cluster"},
-      el("h2", {}, `A cluster at ${cluster.version}`), facts,
-      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+    add("Image", cluster.image || "not given");
+    add("Channel", cluster.channel || "none set");
+    add("Upstream", cluster.upstream || "not set (Red Hat's update service)");
+    const evaluations = cluster.evaluations.length
+      ? el("details", {class: "cluster-evaluations"},
+          el("summary", {}, `Its evaluations of ${count(cluster.evaluations.length, "conditional update")}`),
+          el("ul", {}, cluster.evaluations.map((e) =>
+            el("li", {"data-status": e.status}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))))
+      : el("p", {}, "It lists no conditional update.");
+    return el("section", {class: "cluster-read", "data-kind": "cluster-read"},
+      el("h2", {}, "What the page read from the ClusterVersion"), facts, evaluations);
   }
 
   function show(data, answer) {
     window.plannerAnswer = answer;
     window.plannerClusterError = null;
     result.dataset.outcome = answer.outcome;
-    const children = answer.cluster ? [clusterFacts(answer.cluster)] : [];
+    const children = answer.cluster ? [clusterHeader(answer.cluster)] : [];
     children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
     if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
-    if (answer.procedure.length) children.push(procedureSection(answer.procedure));
-    children.push(...answer.sections.map((section) => routeSection(data, section)));
+    const sections = answer.sections.map((section) => routeSection(data, section));
+    const procedure = answer.procedure.length ? [procedureSection(answer.procedure)] : [];
+    // for a cluster the route comes first, then how to take it; the planner form keeps the steps first
+    children.push(...(answer.cluster ? [...sections.slice(0, 1), ...procedure, ...sections.slice(1)]
+      : [...procedure, ...sections]));
+    if (answer.cluster) children.push(clusterDetails(answer.cluster));
     result.replaceChildren(...children);
   }
 
@@ -169,6 +185,12 @@
     }
   }
 
+  /* The answer replaces the form on screen: after a paste, its first lines are what the admin reads. */
+  function planAndShow() {
+    result.dataset.outcome = "loading";
+    planCluster().then(() => result.scrollIntoView({block: "start"})).catch(failed);
+  }
+
   function inputValue(id) {
     return document.getElementById(id).value;
   }
@@ -178,15 +200,14 @@
     const reader = new FileReader();
     reader.addEventListener("load", () => {
       clusterText.value = reader.result;
-      planCluster().catch(failed);
+      planAndShow();
     });
     reader.readAsText(file);
   }
 
   clusterForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    result.dataset.outcome = "loading";
-    planCluster().catch(failed);
+    planAndShow();
   });
   document.getElementById("cluster-file").addEventListener("change", (event) => readFile(event.target.files[0]));
   clusterText.addEventListener("dragover", (event) => event.preventDefault());
