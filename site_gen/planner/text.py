@@ -28,7 +28,9 @@ def answer_text(answer: dict) -> str:
         lines.append(answer["message"])
     if answer["procedure"]:
         lines += ["", "EUS-to-EUS: the steps in order"]
-        lines += [f"  {i}. {step}" for i, step in enumerate(answer["procedure"], 1)]
+        for i, step in enumerate(answer["procedure"], 1):
+            lines.append(f"  {i}. {step['text']}")
+            lines += [f"         {command}" for command in step["commands"]]
     for section in answer["sections"]:
         lines += ["", section["heading"], section["size"], *section["notices"],
                   "Route: " + " -> ".join(section["route"]), section["channelsLine"]]

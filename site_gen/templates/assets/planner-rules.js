@@ -13,6 +13,7 @@ const SiteGenPlanner = (() => {
   const FEWEST_RISKS = ["flagged", "conditional", "updates"];  // when every route carries a risk
   const PAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":true}}'";
   const UNPAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":false}}'";
+  const UPGRADEABLE = "oc get clusterversion version -o jsonpath='{.status.conditions[?(@.type==\"Upgradeable\")]}'";
 
   const channelKind = (name) => name.split("-")[0];
 
@@ -379,36 +380,58 @@ const SiteGenPlanner = (() => {
 
   const minorOf = (version) => Number(version.split(".")[1]);
 
-  /* EUS-to-EUS as the documented procedure (site_gen/planner/eus.py): the control plane goes through
-     the odd minor while the worker pools stay paused, so the workers update once per step. */
+  /* The admin-ack of the Kubernetes API removals from 4.<minor> to the next minor (eus.py ack_command). */
+  const ackCommand = (minor) => "oc -n openshift-config patch cm admin-acks --patch " +
+    `'{"data":{"ack-4.${minor}-kube-1.${minor + 14}-api-removals-in-4.${minor + 1}":"true"}}' --type=merge`;
+
+  /* EUS-to-EUS as Red Hat documents it (site_gen/planner/eus.py): operators first, worker pools paused,
+     oc updated, admin-acks given, the control plane through the odd minor, then the workers once. */
   function eusProcedure(routeSection) {
     const hops = routeSection.hops;
     const start = minorOf(hops[0].from);
     if (hops.every((hop) => minorOf(hop.to) === start)) return [];
     const steps = [];
-    const update = (hop, how) => {
-      if (hop.set) steps.push(`Set the cluster's channel to ${hop.set}.`);
-      steps.push(`Update ${how} to ${hop.to} and wait until it completes.`);
+    const step = (text, ...commands) => steps.push({text, commands});
+    const update = (hop, what, paused) => {
+      if (hop.set) step(`Set the cluster's channel to ${hop.set}.`, `oc adm upgrade channel ${hop.set}`);
+      const pools = paused ? "every machine config pool except the paused worker pools" : "every machine config pool";
+      step(`Update ${what} to ${hop.to}, then wait until the cluster version reports it completed and ` +
+        `${pools} is UPDATED.`, `oc adm upgrade --to=${hop.to}`, "oc get clusterversion", "oc get mcp");
     };
     const stages = [];
     for (const hop of hops) {
       const minor = minorOf(hop.to);
       if (minor === start) {
-        update(hop, "the cluster");
+        update(hop, "the cluster", false);
         continue;
       }
-      const stage = minor + (minor % 2);
+      const even = minor + (minor % 2);
       const last = stages[stages.length - 1];
-      if (last && last.stage === stage) last.hops.push(hop);
-      else stages.push({stage, hops: [hop]});
+      if (last && last.even === even) last.hops.push(hop);
+      else stages.push({even, hops: [hop]});
     }
-    for (const stage of stages) {
-      const paused = new Set(stage.hops.map((hop) => minorOf(hop.to))).size > 1;
-      if (paused) steps.push(`Pause the worker pools: ${PAUSE}`);
-      for (const hop of stage.hops) update(hop, paused ? "the control plane" : "the cluster");
+    for (const {even, hops: stageHops} of stages) {
+      const first = minorOf(stageHops[0].from);
+      const paused = new Set(stageHops.map((hop) => minorOf(hop.to))).size > 1;
+      const last = stageHops[stageHops.length - 1].to;
       if (paused) {
-        steps.push(`Unpause the worker pools: ${UNPAUSE}; the workers update once, to ` +
-          `${stage.hops[stage.hops.length - 1].to}. Wait until every pool is updated.`);
+        const intermediate = stageHops.filter((hop) => minorOf(hop.to) === even - 1).map((hop) => hop.to).pop();
+        step(`Before you start: update the operators installed with OLM to versions that are compatible ` +
+          `with both 4.${first} and 4.${even}, and with 4.${even - 1} on the way (the first command lists ` +
+          "them with their versions).", "oc get csv -A");
+        step(`Pause the worker pools, so that the workers update, and reboot, once: to ${last}.`, PAUSE);
+        step(`Update the oc client to the intermediate release's, ${intermediate} (the command shows the ` +
+          "one you have).", "oc version --client");
+      }
+      const acks = [];
+      for (let minor = first; minor < even; minor++) acks.push(ackCommand(minor));
+      step("Give the admin-acks the updates need: the cluster's Upgradeable condition (the first command) names " +
+        "each key it waits for; the keys below are the usual ones, use the condition's if they differ. " +
+        "An update that needs none shows Upgradeable True.", UPGRADEABLE, ...acks);
+      for (const hop of stageHops) update(hop, paused ? "the control plane" : "the cluster", paused);
+      if (paused) {
+        step("Unpause the worker pools, then wait until every machine config pool is UPDATED: the workers " +
+          `update, once, to ${last}.`, UNPAUSE, "oc get mcp");
       }
     }
     return steps;

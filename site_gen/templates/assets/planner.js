@@ -88,12 +88,26 @@
           section.hops.map((hop, i) => hopItem(data, hop, i === 0)))));
   }
 
+  /* A command to copy: shown as code, with a button that copies it (where the browser allows). */
+  function commandBlock(command) {
+    const button = el("button", {type: "button", class: "copy-command", "aria-label": `Copy: ${command}`}, "Copy");
+    button.addEventListener("click", () => {
+      if (!navigator.clipboard) return;
+      navigator.clipboard.writeText(command).then(() => { button.textContent = "Copied"; }, () => {});
+    });
+    return el("div", {class: "command"}, el("pre", {}, el("code", {}, command)), button);
+  }
+
   function procedureSection(steps) {
+    const pauses = steps.some((step) => step.commands.some((command) => command.includes('"paused":true')));
     return el("section", {class: "procedure", "data-kind": "eus-procedure"},
       el("h2", {}, "EUS-to-EUS: the steps in order"),
-      el("p", {}, "The control plane goes through the odd minor while the worker pools stay paused, so the " +
-        "workers update, and reboot, only once per EUS-to-EUS step."),
-      el("ol", {class: "procedure-steps"}, steps.map((step) => el("li", {}, step))));
+      el("p", {}, pauses
+        ? "Red Hat's “Control plane only update”: the control plane goes through the odd minor while the " +
+          "worker pools are paused, so the workers update, and reboot, only once per EUS-to-EUS step."
+        : "No step of this route crosses an odd minor, so no worker pool is paused: each update is an ordinary one."),
+      el("ol", {class: "procedure-steps"}, steps.map((step) =>
+        el("li", {}, el("p", {class: "step-text"}, step.text), step.commands.map(commandBlock)))));
   }
 
   /* The answer for a cluster, first: where it stands and where it and this site disagree (what blocks
