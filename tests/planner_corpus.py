@@ -50,6 +50,7 @@ QUESTIONS = {
         q("amd64", "4.14.20", "4.18.52"),                     # finding 1: stays in stable channels
         q("amd64", "4.14.20", "4.18"),                        # finding 1: the newest 4.18 in stable
         q("amd64", "4.14.20", "4.18.52", "any"),             # finding 1: any channel, marked
+        q("amd64", "4.14.20", "4.18", "any"),                # issue 21.5: 4.18.52 (unmarked) over 4.18.54
         q("amd64", "4.14.20", "4.18.54"),                     # finding 1: candidate-only target
         q("amd64", "4.14.20", "4.18.54", "candidate"),
         q("amd64", "4.12.10", "4.16.68", "eus"),             # finding 2: EUS-to-EUS

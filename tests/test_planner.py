@@ -117,6 +117,21 @@ def test_the_route_stays_in_the_admins_channel_kind(real_site):
 
 @pytest.mark.real_data
 @pytest.mark.slow
+def test_any_channel_with_a_minor_target_prefers_a_release_reached_without_marked_updates(real_site):
+    """Issue 21, point 5: "any channel" to 4.18 picked the candidate-only 4.18.54 and said "no route of
+    this kind avoids them", although stable 4.18.52 is reached without a marked update. Newer still and
+    unmarked is 4.18.53 of fast-4.18: the newest release no marked update leads to wins."""
+    question = {"arch": "amd64", "from": "4.14.20", "to": "4.18", "kind": "any", "channel": None}
+    answer = python_answer(real_site, question)
+    assert answer["to"] == "4.18.53"
+    assert answer["notes"] == ["Target: 4.18.53, the newest 4.18 release reachable in any channel without a "
+                               "marked update (4.18.54 is newer, but only reached through one)."]
+    route = answer["sections"][0]
+    assert not any(hop["flags"] for hop in route["hops"]) and not any("avoids" in n for n in route["notices"])
+
+
+@pytest.mark.real_data
+@pytest.mark.slow
 def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
     """Finding 2: 4.12.10 -> 4.16.68 in eus-4.16 was a dead end that suggested nothing."""
     question = {"arch": "amd64", "from": "4.12.10", "to": "4.16.68", "kind": "eus", "channel": None}

@@ -214,13 +214,15 @@ const SiteGenPlanner = (() => {
     return stretches;
   }
 
-  /* Every version some route in the scope leads to from start, start included. */
-  function reachable(data, scope, start) {
+  /* Every version some route in the scope leads to from start, start included (unmarked: through
+     updates hopFlags does not mark). */
+  function reachable(data, scope, start, unmarked = false) {
     const seen = new Set([start]);
     const stack = [start];
     while (stack.length) {
-      for (const [t] of updatesFrom(data, scope, stack.pop(), true)) {
-        if (!seen.has(t)) {
+      const v = stack.pop();
+      for (const [t] of updatesFrom(data, scope, v, true)) {
+        if (!seen.has(t) && !(unmarked && hopFlags(data, v, t).length)) {
           seen.add(t);
           stack.push(t);
         }
@@ -372,6 +374,14 @@ const SiteGenPlanner = (() => {
     const reached = members.filter((v) => reach.has(v));
     if (reached.length) {
       const v = Math.max(...reached);
+      // a release reached without marked updates (prereleases, candidate-only) beats a newer one that is not
+      const unmarked = reachable(data, scope, from, true);
+      const clean = members.filter((w) => unmarked.has(w));
+      if (clean.length && Math.max(...clean) !== v) {
+        const w = Math.max(...clean);
+        return [w, `Target: ${data.versions[w]}, the newest ${minor} release reachable ${where} without a marked ` +
+          `update (${data.versions[v]} is newer, but only reached through one).`];
+      }
       return [v, `Target: ${data.versions[v]}, the newest ${minor} release reachable ${where}.`];
     }
     const v = Math.max(...members);
