@@ -76,6 +76,7 @@ CLUSTER_QUESTIONS = [
     c("example", "single-arch-true.json"),               # True: the first update counts as recommended
     c("example", "single-arch-false.yaml"),              # False: avoided while another route exists
     c("example", "single-arch-unknown.json"),            # Unknown: shown as such
+    c("example", "anchored-channel.yaml"),               # `channel: &c stable-4.16`, aliases in flow sequences
     c("example", "single-arch-true.json", "4.16.0", "any"),
     c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
     c("example", "multi-wrong-image.json"),             # Multi, but desired.image is the amd64 payload

@@ -224,6 +224,26 @@ def test_the_page_reads_yaml_as_pyyaml_does(sites):
             assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text), path.name
 
 
+@pytest.mark.browser
+def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
+    """Issue 21, point 4: what yaml-lite.js does not read is refused with its line, never misread
+    (`channel: &c stable-4.16` used to read as "&c stable-4.16")."""
+    cases = {"a: 1\nb: !!int 3\n": "line 2: the tag !!int, which this reader does not know",
+             "a: 1\nb: *nowhere\n": "line 2: the alias *nowhere names no anchor before it",
+             "&a key: v\n": "line 1: an anchor, alias or tag on a key",
+             "a: [x,\n  y\n": "line 1: a flow collection that never ends",
+             "a: [x: y]\n": "line 1: a key inside a flow sequence"}
+    with serve(sites["example"]) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        for text, message in cases.items():
+            got = page.evaluate("(text) => { try { return SiteGenYaml.parse(text); } catch (e) { return e.message; } }",
+                                text)
+            assert got == f"{message}; paste the output of -o json instead", text
+        assert page.evaluate("SiteGenYaml.parse('channel: &c stable-4.16\\nagain: *c\\n')") == \
+            {"channel": "stable-4.16", "again": "stable-4.16"}
+
+
 def test_readme_explains_the_privacy_property_and_the_command():
     readme = (REPO / "README.md").read_text()
     assert "oc get clusterversion version -o json" in readme
