@@ -90,6 +90,8 @@ def test_first_update_follows_the_clusters_own_evaluations():
         "evaluated at 4.1.0 for the update to 4.2.0: applies (not evaluated again for this update)")
     multi = by_file["multi-eus.json", "", None]
     assert multi["arch"] == "multi" and multi["cluster"]["archFrom"] == "architecture" and multi["procedure"]
+    # the cluster is set to eus-4.16 already: no step sets it (issue 21, point 3)
+    assert not any(step["text"].startswith("Set the cluster's channel") for step in multi["procedure"])
     mid = by_file["mid-update.yaml", "", None]
     assert mid["cluster"]["updating"] == {"from": "4.15.4", "to": "4.15.5"} and mid["from"] == "4.15.5"
 

@@ -22,6 +22,7 @@ import yaml
 
 from .answer import KINDS, Question, plan
 from .data import PlannerData, channel_kind, channel_minor
+from .eus import eus_procedure
 
 RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
 
@@ -259,6 +260,8 @@ def plan_for_cluster(data: PlannerData, cluster: dict, target: str = "", kind: s
                     hop["hints"] = hints
         if section["hops"] and section["hops"][0]["set"] == cluster["channel"]:
             section["hops"][0]["set"] = None  # the cluster is set to it already
+    if answer["procedure"]:  # without the channel setting the cluster has already
+        answer["procedure"] = eus_procedure(answer["sections"][0])
     answer["cluster"] = {**cluster, "notes": cluster["notes"] + notes, "kind": question.kind,
                          "target": question.target}
     return answer

@@ -500,7 +500,7 @@ const SiteGenPlanner = (() => {
     return answer;
   }
 
-  return {KINDS, ANY, prepare, plan, typedVersion};
+  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure};
 })();
 
 /* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.
@@ -757,6 +757,8 @@ const SiteGenCluster = (() => {
       });
       if (section.hops.length && section.hops[0].set === cluster.channel) section.hops[0].set = null;
     }
+    // without the channel setting the cluster has already
+    if (answer.procedure.length) answer.procedure = SiteGenPlanner.eusProcedure(answer.sections[0]);
     answer.cluster = {...cluster, notes: [...cluster.notes, ...notes], kind: question.kind, target: question.target};
     return answer;
   }
