@@ -50,6 +50,7 @@ QUESTIONS = {
         q("amd64", "4.14.20", "4.18.52"),                     # finding 1: stays in stable channels
         q("amd64", "4.14.20", "4.18"),                        # finding 1: the newest 4.18 in stable
         q("amd64", "4.14.20", "4.18.52", "any"),             # finding 1: any channel, marked
+        q("amd64", "4.14.20", "4.18", "any"),                # issue 21.5: 4.18.52 (unmarked) over 4.18.54
         q("amd64", "4.14.20", "4.18.54"),                     # finding 1: candidate-only target
         q("amd64", "4.14.20", "4.18.54", "candidate"),
         q("amd64", "4.12.10", "4.16.68", "eus"),             # finding 2: EUS-to-EUS
@@ -75,27 +76,40 @@ CLUSTER_QUESTIONS = [
     c("example", "single-arch-true.json"),               # True: the first update counts as recommended
     c("example", "single-arch-false.yaml"),              # False: avoided while another route exists
     c("example", "single-arch-unknown.json"),            # Unknown: shown as such
+    c("example", "anchored-channel.yaml"),               # `channel: &c stable-4.16`, aliases in flow sequences
     c("example", "single-arch-true.json", "4.16.0", "any"),
     c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
+    c("example", "multi-wrong-image.json"),             # Multi, but desired.image is the amd64 payload
+    c("example", "no-channel.json"),                     # no spec.channel: a channel asked for
+    c("example", "no-channel.json", "4.16"),             # ... and with a target, planned in stable channels
     c("example", "mid-update.yaml"),                     # history: updating 4.15.4 -> 4.15.5
     c("example", "unknown-version.json", arch="amd64"),  # a version, channel and upstream the site lacks
     c("example", "malformed-truncated.json"),
     c("example", "malformed-not-clusterversion.yaml"),
     c("example", "malformed-no-status.json"),
     c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
+    c("hints", "hint-strongest-evidence.json"),          # cited from the single-risk evaluation, not a 3-risk one
 ]
 
 
 def build_hints_site(root: Path) -> Path:
     """4.1.0 -> 4.1.1 -> 4.2.0 and 4.1.0 -> 4.2.0, both updates into 4.2.0 carrying the risk
-    BareMetalNetworkStall: a cluster at 4.1.0 that evaluated it meets it again one update later."""
+    BareMetalNetworkStall: a cluster at 4.1.0 that evaluated it meets it again one update later.
+    4.1.0 -> 4.1.2 carries it with two other risks, 4.1.0 -> 4.1.3 alone: the strongest evidence
+    of the cluster's evaluations is the single-risk one."""
     from scenario import Scenario
     from site_helpers import build_site
     scenario = Scenario(root)
     scenario.release("4.1.0").release("4.1.1", previous=["4.1.0"]).release("4.2.0", previous=["4.1.0", "4.1.1"])
-    scenario.channel("stable-4.2", ["4.1.0", "4.1.1", "4.2.0"])
+    scenario.release("4.1.2", previous=["4.1.0"]).release("4.1.3", previous=["4.1.0"])
+    scenario.channel("stable-4.2", ["4.1.0", "4.1.1", "4.1.2", "4.1.3", "4.2.0"])
     scenario.risk("4.2.0-BareMetalNetworkStall.yaml", "4.2.0", "4[.]1[.][01][+]", "BareMetalNetworkStall",
                   rules=HINT_RULES)
+    # the same risk evaluated twice: with two others on 4.1.0 -> 4.1.2, alone on 4.1.0 -> 4.1.3
+    for to, name in (("4.1.2", "AlwaysBreaksA"), ("4.1.2", "BareMetalNetworkStall"), ("4.1.2", "AlwaysBreaksB"),
+                     ("4.1.3", "BareMetalNetworkStall")):
+        scenario.risk(f"{to}-{name}.yaml", to, "4[.]1[.]0[+]", name,
+                      rules=HINT_RULES if name == "BareMetalNetworkStall" else None)
     return build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
 
 

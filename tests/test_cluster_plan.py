@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 from planner_corpus import (
+    CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
     build_example_site,
     build_hints_site,
     cluster_as_question,
     load_corpus,
+    python_cluster_answer,
     verify_hops,
 )
 
@@ -88,8 +90,50 @@ def test_first_update_follows_the_clusters_own_evaluations():
         "evaluated at 4.1.0 for the update to 4.2.0: applies (not evaluated again for this update)")
     multi = by_file["multi-eus.json", "", None]
     assert multi["arch"] == "multi" and multi["cluster"]["archFrom"] == "architecture" and multi["procedure"]
+    # the cluster is set to eus-4.16 already: no step sets it (issue 21, point 3)
+    assert not any(step["text"].startswith("Set the cluster's channel") for step in multi["procedure"])
     mid = by_file["mid-update.yaml", "", None]
     assert mid["cluster"]["updating"] == {"from": "4.15.4", "to": "4.15.5"} and mid["from"] == "4.15.5"
+
+
+def test_a_later_hop_cites_the_strongest_evaluation(sites, capsys):
+    """Issue 21, point 2: the cluster evaluated BareMetalNetworkStall with two other risks (False, so
+    "may apply") and alone (False: "applies"); the hint cites the single-risk evaluation, in the CLI
+    and (through the corpus) on the page."""
+    entry = next(e for e in CLUSTER_QUESTIONS if e["file"] == "hint-strongest-evidence.json")
+    hop = python_cluster_answer(sites["hints"], entry)["answer"]["sections"][0]["hops"][1]
+    assert (hop["from"], hop["to"]) == ("4.1.1", "4.2.0")
+    assert hop["hints"] == [{"risk": "BareMetalNetworkStall", "status": "False", "verdict": "applies",
+                             "text": "evaluated at 4.1.0 for the update to 4.1.3: applies "
+                                     "(not evaluated again for this update)"}]
+    assert main(["plan", "--site", str(sites["hints"]), "--cluster", str(CLUSTERS_DIR / entry["file"])]) == 0
+    assert ("BareMetalNetworkStall: evaluated at 4.1.0 for the update to 4.1.3: applies"
+            in capsys.readouterr().out)
+
+
+def _cluster_answer(site: Path, file: str, target: str = "") -> dict:
+    return python_cluster_answer(site, {"file": file, "target": target, "kind": None, "arch": None})["answer"]
+
+
+def test_a_multi_cluster_running_a_single_arch_payload_is_told(sites):
+    """Issue 21, point 4: Multi clusters get the image check single-arch clusters get."""
+    answer = _cluster_answer(sites["example"], "multi-wrong-image.json")
+    assert answer["arch"] == "multi"
+    assert ("The cluster says it is Multi, but its image is the amd64 payload of 4.15.4 on this site, not the "
+            "multi payload of 4.15.4") in " ".join(answer["cluster"]["notes"])
+    right = _cluster_answer(sites["example"], "multi-eus.json")
+    assert not any("payload" in note for note in right["cluster"]["notes"])
+
+
+def test_a_cluster_without_a_channel_is_asked_for_one(sites):
+    """Issue 21, point 4: no spec.channel is not "already at the target"."""
+    answer = _cluster_answer(sites["example"], "no-channel.json")
+    assert answer["outcome"] == "no-channel" and not answer["sections"]
+    assert "already at the target" not in (answer["message"] or "")
+    assert answer["message"].startswith("The cluster has no channel set (spec.channel)")
+    assert "oc adm upgrade channel" in answer["message"]
+    with_target = _cluster_answer(sites["example"], "no-channel.json", "4.16")
+    assert with_target["outcome"] == "routes" and with_target["to"] == "4.16.1"
 
 
 def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, list, list]:
@@ -180,6 +224,26 @@ def test_the_page_reads_yaml_as_pyyaml_does(sites):
         for path in documents:
             text = path.read_text("utf-8")
             assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text), path.name
+
+
+@pytest.mark.browser
+def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
+    """Issue 21, point 4: what yaml-lite.js does not read is refused with its line, never misread
+    (`channel: &c stable-4.16` used to read as "&c stable-4.16")."""
+    cases = {"a: 1\nb: !!int 3\n": "line 2: the tag !!int, which this reader does not know",
+             "a: 1\nb: *nowhere\n": "line 2: the alias *nowhere names no anchor before it",
+             "&a key: v\n": "line 1: an anchor, alias or tag on a key",
+             "a: [x,\n  y\n": "line 1: a flow collection that never ends",
+             "a: [x: y]\n": "line 1: a key inside a flow sequence"}
+    with serve(sites["example"]) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        for text, message in cases.items():
+            got = page.evaluate("(text) => { try { return SiteGenYaml.parse(text); } catch (e) { return e.message; } }",
+                                text)
+            assert got == f"{message}; paste the output of -o json instead", text
+        assert page.evaluate("SiteGenYaml.parse('channel: &c stable-4.16\\nagain: *c\\n')") == \
+            {"channel": "stable-4.16", "again": "stable-4.16"}
 
 
 def test_readme_explains_the_privacy_property_and_the_command():

@@ -117,19 +117,78 @@ def test_the_route_stays_in_the_admins_channel_kind(real_site):
 
 @pytest.mark.real_data
 @pytest.mark.slow
+def test_any_channel_with_a_minor_target_prefers_a_release_reached_without_marked_updates(real_site):
+    """Issue 21, point 5: "any channel" to 4.18 picked the candidate-only 4.18.54 and said "no route of
+    this kind avoids them", although stable 4.18.52 is reached without a marked update. Newer still and
+    unmarked is 4.18.53 of fast-4.18: the newest release no marked update leads to wins."""
+    question = {"arch": "amd64", "from": "4.14.20", "to": "4.18", "kind": "any", "channel": None}
+    answer = python_answer(real_site, question)
+    assert answer["to"] == "4.18.53"
+    assert answer["notes"] == ["Target: 4.18.53, the newest 4.18 release reachable in any channel without a "
+                               "marked update (4.18.54 is newer, but only reached through one)."]
+    route = answer["sections"][0]
+    assert not any(hop["flags"] for hop in route["hops"]) and not any("avoids" in n for n in route["notices"])
+
+
+@pytest.mark.real_data
+@pytest.mark.slow
 def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
     """Finding 2: 4.12.10 -> 4.16.68 in eus-4.16 was a dead end that suggested nothing."""
     question = {"arch": "amd64", "from": "4.12.10", "to": "4.16.68", "kind": "eus", "channel": None}
     answer = python_answer(real_site, question)
     assert answer["sections"][0]["route"] == ["4.12.10", "4.12.94", "4.13.69", "4.14.70", "4.15.67", "4.16.68"]
-    assert [step.split(":")[0].split(" and ")[0] for step in answer["procedure"]] == [
+    assert [step["text"].split(",")[0].split(":")[0] for step in answer["procedure"]] == [
         "Set the cluster's channel to eus-4.14.", "Update the cluster to 4.12.94",
-        "Pause the worker pools", "Update the control plane to 4.13.69", "Update the control plane to 4.14.70",
-        "Unpause the worker pools",
-        "Pause the worker pools", "Set the cluster's channel to eus-4.16.", "Update the control plane to 4.15.67",
-        "Update the control plane to 4.16.68", "Unpause the worker pools"]
+        "Before you start", "Pause the worker pools", "Update the oc client to the intermediate release's",
+        "Give the admin-acks the updates need",
+        "Update the control plane to 4.13.69", "Update the control plane to 4.14.70", "Unpause the worker pools",
+        "Before you start", "Pause the worker pools", "Update the oc client to the intermediate release's",
+        "Give the admin-acks the updates need", "Set the cluster's channel to eus-4.16.",
+        "Update the control plane to 4.15.67", "Update the control plane to 4.16.68", "Unpause the worker pools"]
     dead_end = python_answer(real_site, dict(question, kind="stable", channel="eus-4.16"))
     assert dead_end["message"].endswith("Choose the channel kind eus to switch between eus channels on the way.")
+
+
+def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site, capsys):
+    """Issue 21, point 3: Red Hat's "Control plane only update" step by step: OLM operators first, the
+    worker pools paused, oc updated to the intermediate release's client, the admin-acks (where to find
+    their keys), each update waited for until every pool but the paused workers is UPDATED, the workers
+    unpaused last; each command as a line of its own (code to copy on the page)."""
+    question = {"arch": "amd64", "from": "4.14.20", "to": "4.16.68", "kind": "eus", "channel": None}
+    steps = python_answer(real_site, question)["procedure"]
+    commands = [command for step in steps for command in step["commands"]]
+    route = python_answer(real_site, question)["sections"][0]["route"]
+    intermediate = [v for v in route if v.startswith("4.15.")][-1]
+    olm = [step["text"] for step in steps if step["text"].startswith("Before you start")]
+    assert olm == [olm[0]] and olm[0].startswith("Before you start: update the operators installed with OLM to "
+                                                 "versions that are compatible with both 4.14 and 4.16, and with "
+                                                 "4.15 on the way")
+    pause = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":%s}}'"
+    assert commands.index("oc get csv -A") < commands.index(pause % "true") \
+        < commands.index(f"oc adm upgrade --to={intermediate}") \
+        < commands.index("oc adm upgrade --to=4.16.68") < commands.index(pause % "false")
+    assert any(f"Update the oc client to the intermediate release's, {intermediate}" in step["text"] for step in steps)
+    acks = next(step for step in steps if step["text"].startswith("Give the admin-acks"))
+    assert "Upgradeable condition" in acks["text"]
+    assert acks["commands"][1:] == [
+        "oc -n openshift-config patch cm admin-acks --patch "
+        f"'{{\"data\":{{\"ack-4.{m}-kube-1.{m + 14}-api-removals-in-4.{m + 1}\":\"true\"}}}}' --type=merge"
+        for m in (14, 15)]
+    waits = [step["text"] for step in steps if step["text"].startswith("Update the control plane")]
+    assert waits and all(text.endswith("every machine config pool except the paused worker pools is UPDATED.")
+                         for text in waits)
+    assert main(["plan", "--site", str(real_site), "--from", "4.14.20", "--to", "4.16.68", "--kind", "eus"]) == 0
+    out = capsys.readouterr().out
+    assert "\n         oc adm upgrade --to=4.16.68\n" in out  # a command on a line of its own
+
+
+def test_no_step_claims_paused_workers_when_none_paused(example_site, capsys):
+    """A route from 4.15 to 4.16 crosses no odd minor: nothing is paused, and nothing says so."""
+    answer = python_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
+                                      "channel": None})
+    texts = " ".join(step["text"] for step in answer["procedure"])
+    assert answer["procedure"] and "paus" not in texts
+    assert not any("paused" in command for step in answer["procedure"] for command in step["commands"])
 
 
 # ----------------------------------------------------------------------------- the page
@@ -196,13 +255,20 @@ def test_page_defaults_to_stable_shows_the_eus_steps_and_sets_the_first_channel(
 
         page.goto(base_url + "planner.html?arch=amd64&from=4.14.10&to=4.16.0&kind=eus", wait_until="load")
         page.wait_for_function(PLANNER_ANSWERED)
-        steps = page.locator("section.procedure ol.procedure-steps > li").all_inner_texts()
-        assert steps[0].startswith("Pause the worker pools") and steps[-1].startswith("Unpause the worker pools")
-        assert steps[1] == "Set the cluster's channel to eus-4.16."
-        assert [s for s in steps if s.startswith("Update")] == [
-            "Update the control plane to 4.15.4 and wait until it completes.",
-            "Update the control plane to 4.15.5 and wait until it completes.",
-            "Update the control plane to 4.16.0 and wait until it completes."]
+        steps = page.locator("section.procedure ol.procedure-steps > li .step-text").all_inner_texts()
+        assert steps[0].startswith("Before you start") and steps[-1].startswith("Unpause the worker pools")
+        assert "Set the cluster's channel to eus-4.16." in steps
+        assert [s.split(",")[0] for s in steps if s.startswith("Update the control plane")] == [
+            "Update the control plane to 4.15.4", "Update the control plane to 4.15.5",
+            "Update the control plane to 4.16.0"]
+        assert "worker pools are paused" in page.locator("section.procedure > p").inner_text()
+        codes = page.locator("section.procedure .command code").all_inner_texts()
+        assert "oc adm upgrade --to=4.16.0" in codes
+        assert page.locator("section.procedure button.copy-command").count() == len(codes)
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.locator("section.procedure .command", has_text="oc adm upgrade --to=4.16.0") \
+            .locator("button.copy-command").click()
+        assert page.evaluate("navigator.clipboard.readText()") == "oc adm upgrade --to=4.16.0"
 
         page.goto(base_url + "planner.html?arch=amd64&from=4.14.10&to=4.16.0&channel=", wait_until="load")
         page.wait_for_function(PLANNER_ANSWERED)

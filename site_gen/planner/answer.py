@@ -182,6 +182,12 @@ def _resolve_target(data: PlannerData, scope: Scope, source: int, minor: str, wh
     reach = reachable(data, scope, source)
     reached = [v for v in members if v in reach]
     if reached:
+        # a release reached without marked updates (prereleases, candidate-only) beats a newer one that is not
+        clean = [v for v in members if v in reachable(data, scope, source, unmarked=True)]
+        if clean and max(clean) != max(reached):
+            return max(clean), (f"Target: {data.versions[max(clean)]}, the newest {minor} release reachable {where} "
+                                f"without a marked update ({data.versions[max(reached)]} is newer, but only "
+                                "reached through one).")
         return max(reached), f"Target: {data.versions[max(reached)]}, the newest {minor} release reachable {where}."
     return max(members), f"Target: {data.versions[max(members)]}, the newest {minor} release {where}."
 

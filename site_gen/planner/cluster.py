@@ -22,6 +22,7 @@ import yaml
 
 from .answer import KINDS, Question, plan
 from .data import PlannerData, channel_kind, channel_minor
+from .eus import eus_procedure
 
 RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
 
@@ -79,6 +80,14 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
     notes = []
     if architecture:
         arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
+        known = (payloads or {}).get(image.rpartition("@")[2]) if arch == "multi" else None
+        if known and known["arch"] != "multi":  # a multi cluster runs the multi (manifest list) payload
+            notes.append(f"The cluster says it is Multi, but its image is the {known['arch']} payload of "
+                         f"{known['version']} on this site, not the multi payload of {version}: it runs "
+                         f"{known['arch']} only. Check status.desired.image.")
+        elif known and known["version"] != version:
+            notes.append(f"The cluster's image is the payload of {known['version']} on this site, "
+                         f"but it says it runs {version}.")
     else:
         digest = image.rpartition("@")[2]
         known = (payloads or {}).get(digest)
@@ -166,29 +175,53 @@ def _first_hop_view(data: PlannerData, source: int, evaluations: list[dict], avo
     return view
 
 
+def _evidence(evaluation: dict, name: str) -> tuple[int, str]:
+    """How strongly an evaluation speaks of one of its risks, and what it says. Recommended=True
+    clears every risk; False on a lone risk (or naming it as the reason) says it applies; False on
+    several risks only says one of them applies; Unknown says nothing."""
+    status = evaluation["status"]
+    if status == "True" or (status == "False" and (len(evaluation["risks"]) == 1 or evaluation["reason"] == name)):
+        return 2, RECOMMENDED_TEXT[status]
+    if status == "False":
+        return 1, "may apply (one of several risks applies)"
+    return 0, RECOMMENDED_TEXT[status]
+
+
 def _hints(data: PlannerData, cluster: dict, risks_of_hop: list[int]) -> list[dict]:
-    """The cluster's evaluations of the same risks (same name and rules) on a later update."""
+    """The cluster's evaluations of the same risks (same name and rules) on a later update: for each
+    risk the strongest one (the first in version order among equals)."""
     hints = []
     for r in risks_of_hop:
         risk = data.risks[r]
+        best: tuple[int, str, dict] | None = None
         for evaluation in cluster["evaluations"]:
-            same = [e for e in evaluation["risks"]
-                    if e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))]
-            if not same:
-                continue
-            status = evaluation["status"]
-            if status == "False" and len(evaluation["risks"]) > 1 and evaluation["reason"] != risk["name"]:
-                verdict = "may apply (one of several risks applies)"
-            else:
-                verdict = RECOMMENDED_TEXT[status]
-            hints.append({"risk": risk["name"], "status": status, "verdict": verdict,
+            if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
+                   for e in evaluation["risks"]):
+                strength, verdict = _evidence(evaluation, risk["name"])
+                if best is None or strength > best[0]:
+                    best = (strength, verdict, evaluation)
+        if best is not None:
+            _, verdict, evaluation = best
+            hints.append({"risk": risk["name"], "status": evaluation["status"], "verdict": verdict,
                           "text": f"evaluated at {cluster['version']} for the update to {evaluation['version']}: "
                                   f"{verdict} (not evaluated again for this update)"})
-            break
     return hints
 
 
+def _no_channel(data: PlannerData, cluster: dict) -> dict:
+    """Without a channel the cluster is offered nothing and has no minor to aim for: ask for both."""
+    return {"outcome": "no-channel", "arch": data.arch, "from": cluster["version"], "to": "", "where": "",
+            "message": "The cluster has no channel set (spec.channel), so it is offered no updates and its "
+                       "minor to aim for is not known: choose a target above (a version, or a minor such as "
+                       "4.16) and set the cluster's channel, for example “oc adm upgrade channel "
+                       "stable-4.16”.",
+            "notes": [], "sections": [], "procedure": [],
+            "cluster": {**cluster, "kind": "stable", "target": ""}}
+
+
 def plan_for_cluster(data: PlannerData, cluster: dict, target: str = "", kind: str | None = None) -> dict:
+    if not cluster["channel"] and not target:
+        return _no_channel(data, cluster)
     question, notes = cluster_question(data, cluster, target, kind)
     source = data.number.get(cluster["version"])
     if source is None:
@@ -227,6 +260,8 @@ def plan_for_cluster(data: PlannerData, cluster: dict, target: str = "", kind: s
                     hop["hints"] = hints
         if section["hops"] and section["hops"][0]["set"] == cluster["channel"]:
             section["hops"][0]["set"] = None  # the cluster is set to it already
+    if answer["procedure"]:  # without the channel setting the cluster has already
+        answer["procedure"] = eus_procedure(answer["sections"][0])
     answer["cluster"] = {**cluster, "notes": cluster["notes"] + notes, "kind": question.kind,
                          "target": question.target}
     return answer

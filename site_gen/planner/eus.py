@@ -1,52 +1,83 @@
-"""EUS-to-EUS updates as the documented procedure: the control plane goes through the odd minor
-while the worker pools stay paused, so the workers update (and reboot) once per EUS-to-EUS step.
+"""EUS-to-EUS updates as Red Hat documents them ("Control plane only update"): operators installed
+with OLM updated first, the worker pools paused, `oc` updated to the intermediate release's client,
+the admin-acks given, the control plane updated through the odd minor to the next even one (each
+update waited for until the cluster version completes and every pool but the paused workers is
+UPDATED), then the worker pools unpaused: the workers update, and reboot, once per step.
 
 A step ends on an even minor: updates landing on 4.15 or 4.16 belong to the step towards 4.16.
-Updates inside the starting minor come first and are ordinary updates.
+Updates inside the starting minor come first and are ordinary updates; a step that stays in one
+minor (from 4.15 to 4.16) is an ordinary minor update and pauses nothing. Each step of the answer
+is {"text", "commands"}: the commands are shown as code to copy.
 """
 
 from __future__ import annotations
 
 PAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":true}}'"
 UNPAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":false}}'"
+UPGRADEABLE = "oc get clusterversion version -o jsonpath='{.status.conditions[?(@.type==\"Upgradeable\")]}'"
 
 
 def _minor(version: str) -> int:
     return int(version.split(".")[1])
 
 
-def eus_procedure(section: dict) -> list[str]:
+def ack_command(minor: int) -> str:
+    """The admin-ack of the Kubernetes API removals from 4.<minor> to the next minor (its key names
+    the next minor's Kubernetes 1.<minor + 14>; the cluster's Upgradeable condition has the exact one)."""
+    key = f"ack-4.{minor}-kube-1.{minor + 14}-api-removals-in-4.{minor + 1}"
+    return f"oc -n openshift-config patch cm admin-acks --patch '{{\"data\":{{\"{key}\":\"true\"}}}}' --type=merge"
+
+
+def eus_procedure(section: dict) -> list[dict]:
     """The steps, in order, for a route (a section of a planner answer); none for a route
     that stays in its minor."""
     hops = section["hops"]
     start = _minor(hops[0]["from"])
     if all(_minor(hop["to"]) == start for hop in hops):
         return []
-    steps: list[str] = []
+    steps: list[dict] = []
 
-    def update(hop: dict, how: str) -> None:
+    def step(text: str, *commands: str) -> None:
+        steps.append({"text": text, "commands": list(commands)})
+
+    def update(hop: dict, what: str, paused: bool) -> None:
         if hop["set"]:
-            steps.append(f"Set the cluster's channel to {hop['set']}.")
-        steps.append(f"Update {how} to {hop['to']} and wait until it completes.")
+            step(f"Set the cluster's channel to {hop['set']}.", f"oc adm upgrade channel {hop['set']}")
+        pools = "every machine config pool except the paused worker pools" if paused else "every machine config pool"
+        step(f"Update {what} to {hop['to']}, then wait until the cluster version reports it completed and "
+             f"{pools} is UPDATED.", f"oc adm upgrade --to={hop['to']}", "oc get clusterversion", "oc get mcp")
 
     stages: list[tuple[int, list[dict]]] = []  # (the even minor a step ends on, its updates)
     for hop in hops:
         minor = _minor(hop["to"])
         if minor == start:
-            update(hop, "the cluster")
+            update(hop, "the cluster", False)
             continue
         even = minor + minor % 2
         if stages and stages[-1][0] == even:
             stages[-1][1].append(hop)
         else:
             stages.append((even, [hop]))
-    for _, stage_hops in stages:
+    for even, stage_hops in stages:
+        first = _minor(stage_hops[0]["from"])
         paused = len({_minor(hop["to"]) for hop in stage_hops}) > 1
         if paused:
-            steps.append(f"Pause the worker pools: {PAUSE}")
+            intermediate = [hop["to"] for hop in stage_hops if _minor(hop["to"]) == even - 1][-1]
+            step(f"Before you start: update the operators installed with OLM to versions that are compatible "
+                 f"with both 4.{first} and 4.{even}, and with 4.{even - 1} on the way (the first command lists "
+                 "them with their versions).", "oc get csv -A")
+            step(f"Pause the worker pools, so that the workers update, and reboot, once: to {stage_hops[-1]['to']}.",
+                 PAUSE)
+            step(f"Update the oc client to the intermediate release's, {intermediate} (the command shows the "
+                 "one you have).", "oc version --client")
+        crossed = range(first, even)
+        step("Give the admin-acks the updates need: the cluster's Upgradeable condition (the first command) names "
+             "each key it waits for; the keys below are the usual ones, use the condition's if they differ. "
+             "An update that needs none shows Upgradeable True.",
+             UPGRADEABLE, *(ack_command(minor) for minor in crossed))
         for hop in stage_hops:
-            update(hop, "the control plane" if paused else "the cluster")
+            update(hop, "the control plane" if paused else "the cluster", paused)
         if paused:
-            steps.append(f"Unpause the worker pools: {UNPAUSE}; the workers update once, to "
-                         f"{stage_hops[-1]['to']}. Wait until every pool is updated.")
+            step("Unpause the worker pools, then wait until every machine config pool is UPDATED: the workers "
+                 f"update, once, to {stage_hops[-1]['to']}.", UNPAUSE, "oc get mcp")
     return steps

@@ -210,12 +210,14 @@ def channel_stretches(data: PlannerData, scope: Scope, hops: list[Hop]) -> list[
     return stretches
 
 
-def reachable(data: PlannerData, scope: Scope, start: int) -> set[int]:
-    """Every version some route in the scope leads to from start, start included."""
+def reachable(data: PlannerData, scope: Scope, start: int, unmarked: bool = False) -> set[int]:
+    """Every version some route in the scope leads to from start, start included (``unmarked``:
+    through updates hop_flags does not mark)."""
     seen, stack = {start}, [start]
     while stack:
-        for t, _ in updates_from(data, scope, stack.pop(), True):
-            if t not in seen:
+        v = stack.pop()
+        for t, _ in updates_from(data, scope, v, True):
+            if t not in seen and not (unmarked and hop_flags(data, v, t)):
                 seen.add(t)
                 stack.append(t)
     return seen

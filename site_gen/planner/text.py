@@ -12,7 +12,9 @@ def cluster_text(cluster: dict, upstream: str) -> list[str]:
     arch_from = {"architecture": "status.desired.architecture", "image": "its image's digest",
                  "none": "not known"}[cluster["archFrom"]]
     lines = [f"Cluster: {cluster['version']} on {cluster['arch'] or '?'} ({arch_from}), channel "
-             f"{cluster['channel'] or '(none)'}, planning in {cluster['kind']} channels to {cluster['target']}.",
+             f"{cluster['channel'] or '(none)'}, "
+             + (f"planning in {cluster['kind']} channels to {cluster['target']}." if cluster["target"]
+                else "no target to plan for."),
              upstream, *cluster["notes"]]
     for evaluation in cluster["evaluations"]:
         lines.append(f"  conditional update to {evaluation['version']}: Recommended={evaluation['status']}"
@@ -26,7 +28,9 @@ def answer_text(answer: dict) -> str:
         lines.append(answer["message"])
     if answer["procedure"]:
         lines += ["", "EUS-to-EUS: the steps in order"]
-        lines += [f"  {i}. {step}" for i, step in enumerate(answer["procedure"], 1)]
+        for i, step in enumerate(answer["procedure"], 1):
+            lines.append(f"  {i}. {step['text']}")
+            lines += [f"         {command}" for command in step["commands"]]
     for section in answer["sections"]:
         lines += ["", section["heading"], section["size"], *section["notices"],
                   "Route: " + " -> ".join(section["route"]), section["channelsLine"]]

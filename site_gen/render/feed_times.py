@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..inputs.git import git_output
 from ..model.graph_data import Channel, GraphData
+from ..model.versions import split_build
 from ..promotion.blame_store import ChannelBlames
 from ..promotion.git_blame import is_shallow_clone
 from ..promotion.times import UTC
@@ -40,12 +41,18 @@ class FeedTimes:
             self._blames.prefetch(channel.path for channel in channels)
 
     def entered(self, channel: Channel, version: str) -> datetime:
-        """When ``version``'s line was committed to the channel file."""
+        """When ``version``'s line was committed to the channel file. A served version is the
+        line without an arch build (``- 4.2.14+amd64`` serves 4.2.14 on amd64), so such a line
+        counts too."""
         written = channel.document.data.get("versions") or [] if self._git else []
-        if version not in written:
+        index = next((i for i, entry in enumerate(written) if entry == version), None)
+        if index is None:
+            index = next((i for i, entry in enumerate(written)
+                          if isinstance(entry, str) and split_build(entry)[0] == version), None)
+        if index is None:
             return self.fallback
         times = self._blames.line_times(channel.path)
-        line = channel.document.line("versions", written.index(version))
+        line = channel.document.line("versions", index)
         return (times.get(line) if times and line else None) or self.fallback
 
     def changed(self, path: Path) -> datetime:

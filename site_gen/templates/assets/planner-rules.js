@@ -13,6 +13,7 @@ const SiteGenPlanner = (() => {
   const FEWEST_RISKS = ["flagged", "conditional", "updates"];  // when every route carries a risk
   const PAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":true}}'";
   const UNPAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":false}}'";
+  const UPGRADEABLE = "oc get clusterversion version -o jsonpath='{.status.conditions[?(@.type==\"Upgradeable\")]}'";
 
   const channelKind = (name) => name.split("-")[0];
 
@@ -213,13 +214,15 @@ const SiteGenPlanner = (() => {
     return stretches;
   }
 
-  /* Every version some route in the scope leads to from start, start included. */
-  function reachable(data, scope, start) {
+  /* Every version some route in the scope leads to from start, start included (unmarked: through
+     updates hopFlags does not mark). */
+  function reachable(data, scope, start, unmarked = false) {
     const seen = new Set([start]);
     const stack = [start];
     while (stack.length) {
-      for (const [t] of updatesFrom(data, scope, stack.pop(), true)) {
-        if (!seen.has(t)) {
+      const v = stack.pop();
+      for (const [t] of updatesFrom(data, scope, v, true)) {
+        if (!seen.has(t) && !(unmarked && hopFlags(data, v, t).length)) {
           seen.add(t);
           stack.push(t);
         }
@@ -371,6 +374,14 @@ const SiteGenPlanner = (() => {
     const reached = members.filter((v) => reach.has(v));
     if (reached.length) {
       const v = Math.max(...reached);
+      // a release reached without marked updates (prereleases, candidate-only) beats a newer one that is not
+      const unmarked = reachable(data, scope, from, true);
+      const clean = members.filter((w) => unmarked.has(w));
+      if (clean.length && Math.max(...clean) !== v) {
+        const w = Math.max(...clean);
+        return [w, `Target: ${data.versions[w]}, the newest ${minor} release reachable ${where} without a marked ` +
+          `update (${data.versions[v]} is newer, but only reached through one).`];
+      }
       return [v, `Target: ${data.versions[v]}, the newest ${minor} release reachable ${where}.`];
     }
     const v = Math.max(...members);
@@ -379,36 +390,58 @@ const SiteGenPlanner = (() => {
 
   const minorOf = (version) => Number(version.split(".")[1]);
 
-  /* EUS-to-EUS as the documented procedure (site_gen/planner/eus.py): the control plane goes through
-     the odd minor while the worker pools stay paused, so the workers update once per step. */
+  /* The admin-ack of the Kubernetes API removals from 4.<minor> to the next minor (eus.py ack_command). */
+  const ackCommand = (minor) => "oc -n openshift-config patch cm admin-acks --patch " +
+    `'{"data":{"ack-4.${minor}-kube-1.${minor + 14}-api-removals-in-4.${minor + 1}":"true"}}' --type=merge`;
+
+  /* EUS-to-EUS as Red Hat documents it (site_gen/planner/eus.py): operators first, worker pools paused,
+     oc updated, admin-acks given, the control plane through the odd minor, then the workers once. */
   function eusProcedure(routeSection) {
     const hops = routeSection.hops;
     const start = minorOf(hops[0].from);
     if (hops.every((hop) => minorOf(hop.to) === start)) return [];
     const steps = [];
-    const update = (hop, how) => {
-      if (hop.set) steps.push(`Set the cluster's channel to ${hop.set}.`);
-      steps.push(`Update ${how} to ${hop.to} and wait until it completes.`);
+    const step = (text, ...commands) => steps.push({text, commands});
+    const update = (hop, what, paused) => {
+      if (hop.set) step(`Set the cluster's channel to ${hop.set}.`, `oc adm upgrade channel ${hop.set}`);
+      const pools = paused ? "every machine config pool except the paused worker pools" : "every machine config pool";
+      step(`Update ${what} to ${hop.to}, then wait until the cluster version reports it completed and ` +
+        `${pools} is UPDATED.`, `oc adm upgrade --to=${hop.to}`, "oc get clusterversion", "oc get mcp");
     };
     const stages = [];
     for (const hop of hops) {
       const minor = minorOf(hop.to);
       if (minor === start) {
-        update(hop, "the cluster");
+        update(hop, "the cluster", false);
         continue;
       }
-      const stage = minor + (minor % 2);
+      const even = minor + (minor % 2);
       const last = stages[stages.length - 1];
-      if (last && last.stage === stage) last.hops.push(hop);
-      else stages.push({stage, hops: [hop]});
+      if (last && last.even === even) last.hops.push(hop);
+      else stages.push({even, hops: [hop]});
     }
-    for (const stage of stages) {
-      const paused = new Set(stage.hops.map((hop) => minorOf(hop.to))).size > 1;
-      if (paused) steps.push(`Pause the worker pools: ${PAUSE}`);
-      for (const hop of stage.hops) update(hop, paused ? "the control plane" : "the cluster");
+    for (const {even, hops: stageHops} of stages) {
+      const first = minorOf(stageHops[0].from);
+      const paused = new Set(stageHops.map((hop) => minorOf(hop.to))).size > 1;
+      const last = stageHops[stageHops.length - 1].to;
       if (paused) {
-        steps.push(`Unpause the worker pools: ${UNPAUSE}; the workers update once, to ` +
-          `${stage.hops[stage.hops.length - 1].to}. Wait until every pool is updated.`);
+        const intermediate = stageHops.filter((hop) => minorOf(hop.to) === even - 1).map((hop) => hop.to).pop();
+        step(`Before you start: update the operators installed with OLM to versions that are compatible ` +
+          `with both 4.${first} and 4.${even}, and with 4.${even - 1} on the way (the first command lists ` +
+          "them with their versions).", "oc get csv -A");
+        step(`Pause the worker pools, so that the workers update, and reboot, once: to ${last}.`, PAUSE);
+        step(`Update the oc client to the intermediate release's, ${intermediate} (the command shows the ` +
+          "one you have).", "oc version --client");
+      }
+      const acks = [];
+      for (let minor = first; minor < even; minor++) acks.push(ackCommand(minor));
+      step("Give the admin-acks the updates need: the cluster's Upgradeable condition (the first command) names " +
+        "each key it waits for; the keys below are the usual ones, use the condition's if they differ. " +
+        "An update that needs none shows Upgradeable True.", UPGRADEABLE, ...acks);
+      for (const hop of stageHops) update(hop, paused ? "the control plane" : "the cluster", paused);
+      if (paused) {
+        step("Unpause the worker pools, then wait until every machine config pool is UPDATED: the workers " +
+          `update, once, to ${last}.`, UNPAUSE, "oc get mcp");
       }
     }
     return steps;
@@ -467,7 +500,7 @@ const SiteGenPlanner = (() => {
     return answer;
   }
 
-  return {KINDS, ANY, prepare, plan, typedVersion};
+  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure};
 })();
 
 /* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.
@@ -525,6 +558,16 @@ const SiteGenCluster = (() => {
     let source;
     if (architecture) {
       [arch, source] = [architecture === "Multi" ? "multi" : architecture.toLowerCase(), "architecture"];
+      const digest = image.split("@").pop();
+      const known = arch === "multi" && image.includes("@") && payloads && Object.hasOwn(payloads, digest)
+        ? payloads[digest] : null;
+      if (known && known.arch !== "multi") {  // a multi cluster runs the multi (manifest list) payload
+        notes.push(`The cluster says it is Multi, but its image is the ${known.arch} payload of ` +
+          `${known.version} on this site, not the multi payload of ${version}: it runs ` +
+          `${known.arch} only. Check status.desired.image.`);
+      } else if (known && known.version !== version) {
+        notes.push(`The cluster's image is the payload of ${known.version} on this site, but it says it runs ${version}.`);
+      }
     } else {
       const digest = image.split("@").pop();
       const known = image.includes("@") && payloads && Object.hasOwn(payloads, digest) ? payloads[digest] : null;
@@ -621,20 +664,32 @@ const SiteGenCluster = (() => {
     return view;
   }
 
+  /* How strongly an evaluation speaks of one of its risks, and what it says (cluster.py _evidence). */
+  function evidence(evaluation, name) {
+    const status = evaluation.status;
+    if (status === "True" || (status === "False" && (evaluation.risks.length === 1 || evaluation.reason === name))) {
+      return [2, RECOMMENDED_TEXT[status]];
+    }
+    if (status === "False") return [1, "may apply (one of several risks applies)"];
+    return [0, RECOMMENDED_TEXT[status]];
+  }
+
+  /* For each risk of a later update, the strongest evaluation of the same risk (first in version order among equals). */
   function hints(data, cluster, risksOfHop) {
     const found = [];
     for (const r of risksOfHop) {
       const risk = data.risks[r];
+      let best = null;
       for (const evaluation of cluster.evaluations) {
-        const same = evaluation.risks.filter((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []));
-        if (!same.length) continue;
-        const status = evaluation.status;
-        const verdict = status === "False" && evaluation.risks.length > 1 && evaluation.reason !== risk.name
-          ? "may apply (one of several risks applies)" : RECOMMENDED_TEXT[status];
-        found.push({risk: risk.name, status, verdict,
+        if (!evaluation.risks.some((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []))) continue;
+        const [strength, verdict] = evidence(evaluation, risk.name);
+        if (best === null || strength > best.strength) best = {strength, verdict, evaluation};
+      }
+      if (best !== null) {
+        const {verdict, evaluation} = best;
+        found.push({risk: risk.name, status: evaluation.status, verdict,
                     text: `evaluated at ${cluster.version} for the update to ${evaluation.version}: ${verdict} ` +
                       "(not evaluated again for this update)"});
-        break;
       }
     }
     return found;
@@ -646,7 +701,17 @@ const SiteGenCluster = (() => {
     return null;
   };
 
+  /* Without a channel the cluster is offered nothing and has no minor to aim for: ask for both. */
+  function noChannel(data, cluster) {
+    return {outcome: "no-channel", arch: data.arch, from: cluster.version, to: "", where: "",
+            message: "The cluster has no channel set (spec.channel), so it is offered no updates and its " +
+              "minor to aim for is not known: choose a target above (a version, or a minor such as " +
+              "4.16) and set the cluster's channel, for example “oc adm upgrade channel stable-4.16”.",
+            notes: [], sections: [], procedure: [], cluster: {...cluster, kind: "stable", target: ""}};
+  }
+
   function planForCluster(data, cluster, target = "", kind = null) {
+    if (!cluster.channel && !target) return noChannel(data, cluster);
     const [question, notes] = clusterQuestion(data, cluster, target, kind);
     const source = data.number.has(cluster.version) ? data.number.get(cluster.version) : null;
     let answer;
@@ -692,6 +757,8 @@ const SiteGenCluster = (() => {
       });
       if (section.hops.length && section.hops[0].set === cluster.channel) section.hops[0].set = null;
     }
+    // without the channel setting the cluster has already
+    if (answer.procedure.length) answer.procedure = SiteGenPlanner.eusProcedure(answer.sections[0]);
     answer.cluster = {...cluster, notes: [...cluster.notes, ...notes], kind: question.kind, target: question.target};
     return answer;
   }
@@ -705,8 +772,5 @@ const SiteGenCluster = (() => {
     return `The cluster's upstream is ${upstream}.`;
   }
 
-  /* Whether the document says its architecture (else the page needs the site's payload digests). */
-  const namesArchitecture = (document) => Boolean(text(field(document, "status", "desired", "architecture")));
-
-  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote, namesArchitecture};
+  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote};
 })();

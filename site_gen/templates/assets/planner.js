@@ -88,43 +88,74 @@
           section.hops.map((hop, i) => hopItem(data, hop, i === 0)))));
   }
 
-  function procedureSection(steps) {
-    return el("section", {class: "procedure", "data-kind": "eus-procedure"},
-      el("h2", {}, "EUS-to-EUS: the steps in order"),
-      el("p", {}, "The control plane goes through the odd minor while the worker pools stay paused, so the " +
-        "workers update, and reboot, only once per EUS-to-EUS step."),
-      el("ol", {class: "procedure-steps"}, steps.map((step) => el("li", {}, step))));
+  /* A command to copy: shown as code, with a button that copies it (where the browser allows). */
+  function commandBlock(command) {
+    const button = el("button", {type: "button", class: "copy-command", "aria-label": `Copy: ${command}`}, "Copy");
+    button.addEventListener("click", () => {
+      if (!navigator.clipboard) return;
+      navigator.clipboard.writeText(command).then(() => { button.textContent = "Copied"; }, () => {});
+    });
+    return el("div", {class: "command"}, el("pre", {}, el("code", {}, command)), button);
   }
 
-  /* What the page read from the ClusterVersion, and where the cluster and this site disagree. */
-  function clusterFacts(cluster) {
-    const archFrom = {architecture: "from status.desired.architecture", image: "from its image's digest",
+  function procedureSection(steps) {
+    const pauses = steps.some((step) => step.commands.some((command) => command.includes('"paused":true')));
+    return el("section", {class: "procedure", "data-kind": "eus-procedure"},
+      el("h2", {}, "EUS-to-EUS: the steps in order"),
+      el("p", {}, pauses
+        ? "Red Hat's “Control plane only update”: the control plane goes through the odd minor while the " +
+          "worker pools are paused, so the workers update, and reboot, only once per EUS-to-EUS step."
+        : "No step of this route crosses an odd minor, so no worker pool is paused: each update is an ordinary one."),
+      el("ol", {class: "procedure-steps"}, steps.map((step) =>
+        el("li", {}, el("p", {class: "step-text"}, step.text), step.commands.map(commandBlock)))));
+  }
+
+  /* The answer for a cluster, first: where it stands and where it and this site disagree (what blocks
+     the plan). What the page read, with the cluster's evaluations of each conditional update (50 and
+     more on a real cluster), comes after the routes, folded. */
+  function clusterHeader(cluster) {
+    const archFrom = {architecture: "status.desired.architecture", image: "its image's digest",
                       none: "not known: the form's choice"}[cluster.archFrom];
+    const siteUrl = new URL(root || "./", window.location.href).href;
+    const notes = [...cluster.notes, SiteGenCluster.upstreamNote(cluster.upstream, siteUrl)];
+    return el("section", {class: "cluster-summary", "data-kind": "cluster"},
+      el("h2", {}, `A cluster at ${cluster.version}`),
+      el("p", {class: "cluster-line"}, `${cluster.arch || fields.arch.value} (${archFrom}), channel `,
+        el("strong", {}, cluster.channel || "none set"),
+        cluster.target ? ` — planning in ${cluster.kind} channels to ${cluster.target}.` : " — no target to plan for."),
+      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+  }
+
+  function clusterDetails(cluster) {
     const facts = el("dl", {class: "facts cluster-facts"});
     const add = (term, ...value) => facts.append(el("dt", {}, term), el("dd", {}, ...value));
     add("Version", cluster.version);
-    add("Architecture", `${cluster.arch || fields.arch.value} (${archFrom})`);
-    add("Channel", cluster.channel || "none set", ` — planning in ${cluster.kind} channels to ${cluster.target}`);
-    if (cluster.evaluations.length) {
-      add("Its evaluations", el("ul", {}, cluster.evaluations.map((e) =>
-        el("li", {}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))));
-    }
-    const siteUrl = new URL(root || "./", window.location.href).href;
-    const notes = [SiteGenCluster.upstreamNote(cluster.upstream, siteUrl), ...cluster.notes];
-    return el("section", {class: "cluster-summary", "data-kind": "cluster"},
-      el("h2", {}, `A cluster at ${cluster.version}`), facts,
-      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+    add("Image", cluster.image || "not given");
+    add("Channel", cluster.channel || "none set");
+    add("Upstream", cluster.upstream || "not set (Red Hat's update service)");
+    const evaluations = cluster.evaluations.length
+      ? el("details", {class: "cluster-evaluations"},
+          el("summary", {}, `Its evaluations of ${count(cluster.evaluations.length, "conditional update")}`),
+          el("ul", {}, cluster.evaluations.map((e) =>
+            el("li", {"data-status": e.status}, `${e.version}: Recommended=${e.status}${e.reason ? ` (${e.reason})` : ""}`))))
+      : el("p", {}, "It lists no conditional update.");
+    return el("section", {class: "cluster-read", "data-kind": "cluster-read"},
+      el("h2", {}, "What the page read from the ClusterVersion"), facts, evaluations);
   }
 
   function show(data, answer) {
     window.plannerAnswer = answer;
     window.plannerClusterError = null;
     result.dataset.outcome = answer.outcome;
-    const children = answer.cluster ? [clusterFacts(answer.cluster)] : [];
+    const children = answer.cluster ? [clusterHeader(answer.cluster)] : [];
     children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
     if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
-    if (answer.procedure.length) children.push(procedureSection(answer.procedure));
-    children.push(...answer.sections.map((section) => routeSection(data, section)));
+    const sections = answer.sections.map((section) => routeSection(data, section));
+    const procedure = answer.procedure.length ? [procedureSection(answer.procedure)] : [];
+    // for a cluster the route comes first, then how to take it; the planner form keeps the steps first
+    children.push(...(answer.cluster ? [...sections.slice(0, 1), ...procedure, ...sections.slice(1)]
+      : [...procedure, ...sections]));
+    if (answer.cluster) children.push(clusterDetails(answer.cluster));
     result.replaceChildren(...children);
   }
 
@@ -144,8 +175,7 @@
   }
 
   /* "Plan for my cluster": the pasted text is read here and never sent anywhere. Only the site's
-     own data files are fetched (the planner file, and the payload digests when the document does
-     not name its architecture). */
+     own data files are fetched (the planner file and the payload digests). */
   const clusterForm = document.getElementById("cluster-form");
   const clusterText = document.getElementById("cluster-text");
   let payloads = null;
@@ -154,7 +184,7 @@
     const {parseDocument, readCluster, planForCluster, ClusterError} = SiteGenCluster;
     try {
       const parsed = parseDocument(clusterText.value);
-      if (!SiteGenCluster.namesArchitecture(parsed) && payloads === null) {
+      if (payloads === null) {  // single-arch clusters need it for their architecture, all for the image check
         payloads = await fetchJSON(`${form.dataset.planner}payloads.json`);
       }
       const cluster = readCluster(parsed, payloads);
@@ -169,6 +199,12 @@
     }
   }
 
+  /* The answer replaces the form on screen: after a paste, its first lines are what the admin reads. */
+  function planAndShow() {
+    result.dataset.outcome = "loading";
+    planCluster().then(() => result.scrollIntoView({block: "start"})).catch(failed);
+  }
+
   function inputValue(id) {
     return document.getElementById(id).value;
   }
@@ -178,15 +214,14 @@
     const reader = new FileReader();
     reader.addEventListener("load", () => {
       clusterText.value = reader.result;
-      planCluster().catch(failed);
+      planAndShow();
     });
     reader.readAsText(file);
   }
 
   clusterForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    result.dataset.outcome = "loading";
-    planCluster().catch(failed);
+    planAndShow();
   });
   document.getElementById("cluster-file").addEventListener("change", (event) => readFile(event.target.files[0]));
   clusterText.addEventListener("dragover", (event) => event.preventDefault());

@@ -1,9 +1,10 @@
-/* The YAML that `oc get ... -o yaml` writes, read without a library: block mappings and
-   sequences (a sequence may sit at its key's indentation), plain, single- and double-quoted
-   scalars (also wrapped over several lines), block scalars (| and >, with - or + chomping),
-   empty flow collections and flow sequences of plain values, comments and document markers.
-   Plain values are typed as YAML 1.1 does for what ClusterVersions hold: null, booleans,
-   numbers, else strings. Anything else fails with the line, asking for -o json instead. */
+/* The YAML that `oc get ... -o yaml` writes, and what hand edits add, read without a library: block
+   mappings and sequences (a sequence may sit at its key's indentation), plain, single- and
+   double-quoted scalars (also wrapped over several lines), block scalars (| and >, with - or +
+   chomping), flow collections (nested, quoted, over several lines), anchors, aliases and merge
+   keys (<<), the !!str tag, comments and document markers. Plain values are typed as YAML 1.1 does
+   for what ClusterVersions hold: null, booleans, numbers, else strings. Anything else (other tags,
+   an anchor or tag on a key, a key in a flow sequence) fails with the line, asking for -o json. */
 "use strict";
 
 const SiteGenYaml = (() => {
@@ -20,6 +21,41 @@ const SiteGenYaml = (() => {
       if (i < lines.length && /^\s*\t/.test(lines[i])) fail("a tab in the indentation");
     };
     const KEY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'#\-?:{[][^:]*?|-[^\s:][^:]*?)\s*:(?:\s+(.*))?$/;
+    const anchors = new Map();
+    const ALIAS = /^\*([^\s,[\]{}]+)\s*(#.*)?$/;
+
+    /* An anchor (&name) and a tag (!tag) before a value, in either order; the rest is the value. */
+    function properties(text) {
+      let anchor = null;
+      let tag = null;
+      let rest = text;
+      for (;;) {
+        const a = anchor === null && /^&([^\s,[\]{}]+)(\s+|$)/.exec(rest);
+        if (a) {
+          [anchor, rest] = [a[1], rest.slice(a[0].length)];
+          continue;
+        }
+        const t = tag === null && /^(![^\s,[\]{}]*)(\s+|$)/.exec(rest);
+        if (t) {
+          [tag, rest] = [t[1], rest.slice(t[0].length)];
+          continue;
+        }
+        return {anchor, tag, rest: rest.startsWith("#") ? "" : rest};
+      }
+    }
+
+    function alias(name) {
+      if (!anchors.has(name)) fail(`the alias *${name} names no anchor before it`);
+      return anchors.get(name);
+    }
+
+    /* A value with its properties: the anchor remembers it; !!str keeps a plain scalar's text. */
+    function withProperties(props, read) {
+      if (props.tag !== null && props.tag !== "!!str") fail(`the tag ${props.tag}, which this reader does not know`);
+      const result = read(props.tag === "!!str");
+      if (props.anchor !== null) anchors.set(props.anchor, result);
+      return result;
+    }
 
     function node(minimum) {
       skip();
@@ -28,11 +64,42 @@ const SiteGenYaml = (() => {
       const rest = lines[i].slice(indent);
       if (rest === "-" || rest.startsWith("- ")) return sequence(indent);
       if (KEY.test(rest)) return mapping(indent);
-      return scalarLines(rest, indent - 1);
+      return inline(rest, indent - 1);
+    }
+
+    /* A value starting on line i after its key or dash (text: what follows them there): an alias, a
+       flow collection, a block scalar, a scalar; with an anchor or tag, also a block node below. */
+    function inline(text, indent, sequenceAtIndent = false) {
+      const props = properties(text.trim());
+      const rest = props.rest;
+      const alone = ALIAS.exec(rest);
+      if (alone) {
+        if (props.anchor !== null || props.tag !== null) fail("an anchor or tag on an alias");
+        const found = alias(alone[1]);
+        i++;
+        return found;
+      }
+      return withProperties(props, (raw) => {
+        if (!rest) {
+          i++;
+          skip();
+          if (sequenceAtIndent && i < lines.length && indentOf(lines[i]) === indent &&
+              /^-( |$)/.test(lines[i].slice(indent))) return sequence(indent);
+          return node(indent + 1);
+        }
+        if (rest.startsWith("[") || rest.startsWith("{")) return flow(rest);
+        if (/^[|>]/.test(rest)) {
+          i++;
+          return blockScalar(rest, indent);
+        }
+        if (KEY.test(rest)) fail("an anchor or tag before a key");
+        return scalarLines(rest, indent, raw);
+      });
     }
 
     function mapping(indent) {
       const result = {};
+      const merges = [];
       for (;;) {
         skip();
         if (i >= lines.length || indentOf(lines[i]) < indent) break;
@@ -41,26 +108,43 @@ const SiteGenYaml = (() => {
         if (rest === "-" || rest.startsWith("- ")) break;
         const match = KEY.exec(rest);
         if (!match) fail("expected a “key: value” line");
+        if (/^[&*!]/.test(match[1])) fail("an anchor, alias or tag on a key");
+        if (match[1].trim() === "<<") {
+          merges.push(value(match[2] || "", indent));
+          continue;
+        }
         const key = unquote(match[1].trim());
         result[key] = value(match[2] || "", indent);
       }
-      return result;
+      return merged(result, merges);
+    }
+
+    /* Merge keys (<<: *base, or a list of them): keys of their own win, then earlier maps' keys. */
+    function merged(result, merges) {
+      if (!merges.length) return result;
+      const own = new Set(Object.keys(result));
+      const out = {};
+      for (const merge of merges) {
+        for (const map of Array.isArray(merge) ? merge : [merge]) {
+          if (map === null || typeof map !== "object" || Array.isArray(map)) fail("a merge key (<<) that is not a mapping");
+          for (const [key, item] of Object.entries(map)) if (!own.has(key) && !(key in out)) out[key] = item;
+        }
+      }
+      return Object.assign(out, result);
     }
 
     /* What follows "key:" (or "- "): on the same line, or in the lines below it. */
     function value(rest, indent) {
       const text = rest.replace(/^#.*$/, "").trim();
-      i++;
       if (!text) {
+        i++;
         skip();
         if (i < lines.length && indentOf(lines[i]) === indent && /^-( |$)/.test(lines[i].slice(indent))) {
           return sequence(indent);
         }
         return node(indent + 1);
       }
-      if (/^[|>]/.test(text)) return blockScalar(text, indent);
-      i--;
-      return scalarLines(rest.trim(), indent);
+      return inline(text, indent, true);
     }
 
     function sequence(indent) {
@@ -76,21 +160,18 @@ const SiteGenYaml = (() => {
         if (!item || item.startsWith("#")) {
           i++;
           result.push(node(indent + 1));
-        } else if (KEY.test(item) || item === "-" || item.startsWith("- ")) {
+        } else if (!/^[&!]/.test(item) && (KEY.test(item) || item === "-" || item.startsWith("- "))) {
           lines[i] = " ".repeat(column) + item;  // the item's first line, as if on its own line
           result.push(item.startsWith("-") && !KEY.test(item) ? sequence(column) : mapping(column));
-        } else if (/^[|>]/.test(item)) {
-          i++;
-          result.push(blockScalar(item, indent));
         } else {
-          result.push(scalarLines(item, indent));
+          result.push(inline(item, indent));
         }
       }
       return result;
     }
 
     /* A scalar starting on line i, possibly wrapped over the following, more indented lines. */
-    function scalarLines(first, indent) {
+    function scalarLines(first, indent, raw = false) {
       if (first.startsWith('"')) return doubleQuoted(first);
       if (first.startsWith("'")) return singleQuoted(first);
       let textValue = first.replace(/\s+#.*$/, "");
@@ -100,7 +181,7 @@ const SiteGenYaml = (() => {
         textValue += line ? (textValue.endsWith("\n") ? "" : " ") + line.replace(/\s+#.*$/, "") : "\n";
         i++;
       }
-      return typed(textValue);
+      return raw ? textValue.trim() : typed(textValue);
     }
 
     /* A quoted scalar's lines up to its closing quote, folded as YAML folds them: a line break is a
@@ -137,7 +218,12 @@ const SiteGenYaml = (() => {
         const match = /^"(?:[^"\\]|\\[\s\S])*"(?=\s*(#.*)?$)/.exec(text.trim());
         return match ? match[0].length : 0;
       };
-      const folded = quotedLines(first, closed, "double-quoted")
+      return decodeDouble(quotedLines(first, closed, "double-quoted"));
+    }
+
+    /* A double-quoted scalar's text (between the quotes, folded) with its escapes read. */
+    function decodeDouble(text) {
+      const folded = text
         .replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
       const escapes = {"0": "\\u0000", a: "\\u0007", v: "\\u000b", e: "\\u001b", " ": " ", N: "\\u0085",
                        _: "\\u00a0", L: "\\u2028", P: "\\u2029"};
@@ -190,6 +276,131 @@ const SiteGenYaml = (() => {
       return textValue;
     }
 
+    /* A flow collection from line i, over as many lines as it takes ([a, {b: c}, "d"]); line breaks
+       inside it are spaces. Nothing but a comment may follow it on its last line. */
+    function flow(first) {
+      let text = first;
+      let end = closing(text);
+      const start = i;
+      while (end < 0) {
+        i++;
+        if (i >= lines.length) {
+          i = start;
+          fail("a flow collection that never ends");
+        }
+        text += " " + lines[i].trim();
+        end = closing(text);
+      }
+      if (!/^\s*(#.*)?$/.test(text.slice(end))) fail("text after a flow collection");
+      let p = 0;
+      const source = text.slice(0, end);
+      const space = () => {
+        while (p < source.length && /\s/.test(source[p])) p++;
+      };
+      const expect = (what) => {
+        space();
+        if (!what.includes(source[p])) fail(`a flow collection that is not well formed (expected ${what.split("").join(" or ")})`);
+        return source[p++];
+      };
+      function item(inSequence) {
+        space();
+        const props = properties(source.slice(p));
+        p = source.length - props.rest.length;
+        if (props.rest.startsWith("#")) fail("a comment inside a flow collection");
+        const aliased = /^\*([^\s,[\]{}]+)/.exec(props.rest);
+        if (aliased) {
+          if (props.anchor !== null || props.tag !== null) fail("an anchor or tag on an alias");
+          p += aliased[0].length;
+          return alias(aliased[1]);
+        }
+        return withProperties(props, (raw) => {
+          const c = source[p];
+          if (c === "[") {
+            p++;
+            const out = [];
+            space();
+            if (source[p] === "]") return p++, out;
+            for (;;) {
+              out.push(item(true));
+              space();
+              if (source[p] === ":") fail("a key inside a flow sequence");
+              if (expect(",]") === "]") return out;
+              space();
+              if (source[p] === "]") return p++, out;
+            }
+          }
+          if (c === "{") {
+            p++;
+            const out = {};
+            space();
+            if (source[p] === "}") return p++, out;
+            for (;;) {
+              const key = item(false);
+              space();
+              let entry = null;
+              if (source[p] === ":") {
+                p++;
+                space();
+                entry = ",}".includes(source[p]) ? null : item(false);
+              }
+              out[typeof key === "string" ? key : JSON.stringify(key)] = entry;
+              if (expect(",}") === "}") return out;
+              space();
+              if (source[p] === "}") return p++, out;
+            }
+          }
+          if (c === '"') {
+            const quoted = /^"(?:[^"\\]|\\.)*"/.exec(source.slice(p));
+            if (!quoted) fail("a double-quoted string that never ends");
+            p += quoted[0].length;
+            return decodeDouble(quoted[0].slice(1, -1));
+          }
+          if (c === "'") {
+            const quoted = /^'(?:[^']|'')*'/.exec(source.slice(p));
+            if (!quoted) fail("a single-quoted string that never ends");
+            p += quoted[0].length;
+            return quoted[0].slice(1, -1).replace(/''/g, "'");
+          }
+          // a plain scalar ends at , [ ] { } or at ": " (and ":" before the end of an entry)
+          const plain = (inSequence ? /^(?:[^,[\]{}:]|:(?=[^\s,[\]{}]))*/ : /^(?:[^,[\]{}:]|:(?=[^\s,[\]{}]))*/)
+            .exec(source.slice(p))[0];
+          if (!plain.trim()) fail("an empty entry in a flow collection");
+          p += plain.length;
+          return raw ? plain.trim() : typed(plain);
+        });
+      }
+      const result = item(false);
+      space();
+      if (p !== source.length) fail("a flow collection that is not well formed");
+      i++;  // after its last line (errors above name that line)
+      return result;
+    }
+
+    /* Where the flow collection starting text ends (after its last bracket), or -1 if it goes on. */
+    function closing(text) {
+      let depth = 0;
+      for (let k = 0; k < text.length; k++) {
+        const c = text[k];
+        if (c === '"') {
+          const quoted = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(k));
+          if (!quoted) return -1;
+          k += quoted[0].length - 1;
+        } else if (c === "'") {
+          const quoted = /^'(?:[^']|'')*'/.exec(text.slice(k));
+          if (!quoted) return -1;
+          k += quoted[0].length - 1;
+        } else if (c === "[" || c === "{") {
+          depth++;
+        } else if (c === "]" || c === "}") {
+          depth--;
+          if (depth === 0) return k + 1;
+        } else if (c === "#" && /\s/.test(text[k - 1] || "")) {
+          return -1;  // a comment inside: the rest of the line is not the collection's
+        }
+      }
+      return -1;
+    }
+
     function typed(plain) {
       const textValue = plain.trim();
       if (/^(null|Null|NULL|~|)$/.test(textValue)) return null;
@@ -197,10 +408,6 @@ const SiteGenYaml = (() => {
       if (/^(false|False|FALSE)$/.test(textValue)) return false;
       if (/^[-+]?(0|[1-9]\d*)$/.test(textValue)) return Number(textValue);
       if (/^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/.test(textValue)) return Number(textValue);
-      if (textValue === "[]") return [];
-      if (textValue === "{}") return {};
-      if (/^\[[^[\]{}"']*\]$/.test(textValue)) return textValue.slice(1, -1).split(",").map((item) => typed(item));
-      if (/^[[{]/.test(textValue)) return fail("a flow collection this reader does not know");
       return textValue;
     }
 
