@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .. import quick_exit
 from ..model.errors import Warnings
+from ..olm.sources import catalog_source
 from ..pipeline.site_build import BuildOptions, BuildResult, run_build
 from ..promotion.resolve import add_promotion_arguments, options_from_args
 from ..publish.api import ApiTotals
@@ -67,6 +68,12 @@ def add_parser(sub) -> None:
                        help="also write changes.html: what this build changes for clusters compared "
                             "with the graph-data at git revision REV, built with the same releases "
                             "(the graph-data must be in a git checkout)")
+    build.add_argument("--catalog", dest="catalogs", action="append", type=catalog_source, default=[],
+                       metavar="NAME=SOURCE",
+                       help="also publish an operator catalog (repeatable): SOURCE is a file-based catalog "
+                            "directory or file, read as opm reads it; every package × channel update graph goes "
+                            "to OUT/olm/NAME/. The OpenShift minor it serves comes from NAME@4.20=SOURCE, or "
+                            "from a v4.20 ending NAME or SOURCE (docs/operator-catalogs.md)")
     build.add_argument("--timings", action="store_true",
                        help="after the summary, list the build's steps with where each ran (here, in "
                             "the worker process apart, or on a thread beside) and its seconds")
@@ -79,7 +86,7 @@ def run(args, warnings: Warnings) -> int:
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
-                           wait=args.wait)
+                           wait=args.wait, catalogs=args.catalogs)
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:
@@ -104,7 +111,16 @@ def summary_line(result: BuildResult) -> str:
     return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches"
             f"{unchanged_summary(t)}): "
             f"{t.nodes:,} nodes, {t.edges:,} edges, {t.conditional_edges:,} conditional edges"
-            f"{pages_summary(result.pages)} in {result.seconds:.2f} s -> {result.out}")
+            f"{pages_summary(result.pages)}{catalogs_summary(result)} in {result.seconds:.2f} s -> {result.out}")
+
+
+def catalogs_summary(result: BuildResult) -> str:
+    if not result.catalogs:
+        return ""
+    invalid = sum(not catalog.valid for catalog in result.catalogs)
+    return (f"; {len(result.catalogs)} operator catalogs ({sum(c.packages for c in result.catalogs):,} packages, "
+            f"{sum(c.channels for c in result.catalogs):,} channel graphs"
+            f"{f', {invalid} that opm would reject' if invalid else ''})")
 
 
 def unchanged_summary(totals: ApiTotals) -> str:

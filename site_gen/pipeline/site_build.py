@@ -20,6 +20,7 @@ from ..cache_dir import default_cache_dir
 from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
 from ..model.errors import InputError, Warnings
+from ..olm.sources import CatalogSource
 from ..progress import Progress
 from ..promotion.resolve import (
     PromotionOptions,
@@ -39,12 +40,15 @@ from ..publish.staging import StagedSite, check_destination, published_marker, r
 from ..registry.source import scrapes_dir
 from .runner import Earlier, Runner, StepTime
 from .steps import (
+    CatalogRead,
     GraphDataRead,
     PageSettings,
     pack_graph_data_as_read,
+    read_catalogs,
     read_graph_data,
     render_nginx_files,
     render_pages,
+    write_catalogs,
     write_files,
     write_graphs,
 )
@@ -67,6 +71,7 @@ class BuildOptions:
     promotion: PromotionOptions = field(default_factory=PromotionOptions)
     changes_since: str | None = None  # --changes-since REV: also write changes.html
     wait: float = DEFAULT_WAIT_SECONDS  # --wait: how long to wait for another build into OUT
+    catalogs: list[CatalogSource] = field(default_factory=list)  # --catalog NAME=SOURCE
 
 
 @dataclass
@@ -81,6 +86,7 @@ class BuildResult:
     pages: SiteTotals | None = None   # None: built with --no-html
     graphs: BuiltGraphs | None = None  # what was served (None when up to date)
     timings: list[StepTime] = field(default_factory=list)  # each step, in the order it finished
+    catalogs: list[CatalogRead] = field(default_factory=list)  # the operator catalogs published
 
 
 # Options that change how a build runs but never what it writes.
@@ -92,8 +98,9 @@ def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince
     settings["graph_data_revision"] = git_revision(options.graph_data)
     # a ref such as HEAD~1 can name another commit tomorrow: the commit is what changes.html shows
     settings["changes_since_commit"] = since.commit if since else None
+    catalogs = {f"catalog {catalog.name}": catalog.source for catalog in options.catalogs}
     return fingerprint({"graph-data": options.graph_data, "releases": releases,
-                        **options.promotion.files()}, settings)
+                        **options.promotion.files(), **catalogs}, settings)
 
 
 @dataclass
@@ -108,7 +115,8 @@ class Destination:
 def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
     releases = options.releases if options.releases is not None else options.graph_data / "releases"
-    inputs = [options.graph_data, releases, *options.promotion.files().values()]
+    inputs = [options.graph_data, releases, *options.promotion.files().values(),
+              *(catalog.source for catalog in options.catalogs)]
     out = check_destination(options.out, inputs)
     chosen_cache = options.cache_dir or default_cache_dir()
     cache_dir: Path | None = chosen_cache
@@ -172,6 +180,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
     if hashing is None:
         hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
     configuring = runner.apart("render nginx files", render_nginx_files)
+    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir)
 
     with StagedSite(where.out, where.inputs) as site:
         try:
@@ -207,6 +216,8 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write signatures", write_signatures, site, built.data)
         runner.here("write graph-data tarball", write_graph_data_tarball, site, packing.result())
         runner.here("write nginx files", write_files, site, configuring.result())
+        catalogs = cataloguing.result()
+        runner.here("write operator catalogs", write_catalogs, site, catalogs)
         pages = None
         if options.html:
             settings = PageSettings(where.cache_dir, options.jobs, since, blames)
@@ -217,4 +228,4 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         if blames.cache_problem:
             warnings.add(blames.cache_problem)
     return BuildResult(totals, len(built.channels), len(built.arches), 0.0, site.out, warnings,
-                       promotion_summary(promotion), pages, built)
+                       promotion_summary(promotion), pages, built, catalogs=catalogs)

@@ -12,6 +12,10 @@ from ..inputs.graph_data import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model.errors import InputWarning, Warnings
 from ..model.graph_data import GraphData
+from ..olm.loading import load_catalog
+from ..olm.publish import catalog_files
+from ..olm.sources import CatalogSource
+from ..olm.validation import validate
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
 from ..publish.api import ApiTotals, write_graph_api
@@ -42,6 +46,33 @@ def read_graph_data(root: Path, cache_dir: Path | None) -> GraphDataRead:
 def pack_graph_data_as_read(read: GraphDataRead) -> bytes:
     """The graph-data tarball of the channels as read (no --promote-until)."""
     return graph_data_tarball(read.data)
+
+
+@dataclass
+class CatalogRead:
+    """One operator catalog, loaded, validated and turned into its published files."""
+    source: CatalogSource
+    files: dict[str, bytes]  # site path -> bytes (OUT/olm/NAME/...)
+    valid: bool
+    packages: int
+    channels: int
+
+
+def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None) -> list[CatalogRead]:
+    """Every --catalog, as opm loads and validates it, and its JSON files."""
+    read = []
+    for source in sources:
+        catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
+        validation = validate(catalog)
+        files = catalog_files(catalog, validation, extra={"openshiftVersion": source.openshift})
+        read.append(CatalogRead(source, files, validation.valid, len(catalog.packages), len(files) - 1))
+    return read
+
+
+def write_catalogs(site: StagedSite, catalogs: list[CatalogRead]) -> None:
+    for catalog in catalogs:
+        for relative, data in catalog.files.items():
+            site.write(relative, data)
 
 
 def render_nginx_files() -> dict[str, str]:

@@ -1,0 +1,53 @@
+"""``--catalog NAME=SOURCE``: which operator catalog, from where, for which OpenShift minor.
+
+A catalog serves one OpenShift minor (the community and Red Hat indexes are built per
+minor), and the cluster gates and cross-minor views need to know which. It is taken from
+an ``@4.20`` after the name, else from a ``v4.20`` or ``4.20`` at the end of the name or
+of the source's last path component (as oc-mirror tags index images, and as catalog
+folders are named); a catalog whose minor cannot be told is refused with what to write.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .publish import path_component
+
+_MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
+_EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")
+
+
+@dataclass(frozen=True)
+class CatalogSource:
+    name: str              # the catalog's name on the site (OUT/olm/NAME/)
+    source: Path           # a file-based-catalog directory or file
+    openshift: str         # the OpenShift minor it serves, "4.20"
+
+
+def _minor_at_end(text: str) -> str | None:
+    found = _MINOR_AT_END.search(text)
+    return f"{int(found.group(1))}.{int(found.group(2))}" if found else None
+
+
+def catalog_source(text: str) -> CatalogSource:
+    """argparse type for ``--catalog NAME[@4.N]=SOURCE``."""
+    name, equals, source = text.partition("=")
+    if not equals or not name or not source:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=SOURCE, e.g. community-v4.20=catalogs/v4.20")
+    explicit = _EXPLICIT.match(name)
+    if explicit:
+        name = explicit["name"]
+        openshift = f"{int(explicit['major'])}.{int(explicit['minor'])}"
+    else:
+        openshift = _minor_at_end(name) or _minor_at_end(Path(source).name) or ""
+    if not openshift:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: which OpenShift minor does this catalog serve? Write NAME@4.20=SOURCE, or end the "
+            "name with it (community-v4.20=SOURCE)")
+    if path_component(name) != name:
+        raise argparse.ArgumentTypeError(f"{text!r}: a catalog name may use only A-Z a-z 0-9 . _ - "
+                                         "(it names the catalog's folder on the site)")
+    return CatalogSource(name, Path(source), openshift)
