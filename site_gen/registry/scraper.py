@@ -139,7 +139,7 @@ class _Scrape:
         self.index = index
         self.stats = ScrapeStats()
         self._flights: dict[str, asyncio.Future[Resolution]] = {}
-        self.first_fault = ""
+        self.faults: list[str] = []  # skipped with --skip-faulty-tags
 
     def warn(self, message: str) -> None:
         self.warnings.add(message, str(self.client.reference))
@@ -151,7 +151,7 @@ class _Scrape:
             raise RegistryError(self.client.reference, message)
         self.warn(f"{message}; skipped (--skip-faulty-tags)")
         self.stats.faulty += len(tags)
-        self.first_fault = self.first_fault or message
+        self.faults.append(message)
 
     async def once(self, digest: str, resolve: Callable[[], Awaitable[Resolution]]) -> Resolution:
         """Resolve each digest once, even when workers ask for it at the same time."""
@@ -314,11 +314,11 @@ async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings
                 bar.set_postfix(cached=stats.cached, fetched=stats.fetched, skipped=stats.skipped, refresh=False)
             await _each(sorted(by_digest), read_image, workers)
         stats.requests = client.requests
-    if stats.faulty and stats.faulty == len(readable):
-        raise RegistryError(reference, f"every tag is faulty, nothing to publish even with --skip-faulty-tags "
-                                       f"(the first: {run.first_fault})")
     media_types = {t.digest: t.media_type for t in tagged.values()}
     releases = _releases(reference, media_types, by_digest, resolved, run)
+    if run.faults and not releases:  # an empty graph is never what skipping meant
+        raise RegistryError(reference, f"no release is readable, {stats.faulty:,} faulty tags: nothing to "
+                                       f"publish, even with --skip-faulty-tags (the first: {min(run.faults)})")
     index.save(reference, {tag: t for tag, t in tagged.items() if t.digest in resolved}, resolved)
     return ScrapeResult(reference, releases, stats)
 
