@@ -13,6 +13,10 @@ Sets: `2021` is the real 2021 quay scrape (cincinnati-fixtures/20211124.083150,
 bench_json_build.py (1,369 versions x 5 architectures; multi as manifest lists).
 Reports medians of wall time and the scrape process's peak RSS, the machine, and
 PASS/FAIL against issue 8's targets. The verdict is informational.
+
+--baseline DIR times another checkout's code (e.g. `git archive main | tar -x -C DIR`)
+against the same registry, each of its runs right after one of ours, and reports the
+ratios: on a machine busy with other work, the only fair comparison.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ REPO = "openshift/release-images"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = benchmark_parser(__doc__, 3, "cold and warm scrapes each", "graph-data checkout for the 2026 set")
     parser.add_argument("--set", choices=("2021", "2026", "both"), default="both", help="release set (default: both)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="a checkout of other code to time the same way, run for run after ours")
     return parse_benchmark_args(parser, argv)
 
 
@@ -60,7 +66,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def timed_scrape(argv: list[str], log_dir: Path, registry: Registry) -> dict:
+def timed_scrape(argv: list[str], log_dir: Path, registry: Registry, code: Path = REPO_ROOT) -> dict:
     """Run one scrape: wall time, its peak RSS and CPU (os.wait4), and the registry's CPU meanwhile.
     On a shared machine the CPU seconds are the steadier figure: wall time depends on what
     else runs."""
@@ -68,7 +74,7 @@ def timed_scrape(argv: list[str], log_dir: Path, registry: Registry) -> dict:
     stderr_path = log_dir / "stderr"
     with open(stderr_path, "wb") as stderr:
         started = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=stderr)
+        process = subprocess.Popen(argv, cwd=code, stdout=subprocess.DEVNULL, stderr=stderr)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -97,21 +103,25 @@ def bench_set(name: str, args: argparse.Namespace, scratch: Path, registry: Regi
     push_release_images(pusher, images)
     pusher.close()
     pushed = time.perf_counter() - started
-    cache, out = scratch / f"cache-{name}", scratch / f"out-{name}"
-    argv = [sys.executable, "-m", "site_gen", "scrape", registry.docker_reference(repository), "--out", str(out),
-            "--cache-dir", str(cache), "--cert-dir", str(certs_d)]
+    codes = {"ours": REPO_ROOT, **({"baseline": args.baseline.resolve()} if args.baseline else {})}
     results: dict = {"images": len(images), "push_seconds": round(pushed, 1)}
     for kind in ("cold", "warm"):
-        runs = []
+        runs: dict[str, list[dict]] = {who: [] for who in codes}
         for _ in range(args.runs):
-            if kind == "cold":
-                shutil.rmtree(cache, ignore_errors=True)
-                shutil.rmtree(out, ignore_errors=True)
-            runs.append(timed_scrape(argv, scratch, registry))
-        results[kind] = {"wall": spread([r["wall"] for r in runs]),
-                         **{key: statistics.median(r[key] for r in runs)
-                            for key in ("peak_mib", "cpu", "registry_cpu")},
-                         "summary": runs[-1]["summary"]}
+            for who, code in codes.items():  # interleaved: both see the same load
+                cache, out = scratch / f"cache-{name}-{who}", scratch / f"out-{name}-{who}"
+                if kind == "cold":
+                    shutil.rmtree(cache, ignore_errors=True)
+                    shutil.rmtree(out, ignore_errors=True)
+                argv = [sys.executable, "-m", "site_gen", "scrape", registry.docker_reference(repository),
+                        "--out", str(out), "--cache-dir", str(cache), "--cert-dir", str(certs_d)]
+                runs[who].append(timed_scrape(argv, scratch, registry, code))
+        for who, done in runs.items():
+            results.setdefault(who, {})[kind] = {
+                "wall": spread([r["wall"] for r in done]),
+                **{key: statistics.median(r[key] for r in done) for key in ("peak_mib", "cpu", "registry_cpu")},
+                "summary": done[-1]["summary"]}
+    results.update(results.pop("ours"))
     return results
 
 
@@ -126,12 +136,13 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
         sets = {name: bench_set(name, args, scratch, registry, certs_d) for name in names}
     finally:
         registry.stop()
-    return {"machine": machine(), "sets": sets}
+    return {"machine": machine(), "load_average": list(os.getloadavg()), "sets": sets}
 
 
 def print_report(results: dict) -> None:
     m = results["machine"]
     print(f"machine:  {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, Python {m['python']}")
+    print("load average at the end: " + " ".join(f"{x:.2f}" for x in results["load_average"]))
     for name, result in results["sets"].items():
         targets = TARGETS[name]
         print(f"\n{name} set: {result['images']:,} release images (pushed in {result['push_seconds']} s)")
@@ -147,6 +158,11 @@ def print_report(results: dict) -> None:
             print(f"    CPU: scrape {r['cpu']:.1f} s, registry {r['registry_cpu']:.1f} s "
                   f"(both on 2 idle cores: about {(r['cpu'] + r['registry_cpu']) / 2:.1f} s)")
             print(f"    {r['summary']}")
+            base = result.get("baseline", {}).get(kind)
+            if base:
+                print(f"    baseline: {base['wall']['median']:.2f} s median, CPU scrape {base['cpu']:.1f} s; "
+                      f"ours/baseline: wall {wall['median'] / base['wall']['median']:.2f}x, "
+                      f"scrape CPU {r['cpu'] / base['cpu']:.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from site_gen.cli import main
+from site_gen.registry import cache
 
 from registry_images import Pusher
 from registry_server import REGISTRY, Registry, cert_dir_for, htpasswd_auth, htpasswd_file
@@ -42,7 +43,7 @@ def scrape(tmp_path: Path, registry: Registry, capsys, *extra: str) -> tuple[dic
 
 
 def tag_index(tmp_path: Path) -> Path:
-    [index] = (tmp_path / "cache/registry-v1/tags").glob("*.json")
+    [index] = (tmp_path / f"cache/registry-v{cache.FORMAT}/tags").glob("*.json")
     return index
 
 

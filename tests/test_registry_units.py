@@ -89,7 +89,15 @@ def test_layers_are_streamed_and_checked():
     with pytest.raises(CorruptLayer, match="does not match its digest"):
         find_release_metadata(_chunks(empty), digest_of(b"other"), LayerLimits())
     with pytest.raises(NotAnArchive):
+        find_release_metadata(_chunks(b'{"json": true}'), digest_of(b'{"json": true}'), LayerLimits())
+    with pytest.raises(CorruptLayer, match="does not match its digest"):  # a layer spoilt into a non-archive
         find_release_metadata(_chunks(b'{"json": true}'), digest_of(b""), LayerLimits())
+    # the entry is found, but the layer is not the one its digest names: never used (issue 18)
+    layer = gzip_bytes(plain)
+    swapped = gzip_bytes(tar_bytes({"release-manifests/release-metadata": document.replace(b"4.16.2", b"4.16.1")}))
+    for spoilt in (layer[:-1] + bytes([layer[-1] ^ 1]), swapped):
+        with pytest.raises(CorruptLayer, match="does not match its digest"):
+            find_release_metadata(_chunks(spoilt), digest_of(layer), LayerLimits())
     with pytest.raises(CorruptLayer, match="cannot be decoded"):
         whole = gzip_bytes(plain)
         broken = whole[:12] + bytes(b ^ 0x5A for b in whole[12:40]) + whole[40:]

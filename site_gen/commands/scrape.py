@@ -27,6 +27,10 @@ from the image config, `release-manifests/release-metadata` from the top layer d
 manifest lists as `multi` with the metadata of their last image; OCI manifests and
 indexes too. Writes OUT/<arch>/<version>.yaml, one per release image, with the payload
 HOST[:PORT]/REPO@DIGEST. OUT is replaced as a whole, only when the scrape succeeded.
+Every manifest, config and layer used is checked against its digest. A registry fault
+(HTTP 5xx or 429 after the retries, no answer, a digest mismatch, a manifest over
+4 MiB) fails the scrape naming the tag, unless --skip-faulty-tags; an image that is
+simply no release image (no release-metadata, no architecture) is skipped with a warning.
 What each image digest holds, and which digest each tag named, is cached in
 --cache-dir, so a rescrape asks only whether each tag changed (the registry answers
 304 when it did not) and fetches new images. Credentials: --authfile, else podman's and

@@ -12,7 +12,9 @@ tag is unchanged, and the index answers without another file read, so a warm scr
 of 6,845 tags reads one cache file, not 6,845.
 
 Everything is written atomically, so concurrent scrapes and interrupted ones leave
-nothing half-written; a damaged file is ignored (the scrape fetches again).
+nothing half-written; a damaged file is ignored (the scrape fetches again). Only what
+was read and verified is put here; a fault (--skip-faulty-tags) leaves no trace, so the
+next scrape reads that tag again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ from ..atomic_files import write_atomically
 from .metadata import ReleaseMetadata, from_json
 from .reference import RegistryReference
 
-FORMAT = 1
+# 2: resolutions are made only from layers checked against their digest, and a registry
+# fault is never resolved (issue 18). Format 1 caches may hold what a tampered layer or a
+# failed list child left (a release recorded as "no release-metadata", a list resolved
+# from an earlier child), so they are not read: one cold scrape after the upgrade.
+FORMAT = 2
 
 
 @dataclass(frozen=True)

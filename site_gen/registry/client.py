@@ -58,7 +58,19 @@ class RegistryError(InputError):
 
 
 class ImageProblem(Exception):
-    """One image is unreadable (a malformed manifest or config): its tags are skipped."""
+    """An authentic image that is no release image (a malformed manifest or config, no
+    architecture): its tags are skipped with a warning, as the reference does."""
+
+
+class RegistryFault(Exception):
+    """The registry did not give an image's bytes, or gave wrong ones: 5xx/429 after the
+    retries, no answer, a digest mismatch, a body over the cap. Never a reason to publish
+    without the image: the scrape fails naming the tag (unless --skip-faulty-tags)."""
+
+
+class Missing(RegistryFault):
+    """A manifest the registry does not have (404): a fault for a tag it just listed, but
+    what a sparse mirror's manifest list looks like for a child it did not copy."""
 
 
 @dataclass
@@ -82,16 +94,14 @@ class Fetched:
 
 @dataclass
 class Answer:
-    """A response: its body read (at most MAX_MANIFEST_BYTES + 1 bytes), or still
-    ``streaming`` (a 200 asked for with ``stream=True``: the caller releases it)."""
+    """A response: its body read (at most MAX_MANIFEST_BYTES of it: ``too_large`` when there
+    was more, and then the body is empty), or still ``streaming`` (a 200 asked for with
+    ``stream=True``: the caller releases it)."""
     status: int
     headers: Mapping[str, str]
     body: bytes = b""
     streaming: aiohttp.ClientResponse | None = None
-
-    @property
-    def too_large(self) -> bool:
-        return len(self.body) > MAX_MANIFEST_BYTES
+    too_large: bool = False
 
     def json(self) -> object:
         """The body as JSON, or None when it is not JSON."""
@@ -126,15 +136,28 @@ def _transport_text(exc: aiohttp.ClientError) -> str:
     return str(cause or exc) or type(exc).__name__
 
 
-async def _read_limited(response: aiohttp.ClientResponse) -> bytes:
-    """The body, but never more than MAX_MANIFEST_BYTES + 1 bytes of it."""
+async def _read_limited(response: aiohttp.ClientResponse) -> bytes | None:
+    """The body, or None when it is over MAX_MANIFEST_BYTES: known from Content-Length
+    before reading any of it, else counted while it streams in."""
+    if response.content_length is not None and response.content_length > MAX_MANIFEST_BYTES:
+        return None
     body = bytearray()
     while len(body) <= MAX_MANIFEST_BYTES:
         chunk = await response.content.read(MAX_MANIFEST_BYTES + 1 - len(body))
         if not chunk:
-            break
+            return bytes(body)
         body += chunk
-    return bytes(body)
+    return None
+
+
+def _hang_up(response: aiohttp.ClientResponse) -> None:
+    """Drop the connection of a body we will not read. Not a polite close: closing TLS
+    gracefully waits for the peer's close_notify and reads (and throws away) everything
+    it still sends meanwhile, which for a runaway body is hundreds of megabytes."""
+    transport = response.connection.transport if response.connection else None
+    if transport is not None:
+        transport.abort()
+    response.close()
 
 
 class _Authorization:
@@ -226,10 +249,15 @@ class RegistryClient:
                 response = await self._session.get(url, headers=headers)
                 if stream and response.status == 200:
                     return Answer(response.status, response.headers, streaming=response)
+                body: bytes | None = b""
                 try:
-                    answer = Answer(response.status, response.headers, await _read_limited(response))
+                    body = await _read_limited(response)
                 finally:
-                    response.release()
+                    if body is None:
+                        _hang_up(response)
+                    else:
+                        response.release()
+                answer = Answer(response.status, response.headers, body or b"", too_large=body is None)
             except TimeoutError:  # aiohttp's connect and read timeouts are TimeoutErrors
                 problem = (f"no answer from {self.reference.host_port} within {self.options.timeout:g} s "
                            "(is the registry up? --timeout changes the limit)")
@@ -244,7 +272,7 @@ class RegistryClient:
                     return answer
                 problem = f"HTTP {answer.status}"
             if attempt == self.options.attempts:
-                raise self._fail(f"{problem} (GET {url}, {attempt} attempts)")
+                raise RegistryFault(f"{problem} (GET {url}, {attempt} attempts)")
             await asyncio.sleep(delay)
             delay *= 2
         raise AssertionError("unreachable")
@@ -277,7 +305,10 @@ class RegistryClient:
         if credentials is not None:
             pair = f"{credentials.username}:{credentials.password}".encode()
             headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
-        answer = await self._send(str(url), headers, None)
+        try:
+            answer = await self._send(str(url), headers, None)
+        except RegistryFault as exc:
+            raise self._fail(f"the token server: {exc}") from None
         who = f"the credentials from {credentials.source}" if credentials else "an anonymous token"
         if answer.status in (401, 403):
             hint = "" if credentials else " (log in with `podman login` or pass --authfile FILE)"
@@ -294,6 +325,12 @@ class RegistryClient:
 
     async def connect(self) -> None:
         """GET /v2/: is this a registry, and which authentication does it want?"""
+        try:
+            await self._connect()
+        except RegistryFault as exc:
+            raise self._fail(str(exc)) from None
+
+    async def _connect(self) -> None:
         answer = await self._send(self.base + "/v2/", {}, None)
         if answer.status == 401:
             await self._auth.answer(answer.headers.get("WWW-Authenticate"), self._auth.generation)
@@ -304,6 +341,12 @@ class RegistryClient:
 
     async def tags(self) -> list[str]:
         """Every tag of the repository, following ``Link: <...>; rel="next"`` pages."""
+        try:
+            return await self._tags()
+        except RegistryFault as exc:
+            raise self._fail(str(exc)) from None
+
+    async def _tags(self) -> list[str]:
         tags: list[str] = []
         path: str | None = f"/v2/{self.reference.repository}/tags/list?n=1000"
         while path:
@@ -324,7 +367,8 @@ class RegistryClient:
         return sorted(set(tags))
 
     async def manifest(self, reference: str, unless_digest: str | None = None) -> Fetched | None:
-        """The manifest of a tag or digest; an unreadable one is an :class:`ImageProblem`.
+        """The manifest of a tag or digest, checked against the digest it is asked by and
+        the one the registry states; anything else is a :class:`RegistryFault`.
 
         With ``unless_digest``, None when the registry answers 304: the tag still names
         that digest (``If-None-Match``; distribution checks it before reading the manifest).
@@ -338,28 +382,28 @@ class RegistryClient:
             if stated == unless_digest:
                 return None
             return await self.manifest(reference)  # a 304 that names another digest: read it
-        if answer.status != 200:
-            raise ImageProblem(f"manifest request answered HTTP {answer.status}")
+        if answer.status == 404:
+            raise Missing("manifest request answered HTTP 404 (manifest unknown)")
+        self._check(answer, "manifest request")
         body = answer.body
         if answer.too_large:
-            raise ImageProblem(f"manifest of more than {MAX_MANIFEST_BYTES:,} bytes is too large")
+            raise RegistryFault(f"manifest of more than {MAX_MANIFEST_BYTES:,} bytes is too large")
         digest = "sha256:" + hashlib.sha256(body).hexdigest()
         stated = answer.headers.get("Docker-Content-Digest", digest)
         for expected in (reference, stated):
             if DIGEST.fullmatch(expected) and expected != digest:
-                raise ImageProblem(f"manifest content does not match its digest {expected}")
+                raise RegistryFault(f"manifest content does not match its digest {expected}")
         media_type = answer.headers.get("Content-Type", "").split(";")[0].strip()
         return Fetched(digest, media_type, body)
 
     async def blob(self, digest: str, what: str) -> bytes:
         """A small blob (an image config), checked against its digest."""
         answer = await self.get(f"/v2/{self.reference.repository}/blobs/{digest}")
-        if answer.status != 200:
-            raise ImageProblem(f"{what} {digest} answered HTTP {answer.status}")
+        self._check(answer, f"{what} {digest}")
         if answer.too_large:
-            raise ImageProblem(f"{what} {digest} is larger than {MAX_MANIFEST_BYTES:,} bytes")
+            raise RegistryFault(f"{what} {digest} is larger than {MAX_MANIFEST_BYTES:,} bytes")
         if "sha256:" + hashlib.sha256(answer.body).hexdigest() != digest:
-            raise ImageProblem(f"{what} {digest} does not match its digest")
+            raise RegistryFault(f"{what} {digest} does not match its digest")
         return answer.body
 
     async def read_blob(self, digest: str, what: str, decode: Callable[[Iterator[bytes]], T]) -> T:
@@ -369,7 +413,8 @@ class RegistryClient:
         answer = await self.get(f"/v2/{self.reference.repository}/blobs/{digest}", stream=True)
         response = answer.streaming
         if response is None:
-            raise ImageProblem(f"{what} {digest} answered HTTP {answer.status}")
+            self._check(answer, f"{what} {digest}")
+            raise AssertionError("a 200 is always streamed")
         loop = asyncio.get_running_loop()
 
         def chunks() -> Iterator[bytes]:
@@ -381,11 +426,18 @@ class RegistryClient:
         finally:
             response.release()
 
+    def _check(self, answer: Answer, what: str) -> None:
+        """A fault unless the answer is a 200 (after the retries, for 429 and 5xx)."""
+        if answer.status in RETRY_STATUSES:
+            raise RegistryFault(f"{what} answered HTTP {answer.status} ({self.options.attempts} attempts)")
+        if answer.status != 200:
+            raise RegistryFault(f"{what} answered HTTP {answer.status}")
+
     async def _next_chunk(self, response: aiohttp.ClientResponse, digest: str) -> bytes:
         try:
             return await response.content.read(CHUNK_BYTES)
         except TimeoutError:
-            raise self._fail(f"blob {digest}: the registry stopped sending within "
-                             f"{self.options.timeout:g} s") from None
+            raise RegistryFault(f"blob {digest}: the registry stopped sending within "
+                                f"{self.options.timeout:g} s") from None
         except aiohttp.ClientError as exc:
-            raise self._fail(f"blob {digest}: download broke off ({_transport_text(exc)})") from None
+            raise RegistryFault(f"blob {digest}: download broke off ({_transport_text(exc)})") from None

@@ -1,10 +1,13 @@
 """Finding ``release-manifests/release-metadata`` in a layer without holding the layer.
 
 The layer is read as it arrives: gunzip (or plain tar) and tar headers are decoded on
-the fly, and reading stops at the entry, so memory stays at a few buffers whatever the
-layer's size. A layer read to the end is checked against its digest. The path must
-match exactly, component by component, as in the reference (spec §4.5): a ``./`` or
-``/`` prefix does not match.
+the fly, so memory stays at a few buffers whatever the layer's size. Whatever the
+outcome (the entry, no entry, not an archive), the layer is read to its end and checked
+against its digest before the outcome counts: otherwise a registry (or anyone between)
+could swap the entry, or make a release vanish by spoiling it. Past the entry the rest
+is only hashed, not decoded; release-manifest layers are small. The path must match
+exactly, component by component, as in the reference (spec §4.5): a ``./`` or ``/``
+prefix does not match.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ class NotAnArchive(Exception):
 
 
 class CorruptLayer(Exception):
-    """The layer breaks off, fails to decode, exceeds a limit or does not match its digest."""
+    """The layer breaks off, fails to decode, exceeds a limit or does not match its digest;
+    the message is a predicate: "layer <digest> " + message."""
 
 
 class _ChunkReader(io.RawIOBase):
@@ -59,7 +63,7 @@ class _ChunkReader(io.RawIOBase):
         buffer[:size] = piece
         self.count += size
         if self.count > self._limit:
-            raise CorruptLayer(f"larger than the limit of {self._limit:,} bytes")
+            raise CorruptLayer(f"is larger than the limit of {self._limit:,} bytes")
         self.sha256.update(piece)
         return size
 
@@ -72,7 +76,8 @@ def is_metadata_path(name: str) -> bool:
 
 
 def find_release_metadata(chunks: Iterator[bytes], digest: str, limits: LayerLimits) -> bytes | None:
-    """The bytes of the release-metadata entry, or None when the layer has none."""
+    """The bytes of the release-metadata entry, or None when the layer has none; either
+    only once the whole layer matched its digest."""
     raw = _ChunkReader(chunks, limits.compressed)
     stream = io.BufferedReader(raw, 1 << 16)
     head = stream.peek(512)[:512]
@@ -82,25 +87,37 @@ def find_release_metadata(chunks: Iterator[bytes], digest: str, limits: LayerLim
     elif len(head) >= 262 and head[257:262] == b"ustar":
         mode = "r|"
     else:
+        _verify(stream, raw, digest)
         raise NotAnArchive("neither gzip nor tar")
     try:
-        with tarfile.open(fileobj=stream, mode=mode) as archive:
-            for member in archive:
-                if member.offset_data + member.size > limits.uncompressed:
-                    raise CorruptLayer(f"its tar stream exceeds the limit of {limits.uncompressed:,} bytes")
-                if not is_metadata_path(member.name):
-                    continue
-                if not member.isreg():
-                    return None  # a link or directory by that name: the reference finds no file
-                if member.size > MAX_METADATA_BYTES:
-                    raise CorruptLayer(f"{member.name} is {member.size:,} bytes, more than "
-                                       f"{MAX_METADATA_BYTES:,}")
-                reader = archive.extractfile(member)
-                return reader.read() if reader else None
-        while stream.read(1 << 16):  # past the end-of-archive blocks: the whole blob, for its digest
-            pass
+        found = _entry(stream, mode, limits)
     except (tarfile.TarError, zlib.error, EOFError, OSError) as exc:
-        raise CorruptLayer(f"cannot be decoded ({exc or type(exc).__name__})") from None
-    if "sha256:" + raw.sha256.hexdigest() != digest:
-        raise CorruptLayer("its content does not match its digest")
+        raise CorruptLayer(f"is corrupt: cannot be decoded ({exc or type(exc).__name__})") from None
+    _verify(stream, raw, digest)
+    return found
+
+
+def _entry(stream: io.BufferedReader[_ChunkReader], mode: Literal["r|gz", "r|"], limits: LayerLimits) -> bytes | None:
+    """The first entry at METADATA_PATH, decoding no further than it."""
+    with tarfile.open(fileobj=stream, mode=mode) as archive:
+        for member in archive:
+            if member.offset_data + member.size > limits.uncompressed:
+                raise CorruptLayer(f"is corrupt: its tar stream exceeds the limit of {limits.uncompressed:,} bytes")
+            if not is_metadata_path(member.name):
+                continue
+            if not member.isreg():
+                return None  # a link or directory by that name: the reference finds no file
+            if member.size > MAX_METADATA_BYTES:
+                raise CorruptLayer(f"is corrupt: {member.name} is {member.size:,} bytes, more than "
+                                   f"{MAX_METADATA_BYTES:,}")
+            reader = archive.extractfile(member)
+            return reader.read() if reader else None
     return None
+
+
+def _verify(stream: io.BufferedReader[_ChunkReader], raw: _ChunkReader, digest: str) -> None:
+    """Read the rest of the layer (hashing, not decoding) and compare it with its digest."""
+    while stream.read(1 << 16):
+        pass
+    if "sha256:" + raw.sha256.hexdigest() != digest:
+        raise CorruptLayer("does not match its digest")

@@ -11,7 +11,12 @@ child's architecture) and the metadata of its last child.
 
 Deliberately not copied from the reference: the ``0.0.0`` placeholder node, a crash on
 an empty list, a failed scrape when a sparse mirror lacks the last child (an earlier
-child is used, with a warning), OCI manifests skipped, node order left to chance.
+child is used, with a warning), OCI manifests skipped, node order left to chance, and a
+tag skipped when the registry fails it: a registry fault (``RegistryFault``: 5xx or 429
+after the retries, no answer, bytes that do not match their digest, a manifest over the
+cap) fails the scrape naming the tag, so a hiccup never publishes a graph without a
+release; ``skip_faulty_tags`` skips such tags instead, each with a warning. Only what was
+read and verified is cached, so a fault is never remembered.
 """
 
 from __future__ import annotations
@@ -36,8 +41,10 @@ from .client import (
     ConnectionOptions,
     Fetched,
     ImageProblem,
+    Missing,
     RegistryClient,
     RegistryError,
+    RegistryFault,
 )
 from .layers import CorruptLayer, LayerLimits, NotAnArchive, find_release_metadata
 from .manifests import OCI_TYPES, Image, ImageList, parse_manifest
@@ -53,6 +60,7 @@ class ScrapeOptions:
     connection: ConnectionOptions = field(default_factory=ConnectionOptions)
     cache_dir: Path | None = None   # None: no persistent cache
     limits: LayerLimits = field(default_factory=LayerLimits)
+    skip_faulty_tags: bool = False  # a registry fault skips the tag (with a warning) instead of failing
 
 
 @dataclass
@@ -78,7 +86,8 @@ class ScrapeStats:
     images: int = 0              # distinct manifest digests read from tags
     cached: int = 0              # digests answered by the persistent cache
     fetched: int = 0             # digests whose config and layers were read
-    skipped: int = 0             # tags skipped with a warning (unreadable manifest or config)
+    skipped: int = 0             # tags skipped with a warning (an authentic image that is no release image)
+    faulty: int = 0              # tags skipped for a registry fault (only with skip_faulty_tags)
     without_metadata: int = 0    # images with no release-metadata
     shards: int = 0              # per-architecture members of multi releases, dropped
     oci: int = 0                 # releases from OCI manifests or indexes (the reference skips them)
@@ -93,7 +102,8 @@ class ScrapeStats:
                 f"cache, {self.fetched:,} fetched; skipped {self.signature_tags:,} signature tags, "
                 f"{self.skipped:,} unreadable, {self.without_metadata:,} without release-metadata, "
                 f"{self.shards:,} multi shards; {self.requests:,} requests, {self.unchanged:,} of them "
-                "answered 304 (tag unchanged)")
+                "answered 304 (tag unchanged)"
+                + (f"; {self.faulty:,} FAULTY tags skipped (--skip-faulty-tags)" if self.faulty else ""))
 
 
 @dataclass
@@ -129,9 +139,19 @@ class _Scrape:
         self.index = index
         self.stats = ScrapeStats()
         self._flights: dict[str, asyncio.Future[Resolution]] = {}
+        self.faults: list[str] = []  # skipped with --skip-faulty-tags
 
     def warn(self, message: str) -> None:
         self.warnings.add(message, str(self.client.reference))
+
+    def fault(self, tags: list[str], exc: RegistryFault) -> None:
+        """A registry fault on ``tags``: the scrape fails, or, if asked, the tags are skipped."""
+        message = f"tag {', '.join(sorted(tags))}: {exc}"
+        if not self.options.skip_faulty_tags:
+            raise RegistryError(self.client.reference, message)
+        self.warn(f"{message}; skipped (--skip-faulty-tags)")
+        self.stats.faulty += len(tags)
+        self.faults.append(message)
 
     async def once(self, digest: str, resolve: Callable[[], Awaitable[Resolution]]) -> Resolution:
         """Resolve each digest once, even when workers ask for it at the same time."""
@@ -181,10 +201,12 @@ class _Scrape:
         for position, child in enumerate(reversed(children)):
             try:
                 found = await self.resolution(child.digest, None, tag, tagged=False)
-            except ImageProblem as exc:
+            except (ImageProblem, Missing) as exc:  # Missing: not copied to a sparse mirror
                 self.warn(f"tag {tag}: list child {child.digest} ({child.architecture}) is unreadable "
                           f"({exc}); trying the one before it")
                 continue
+            except RegistryFault as exc:  # not a reason to take another child's metadata
+                raise RegistryFault(f"list child {child.digest} ({child.architecture}): {exc}") from None
             if position:
                 self.warn(f"tag {tag}: release-metadata taken from list child {child.digest} "
                           f"({child.architecture}), not the last one (a sparse mirror?)")
@@ -203,16 +225,13 @@ class _Scrape:
         limits = self.options.limits
         for layer in reversed(manifest.layers):  # top layer first, as the reference searches
             if layer.size > limits.compressed:
-                raise RegistryError(self.client.reference, f"tag {tag}: layer {layer.digest} is "
-                                    f"{layer.size:,} bytes, over the {limits.compressed:,} limit")
+                raise RegistryFault(f"layer {layer.digest} is {layer.size:,} bytes, over the "
+                                    f"{limits.compressed:,} limit")
             try:
                 raw = await self.client.read_blob(
                     layer.digest, "layer", partial(find_release_metadata, digest=layer.digest, limits=limits))
-            except ImageProblem as exc:
-                raise RegistryError(self.client.reference, f"tag {tag}: {exc}") from None
             except CorruptLayer as exc:
-                raise RegistryError(self.client.reference,
-                                    f"tag {tag}: layer {layer.digest} is corrupt: {exc}") from None
+                raise RegistryFault(f"layer {layer.digest} {exc}") from None
             except NotAnArchive:
                 continue
             if raw is None:
@@ -264,9 +283,8 @@ async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings
                 known = index.tags.get(tag)
                 try:
                     manifest = await client.manifest(tag, known.digest if known else None)
-                except ImageProblem as exc:
-                    run.warn(f"tag {tag}: {exc}; skipped")
-                    stats.skipped += 1
+                except RegistryFault as exc:
+                    run.fault([tag], exc)
                     return
                 finally:
                     bar.update(1)
@@ -290,12 +308,17 @@ async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings
                 except ImageProblem as exc:
                     run.warn(f"tag {', '.join(sorted(tags_of))}: {exc}; skipped")
                     stats.skipped += len(tags_of)
+                except RegistryFault as exc:
+                    run.fault(tags_of, exc)
                 bar.update(1)
                 bar.set_postfix(cached=stats.cached, fetched=stats.fetched, skipped=stats.skipped, refresh=False)
             await _each(sorted(by_digest), read_image, workers)
         stats.requests = client.requests
     media_types = {t.digest: t.media_type for t in tagged.values()}
     releases = _releases(reference, media_types, by_digest, resolved, run)
+    if run.faults and not releases:  # an empty graph is never what skipping meant
+        raise RegistryError(reference, f"no release is readable, {stats.faulty:,} faulty tags: nothing to "
+                                       f"publish, even with --skip-faulty-tags (the first: {min(run.faults)})")
     index.save(reference, {tag: t for tag, t in tagged.items() if t.digest in resolved}, resolved)
     return ScrapeResult(reference, releases, stats)
 

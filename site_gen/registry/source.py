@@ -73,6 +73,11 @@ def add_registry_arguments(parser: argparse.ArgumentParser, cache_dir: bool = Tr
                             "each is tried 3 times")
     group.add_argument("--concurrency", type=_positive(int), default=16, metavar="N",
                        help="registry requests in flight (default: 16, as the update service)")
+    group.add_argument("--skip-faulty-tags", action="store_true",
+                       help="when the registry fails a tag (HTTP 5xx or 429 after the retries, no answer, "
+                            "bytes that do not match their digest, a manifest over 4 MiB), leave that "
+                            "release out with a warning and publish the rest, instead of failing and "
+                            "keeping what was published; the summary counts the tags skipped")
     if cache_dir:
         group.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                            help="what each image digest holds and each tag's digest are cached here, so a "
@@ -86,7 +91,8 @@ def scrape_options(args: argparse.Namespace) -> ScrapeOptions:
     connection = ConnectionOptions(authfile=args.authfile, cert_dir=args.cert_dir,
                                    tls_verify=args.tls_verify, plain_http=args.plain_http,
                                    timeout=args.timeout, concurrency=args.concurrency)
-    return ScrapeOptions(connection, args.cache_dir or default_cache_dir())
+    return ScrapeOptions(connection, args.cache_dir or default_cache_dir(),
+                         skip_faulty_tags=args.skip_faulty_tags)
 
 
 def scrape(reference: RegistryReference, args: argparse.Namespace, warnings: Warnings) -> ScrapeResult:
