@@ -20,6 +20,7 @@ from pathlib import Path
 import orjson
 import pytest
 import yaml
+from hostile import run_site_gen
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from planner_corpus import CLUSTERS_DIR, build_example_site
@@ -172,6 +173,14 @@ def test_plan_refuses_a_deep_cluster_document_in_one_line(example_site, tmp_path
     assert err.count("\n") == 1
 
 
+def test_plan_refuses_a_deep_document_on_standard_input_as_a_process(example_site):
+    """The admin's case through the installed entry point, the document piped in."""
+    result = run_site_gen("plan", "--site", example_site, "--cluster", "-", "--to", "4.18",
+                          input="[" * 5_000 + "]" * 5_000)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr == "-: error: Could not read the text as JSON: it is nested more than 128 levels deep.\n"
+
+
 @FAST
 @given(text=any_input(CLUSTER_DOCUMENTS))
 @example(text=b"\x00")  # PyYAML's message spans lines
@@ -247,6 +256,22 @@ def test_build_with_any_errata_file(text, suffix):
         status, _, err = build(sc, "--releases", sc.releases, "--errata", errata, "--promote-until",
                                "2030-01-01T00:00:00Z")
     assert_clean_failure(status, err, str(errata), failure=1)
+
+
+GRAPH_DATA_FILES = [b"name: candidate-4.16\nversions: [4.16.0, 4.16.1]\n",
+                    b"to: 4.16.1\nfrom: 4\\.16\\..*\nurl: https://issues.example.com/A\nname: A\n"
+                    b"message: A may hurt.\nmatchingRules:\n- type: PromQL\n  promql:\n    promql: group(x)\n"]
+
+
+@BUILDS
+@given(text=any_input(GRAPH_DATA_FILES), where=st.sampled_from(["channels/candidate-4.16.yaml",
+                                                                "blocked-edges/a.yaml", "raw/metadata.json"]))
+def test_build_with_any_graph_data_file(text, where):
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = _scenario(Path(tmp))
+        written = sc.write(where, text)
+        status, _, err = build(sc, "--releases", sc.releases)
+    assert_clean_failure(status, err, str(written), failure=1)
 
 
 TIMES = st.one_of(st.text(max_size=40), st.datetimes().map(lambda t: t.isoformat()),
