@@ -57,10 +57,16 @@ def add_parser(sub) -> None:
 
 
 def _cluster(args) -> dict:
-    text = sys.stdin.read() if str(args.cluster) == "-" else args.cluster.read_text("utf-8")
+    try:
+        text = sys.stdin.read() if str(args.cluster) == "-" else args.cluster.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ClusterError(f"The text is not UTF-8 (byte {exc.start}).") from None
     payloads_path = args.site / "data" / "payloads.json"
-    payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
-    return read_cluster(parse_document(text), payloads)
+    try:
+        payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc}", payloads_path) from None
+    return read_cluster(parse_document(text), payloads if isinstance(payloads, dict) else {})
 
 
 def run(args, warnings: Warnings) -> int:
@@ -73,6 +79,9 @@ def run(args, warnings: Warnings) -> int:
             cluster = _cluster(args)
         except OSError as exc:
             print(f"{args.cluster}: error: {exc.strerror}", file=sys.stderr)
+            return 2
+        except InputError as exc:
+            print(f"{exc.location}error: {exc.message}", file=sys.stderr)
             return 2
         except ClusterError as exc:
             print(f"{args.cluster}: error: {exc.message}" + (f" ({exc.detail})" if exc.detail else ""), file=sys.stderr)

@@ -9,6 +9,7 @@ import yaml
 
 from ..model.document import Document
 from ..model.errors import InputError
+from .bounded_json import check_depth
 from .bounded_yaml import load_bounded
 from .regular_files import read_regular
 from .yaml_cache import YamlParseCache
@@ -39,13 +40,14 @@ def load_yaml(path: Path, kind: str = "graph-data file", cache: YamlParseCache |
 
 
 def load_json(path: Path, kind: str) -> Document:
-    """Parse a JSON file; syntax errors name the line."""
+    """Parse a JSON file, nested at most as deep as YAML may be; syntax errors name the line."""
     raw = read_regular(path, kind)
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         reason = exc.msg if hasattr(exc, "msg") else str(exc)
         raise InputError(f"invalid JSON: {reason}", path, getattr(exc, "lineno", None)) from None
+    check_depth(data, path)
     return Document(path, data)
 
 

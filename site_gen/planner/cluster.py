@@ -14,12 +14,17 @@ planner-rules.js does the same in the browser, where the pasted text never leave
 
 from __future__ import annotations
 
+import base64
 import copy
+import datetime
 import json
 import re
 
 import yaml
 
+from ..inputs.bounded_json import text_too_deep
+from ..inputs.bounded_yaml import MAX_DEPTH, load_bounded
+from ..model.errors import InputError
 from .answer import KINDS, Question, plan
 from .data import PlannerData, channel_kind, channel_minor
 from .eus import eus_procedure
@@ -33,20 +38,46 @@ class ClusterError(ValueError):
     def __init__(self, message: str, detail: str = ""):
         super().__init__(message)
         self.message = message
-        self.detail = detail
+        self.detail = " ".join(detail.split())  # one line: PyYAML's messages span several
+
+
+def _plain(value):
+    """YAML's data as JSON has it (the page's JSON.stringify): keys as strings, times and bytes as text,
+    so comparing and writing the cluster's rules works whatever the document held."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else _plain_scalar(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value if value is None or isinstance(value, (str, int, float)) else _plain_scalar(value)
+
+
+def _plain_scalar(value) -> str:
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return json.dumps(value) if isinstance(value, (bool, int, float)) or value is None else str(value)
 
 
 def parse_document(text: str) -> dict:
-    """JSON, else YAML (`-o yaml`); a mapping either way."""
+    """JSON, else YAML (`-o yaml`); a mapping either way, nested at most MAX_DEPTH levels (the
+    parsers' own limits are far deeper, or none: Python's json raises RecursionError)."""
+    looks_like_json = text.lstrip().startswith(("{", "["))
+    if looks_like_json and text_too_deep(text):
+        raise ClusterError(f"Could not read the text as JSON: it is nested more than {MAX_DEPTH} levels deep.")
     try:
         document = json.loads(text)
     except ValueError as json_error:
-        if text.lstrip().startswith(("{", "[")):
+        if looks_like_json:
             raise ClusterError("Could not read the text as JSON.", str(json_error)) from None
         try:
-            document = yaml.safe_load(text)
+            document, _ = load_bounded(text, None)
         except yaml.YAMLError as yaml_error:
             raise ClusterError("Could not read the text as JSON or YAML.", str(yaml_error)) from None
+        except InputError as bound:  # too deep, aliases expanding too far, a key written twice
+            raise ClusterError("Could not read the text as YAML.", f"line {bound.line}: {bound.message}"
+                               if bound.line else bound.message) from None
+        document = _plain(document)
     if not isinstance(document, dict):
         raise ClusterError("This is not a ClusterVersion: expected the output of "
                            "“oc get clusterversion version -o json”.")

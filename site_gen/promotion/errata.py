@@ -46,12 +46,17 @@ def load_errata(path: Path) -> dict[str, datetime | None]:
     return public
 
 
-def errata_from_release_urls(graph: Graph, arch: str = "amd64") -> dict[str, datetime | None]:
-    """Public (since when unknown) for every version whose ``arch`` release has a
-    metadata ``url``: the URL the tool would ask, taken as answering."""
-    public: dict[str, datetime | None] = {}
+def errata_urls(graph: Graph, arch: str = "amd64") -> dict[str, str]:
+    """version -> the errata ``url`` of its ``arch`` release: the URL the tool asks."""
+    urls: dict[str, str] = {}
     for node, version in enumerate(graph.versions):
         metadata = graph.metadata[node]
         if metadata and metadata.get("url") and arch in metadata.get(ARCH_KEY, "").split(","):
-            public[versions.split_build(version)[0]] = LONG_AGO
-    return public
+            urls[versions.split_build(version)[0]] = metadata["url"]
+    return urls
+
+
+def errata_from_release_urls(graph: Graph, arch: str = "amd64") -> dict[str, datetime | None]:
+    """Public (since when unknown) for every version whose ``arch`` release has a
+    metadata ``url``: the URL the tool would ask, taken as answering."""
+    return dict.fromkeys(errata_urls(graph, arch), LONG_AGO)

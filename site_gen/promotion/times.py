@@ -22,7 +22,10 @@ def parse_time(value: object) -> datetime:
         value = datetime(value.year, value.month, value.day)
     if not isinstance(value, datetime):
         raise ValueError(f"{value!r} is not a time (write it as 2024-06-20T10:00:00Z)")
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    try:
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first moment a datetime holds
+        raise ValueError(f"{value.isoformat()} is out of the range of times (years 1 to 9999 UTC)") from None
 
 
 def format_time(moment: datetime) -> str:

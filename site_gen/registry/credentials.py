@@ -11,7 +11,6 @@ reference, an entry without ``auth`` (a credential helper's) is only skipped.
 from __future__ import annotations
 
 import base64
-import binascii
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +72,7 @@ def _decode(entry: object, path: Path, key: str) -> Credentials | None:
         return None
     try:
         user, colon, password = base64.b64decode(encoded, validate=True).decode("utf-8").partition(":")
-    except (binascii.Error, UnicodeDecodeError):
+    except ValueError:  # binascii.Error, UnicodeDecodeError, and non-ASCII text
         raise InputError(f"auths[{key!r}].auth is not base64 of user:password", path) from None
     if not colon or not user or not password:
         raise InputError(f"auths[{key!r}].auth must encode user:password", path)

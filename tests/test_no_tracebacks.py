@@ -1,0 +1,376 @@
+"""Issue 18, point 5: no command ends in a traceback, whatever a user feeds it.
+
+For every parser a user feeds (ClusterVersion documents, release documents and raw
+graphs, the errata file, auth files, --promote-until), hypothesis generates inputs:
+random bytes, random and deeply nested JSON and YAML, and mutations of valid documents
+(bytes edited, or a value anywhere replaced by another). The real command line runs
+in-process on each, and must succeed or fail with an error line that names the file:
+any exception escaping ``main`` fails the test with its traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import orjson
+import pytest
+import yaml
+from hostile import run_site_gen
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from planner_corpus import CLUSTERS_DIR, build_example_site
+
+from site_gen.cli import main
+from site_gen.inputs.bounded_json import _ORJSON_DEPTH, MAX_DEPTH, check_depth, text_too_deep
+from site_gen.model.errors import InputError
+
+from conftest import EXAMPLE
+from scenario import Scenario
+
+# SITE_GEN_EXAMPLES=800 hunts further (random seeds); the default is the quick loop's share.
+_HUNT = os.environ.get("SITE_GEN_EXAMPLES")
+FAST = settings(max_examples=int(_HUNT or 40), deadline=None, derandomize=not _HUNT,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BUILDS = settings(FAST, max_examples=int(_HUNT or 60) // 4)  # each example is a whole build
+
+
+def run_cli(*argv) -> tuple[int, str, str]:
+    """``site-gen ARGV`` in this process: exit status, stdout, stderr. Exceptions propagate."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            status = main([str(arg) for arg in argv])
+        except SystemExit as exc:  # argparse on a bad option value
+            status = exc.code if isinstance(exc.code, int) else 2
+    return status, out.getvalue(), err.getvalue()
+
+
+def assert_clean_failure(status: int, err: str, names: str, failure: int) -> None:
+    """Success, or exit ``failure`` whose first stderr line is an error naming ``names``."""
+    assert "Traceback" not in err, err
+    if status == 0:
+        return
+    assert status == failure, (status, err)
+    first = err.splitlines()[0] if err else ""
+    assert names in first and "error" in first, err
+
+
+# -- inputs -------------------------------------------------------------------
+
+SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+           | st.text(max_size=12) | st.sampled_from(["4.16.1", "4.16.1+amd64", "2024-06-20T10:00:00Z",
+                                                     "public", "yes", "", "sha256:" + "0" * 64]))
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+def deep_text(form: str, depth: int) -> str:
+    if form == "json-array":
+        return "[" * depth + "]" * depth
+    if form == "json-object":
+        return '{"a":' * depth + "1" + "}" * depth
+    if form == "yaml-block":
+        return "".join(" " * level + "- \n" for level in range(depth))
+    return "a: " + "[" * depth + "]" * depth + "\n"  # yaml-flow
+
+
+DEEP = st.builds(deep_text, st.sampled_from(["json-array", "json-object", "yaml-block", "yaml-flow"]),
+                 st.sampled_from([MAX_DEPTH, MAX_DEPTH + 1, 1_100, 3_000, 6_000])).map(str.encode)
+
+
+def _paths(data) -> list[tuple]:
+    found: list[tuple] = [()]
+    stack = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, child in items:
+            found.append(path + (key,))
+            stack.append((path + (key,), child))
+    return found
+
+
+def _replaced(data, path: tuple, new):
+    if not path:
+        return new
+    data = json.loads(json.dumps(data))  # a copy
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = new
+    return data
+
+
+@st.composite
+def mutations(draw, valid: list[bytes], yaml_too: bool = True):
+    """A valid document with a value replaced, or with bytes deleted, inserted or replaced."""
+    original = draw(st.sampled_from(valid))
+    if draw(st.booleans()):
+        data = orjson.loads(original) if original.lstrip()[:1] in (b"{", b"[") else yaml.safe_load(original)
+        paths = _paths(data)
+        changed = _replaced(data, draw(st.sampled_from(paths)), draw(VALUES))
+        if yaml_too and draw(st.booleans()):
+            return yaml.safe_dump(changed).encode()
+        return json.dumps(changed).encode()
+    text = bytearray(original)
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        text[at:at + draw(st.integers(0, 8))] = draw(st.binary(max_size=6))
+    return bytes(text)
+
+
+def any_input(valid: list[bytes], yaml_too: bool = True):
+    return st.one_of(st.binary(max_size=200), VALUES.map(lambda v: json.dumps(v).encode()),
+                     VALUES.map(lambda v: yaml.safe_dump(v).encode()), DEEP, mutations(valid, yaml_too))
+
+
+# -- the JSON depth bound -------------------------------------------------------
+
+def nested(depth: int) -> list:
+    data: list = []
+    for _ in range(depth - 1):
+        data = [data]
+    return data
+
+
+def test_json_depth_bound_matches_yaml_and_orjsons_own_limit():
+    """check_depth relies on orjson refusing to write more than 254 levels."""
+    orjson.dumps(nested(_ORJSON_DEPTH))
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps(nested(_ORJSON_DEPTH + 1))
+    check_depth(nested(MAX_DEPTH), "f.json")
+    check_depth({"a": [{"b": nested(MAX_DEPTH - 3)}]}, "f.json")
+    with pytest.raises(InputError, match="nested more than 128 levels deep"):
+        check_depth({"a": [{"b": nested(MAX_DEPTH - 2)}]}, "f.json")
+    assert not text_too_deep('{"a": "[[[[", "b": [' + "[" * 126 + "]" * 127 + "}")
+    assert text_too_deep('{"a": "]]]]", "b": [' + "[" * 127 + "]" * 128 + "}")
+
+
+# -- site-gen plan --cluster -----------------------------------------------------
+
+CLUSTER_DOCUMENTS = [path.read_bytes() for path in sorted(CLUSTERS_DIR.iterdir())
+                     if not path.name.startswith("malformed")]
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory) -> Path:
+    return build_example_site(tmp_path_factory.mktemp("no-tracebacks-site"))
+
+
+@pytest.mark.parametrize("form", ["json-array", "json-object", "yaml-block", "yaml-flow"])
+def test_plan_refuses_a_deep_cluster_document_in_one_line(example_site, tmp_path, form):
+    """The admin's report: 5,000 nested arrays ended in RecursionError and exit 1 ("no route")."""
+    cluster = tmp_path / "cluster.txt"
+    cluster.write_text(deep_text(form, 5_000))
+    status, out, err = run_cli("plan", "--site", example_site, "--cluster", cluster, "--to", "4.18")
+    assert status == 2 and out == "", (status, err[-500:])
+    assert err.startswith(f"{cluster}: error: ") and "nested more than 128 levels deep" in err
+    assert err.count("\n") == 1
+
+
+def test_plan_refuses_a_deep_document_on_standard_input_as_a_process(example_site):
+    """The admin's case through the installed entry point, the document piped in."""
+    result = run_site_gen("plan", "--site", example_site, "--cluster", "-", "--to", "4.18",
+                          input="[" * 5_000 + "]" * 5_000)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr == "-: error: Could not read the text as JSON: it is nested more than 128 levels deep.\n"
+
+
+@FAST
+@given(text=any_input(CLUSTER_DOCUMENTS))
+@example(text=b"\x00")  # PyYAML's message spans lines
+@example(text=b"[" * 5_000)
+def test_plan_cluster_never_crashes(example_site, text):
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster = Path(tmp) / "cluster"
+        cluster.write_bytes(text)
+        status, _, err = run_cli("plan", "--site", example_site, "--cluster", cluster, "--to", "4.18")
+    assert "Traceback" not in err
+    assert status in (0, 1, 2)  # 1: no route, printed on stdout
+    if err:
+        assert err.startswith(f"{cluster}: error: ") and err.count("\n") == 1, err
+
+
+# -- site-gen build: release sources, the errata file, --promote-until -------------
+
+def _scenario(root: Path) -> Scenario:
+    """Two releases, a candidate channel and a fast one fed from it once errata are public."""
+    sc = Scenario(root)
+    sc.release("4.16.0", metadata={"url": "https://e.example/RHBA-1"}).release("4.16.1", previous=["4.16.0"])
+    sc.write("internal-channels/candidate.yaml", "name: candidate\nversions: [4.16.0, 4.16.1]\n")
+    sc.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                            "versions: [4.16.0]\n")
+    sc.channel("candidate-4.16", ["4.16.0", "4.16.1"])
+    return sc
+
+
+def build(sc: Scenario, *extra) -> tuple[int, str, str]:
+    return run_cli("build", "--graph-data", sc.data, "--out", sc.out, "--no-html", "--quiet", *extra)
+
+
+with tempfile.TemporaryDirectory() as _tmp:
+    _sc = _scenario(Path(_tmp))
+    RELEASE_DOCUMENTS = [path.read_bytes() for path in sorted(_sc.releases.rglob("*.json"))]
+RAW_GRAPH = orjson.dumps({"nodes": [
+    {"version": "4.16.0+amd64", "payload": "quay.io/x/y@sha256:" + "0" * 64, "metadata": {"url": "u"}},
+    {"version": "4.16.1+amd64", "payload": "quay.io/x/y@sha256:" + "1" * 64, "metadata": {}}],
+    "edges": [[0, 1]]})
+ERRATA = [b"4.16.0: public\n4.16.1: false\n", b'{"4.16.0": "2024-06-20T10:00:00Z", "4.16.1": true}']
+
+
+@BUILDS
+@given(text=any_input(RELEASE_DOCUMENTS), suffix=st.sampled_from([".json", ".yaml"]))
+def test_build_with_any_release_document(text, suffix):
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = _scenario(Path(tmp))
+        document = sc.releases / "amd64" / f"4.16.1{suffix}"
+        (sc.releases / "amd64" / "4.16.1.json").unlink()
+        document.write_bytes(text)
+        status, _, err = build(sc, "--releases", sc.releases)
+    assert_clean_failure(status, err, str(sc.releases), failure=1)
+
+
+@BUILDS
+@given(text=any_input([RAW_GRAPH], yaml_too=False))
+def test_build_with_any_raw_graph(text):
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = _scenario(Path(tmp))
+        raw = Path(tmp) / "graph-gb-raw.json"
+        raw.write_bytes(text)
+        status, _, err = build(sc, "--releases", raw)
+    assert_clean_failure(status, err, str(raw), failure=1)
+
+
+@BUILDS
+@given(text=any_input(ERRATA), suffix=st.sampled_from([".json", ".yaml"]))
+def test_build_with_any_errata_file(text, suffix):
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = _scenario(Path(tmp))
+        errata = Path(tmp) / f"errata{suffix}"
+        errata.write_bytes(text)
+        status, _, err = build(sc, "--releases", sc.releases, "--errata", errata, "--promote-until",
+                               "2030-01-01T00:00:00Z")
+    assert_clean_failure(status, err, str(errata), failure=1)
+
+
+GRAPH_DATA_FILES = [b"name: candidate-4.16\nversions: [4.16.0, 4.16.1]\n",
+                    b"to: 4.16.1\nfrom: 4\\.16\\..*\nurl: https://issues.example.com/A\nname: A\n"
+                    b"message: A may hurt.\nmatchingRules:\n- type: PromQL\n  promql:\n    promql: group(x)\n"]
+
+
+@BUILDS
+@given(text=any_input(GRAPH_DATA_FILES), where=st.sampled_from(["channels/candidate-4.16.yaml",
+                                                                "blocked-edges/a.yaml", "raw/metadata.json"]))
+def test_build_with_any_graph_data_file(text, where):
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = _scenario(Path(tmp))
+        written = sc.write(where, text)
+        status, _, err = build(sc, "--releases", sc.releases)
+    assert_clean_failure(status, err, str(written), failure=1)
+
+
+TIMES = st.one_of(st.text(max_size=40), st.datetimes().map(lambda t: t.isoformat()),
+                  st.builds(lambda t, offset: t.isoformat() + offset, st.datetimes(),
+                            st.sampled_from(["Z", "+14:00", "-23:59", "+00:00"])),
+                  st.sampled_from(["now", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00",
+                                   "9999-12-31", "0001-01-01", " now ", "\x00"]))
+
+
+@BUILDS
+@given(until=TIMES)
+@example(until="0001-01-01T00:00:00+01:00")  # before datetime.min once in UTC
+@example(until="9999-12-31T23:59:59-01:00")
+def test_build_with_any_promote_until(until):
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = _scenario(Path(tmp))
+        status, _, err = build(sc, "--releases", sc.releases, "--trust-errata-urls", f"--promote-until={until}")
+    assert_clean_failure(status, err, "--promote-until", failure=1)
+
+
+# -- auth files -----------------------------------------------------------------
+
+AUTH_FILES = [orjson.dumps({"auths": {"127.0.0.1:9": {"auth": "dXNlcjpwYXNz"}}}),
+              orjson.dumps({"auths": {"https://127.0.0.1:9/v1/": {"auth": "dXNlcjpwYXNz", "email": "e"},
+                                      "other.example": {}}})]
+
+
+@FAST
+@given(text=any_input(AUTH_FILES, yaml_too=False))
+@example(text='{"auths": {"127.0.0.1:9": {"auth": "dXNlcjpwYXNz\u00e9"}}}'.encode())
+def test_auth_files_never_crash(text):
+    """The credentials are looked up when the registry client is made, before any request:
+    an unusable file is an error naming it, a usable one is used."""
+    from site_gen.model.errors import Warnings
+    from site_gen.registry.credentials import find_credentials
+    from site_gen.registry.reference import parse_reference
+    with tempfile.TemporaryDirectory() as tmp:
+        auth = Path(tmp) / "config.json"
+        auth.write_bytes(text)
+        try:
+            find_credentials(parse_reference("docker://127.0.0.1:9/ocp/release"), auth, Warnings())
+        except InputError as exc:
+            assert exc.path == auth
+
+
+def test_build_names_an_unusable_auth_file(tmp_path):
+    """Through the command line: the file is read before the (closed) registry port is tried."""
+    auth = tmp_path / "auth.json"
+    auth.write_text('{"auths": {"127.0.0.1:9": {"auth": "dXNlcjpwYXNz\u00e9"}}}')
+    status, _, err = run_cli("build", "--graph-data", EXAMPLE, "--out", tmp_path / "out", "--no-html",
+                             "--quiet", "--releases", "docker://127.0.0.1:9/ocp/release", "--plain-http",
+                             "--authfile", auth)
+    assert_clean_failure(status, err, str(auth), failure=1)
+    assert status == 1
+
+
+# -- bad argument values, every command -------------------------------------------
+
+def _bad_paths(root: Path) -> dict[str, Path]:
+    empty = root / "empty.json"
+    empty.write_bytes(b"")
+    unreadable = root / "unreadable.json"
+    unreadable.write_text("{}")
+    unreadable.chmod(0)
+    return {"missing": root / "missing", "directory": root, "empty": empty, "unreadable": unreadable}
+
+
+PATH_OPTIONS = [  # command, the option (empty: positional), the other arguments it needs
+    ("build", "--graph-data", ["--no-html", "--quiet"]),
+    ("build", "--releases", ["--graph-data", EXAMPLE, "--no-html", "--quiet"]),
+    ("build", "--errata", ["--graph-data", EXAMPLE, "--no-html", "--quiet"]),
+    ("build", "--entry-times", ["--graph-data", EXAMPLE, "--no-html", "--quiet"]),
+    ("build", "--out", ["--graph-data", EXAMPLE, "--no-html", "--quiet"]),
+    ("check", "--graph-data", []),
+    ("check", "--releases", ["--graph-data", EXAMPLE]),
+    ("diff", "", [EXAMPLE]),
+    ("diff", "--out", [EXAMPLE, EXAMPLE]),
+    ("plan", "--site", ["--from", "4.16.1", "--to", "4.17"]),
+    ("plan", "--cluster", ["--to", "4.17"]),
+    ("import", "", []),
+    ("import", "--out", [EXAMPLE / "version"]),
+    ("bundle", "", []),
+    ("bundle", "--out", [EXAMPLE]),
+]
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "empty", "unreadable"])
+@pytest.mark.parametrize(("command", "option", "extra"), PATH_OPTIONS,
+                         ids=[f"{c} {o or 'ARG'}" for c, o, _ in PATH_OPTIONS])
+def test_bad_paths_give_an_error_not_a_traceback(tmp_path, command, option, extra, kind):
+    """A missing path, a directory where a file is expected (or the reverse), an empty or an
+    unreadable file: a clear failure, or a success when that is a valid input."""
+    (tmp_path / "bad").mkdir()
+    bad = _bad_paths(tmp_path / "bad")[kind]
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a file without permissions")
+    given_path = [option, bad] if option else [bad]
+    with_out = ["--out", tmp_path / "out"] if command in ("build", "import") and option != "--out" else []
+    status, _, err = run_cli(command, *given_path, *with_out, *extra)
+    assert "Traceback" not in err
+    if status != 0:
+        assert err.strip(), "a failure must say why"
