@@ -111,13 +111,15 @@ def test_promote_until_follows_chains_hop_by_hop(history, capsys):
     err = capsys.readouterr().err
     assert "promoted 8 versions into 4 channels (due before 2024-01-20T00:00:00Z)" in err
     assert model["promotedUntil"] == "2024-01-20T00:00:00Z"
+    # 4.15.1 was due on Jan 2, but the graph-data committed on Jan 10 12:00 does not have it in
+    # fast yet: it cannot have been promoted before that commit
     assert channel(model, "fast")["promoted"] == [
-        {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "promoted": "2024-01-02T00:00:00Z", "round": 1},
+        {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "promoted": "2024-01-10T12:00:00Z", "round": 1},
         {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-11T12:00:00Z", "round": 1},
     ]
     # stable counts its week from when each version reached fast
     assert channel(model, "stable")["promoted"] == [
-        {"version": "4.15.1", "entered": "2024-01-02T00:00:00Z", "promoted": "2024-01-09T00:00:00Z", "round": 2},
+        {"version": "4.15.1", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-17T12:00:00Z", "round": 2},
         {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "promoted": "2024-01-18T12:00:00Z", "round": 2},
     ]
     assert [p["round"] for p in channel(model, "stable-4.15")["promoted"]] == [3, 3]
@@ -127,7 +129,8 @@ def test_promote_until_follows_chains_hop_by_hop(history, capsys):
 
 
 def test_promote_until_an_earlier_time_stops_part_way(history, capsys):
-    model = build(history, capsys, "--promote-until", "2024-01-15T00:00:00Z")
+    # 4.15.1 reaches stable on Jan 17 12:00 (a week after the Jan 10 commit), 4.15.2 on Jan 18 12:00
+    model = build(history, capsys, "--promote-until", "2024-01-18T00:00:00Z")
     assert history.graph("fast-4.15").versions == ["4.15.0", "4.15.1", "4.15.2"]
     assert history.graph("stable-4.15").versions == ["4.15.0", "4.15.1"]  # 4.15.2 due Jan 18
     assert channel(model, "stable")["pending"] == [
@@ -136,12 +139,13 @@ def test_promote_until_an_earlier_time_stops_part_way(history, capsys):
 
 
 def test_promote_until_now_uses_source_date_epoch(history, capsys, monkeypatch):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2024, 1, 8, 12, tzinfo=UTC).timestamp())))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2024, 1, 11, tzinfo=UTC).timestamp())))
     model = build(history, capsys, "--promote-until", "now")
-    assert model["promotedUntil"] == "2024-01-08T12:00:00Z"
+    assert model["promotedUntil"] == "2024-01-11T00:00:00Z"
+    # 4.15.1 reached fast with the Jan 10 12:00 commit; 4.15.2 is due there on Jan 11 12:00
     assert history.graph("fast-4.15").versions == ["4.15.0", "4.15.1"]
-    assert history.graph("stable-4.15").versions == ["4.15.0"]  # 4.15.1 is due in stable on Jan 9
-    assert channel(model, "stable")["pending"][0]["due"] == "2024-01-09T00:00:00Z"
+    assert history.graph("stable-4.15").versions == ["4.15.0"]  # 4.15.1 is due in stable on Jan 17
+    assert channel(model, "stable")["pending"][0]["due"] == "2024-01-17T12:00:00Z"
 
 
 def test_an_entry_times_file_overrides_git_for_the_versions_it_names(history, capsys, tmp_path):
@@ -324,3 +328,46 @@ def test_top_level_alternation_in_a_filter_during_projection(scenario, capsys):
     assert [p[0] for p in promoted(model, "candidate-4.15")] == ["4.14.0-rc.1", "4.14.0", "4.15.0"]
     assert [(p[0], p[3]) for p in promoted(model, "fast-4.15")] == [("4.14.0", 2), ("4.15.0", 1)]
     assert scenario.graph("candidate-4.15").versions == ["4.14.0-rc.1", "4.14.0", "4.15.0"]
+
+
+JUL_AUG = "2026-{}T00:00:00Z".format
+
+
+@pytest.fixture
+def path_guard_case(scenario):
+    """fast-4.20 <- 4.19.40, as the replay of June-August 2026 found it.
+
+    candidate-4.20 feeds fast-4.20 after a week. 4.19.40 entered candidate-4.20 on 07-22, so it is
+    due on 07-29; but its only update into 4.20 is to 4.20.5, which entered on 07-28 and reaches
+    fast-4.20 on 08-04. Until then the update-path guard holds 4.19.40 back."""
+    sc = scenario
+    sc.release("4.19.40").release("4.20.0").release("4.20.5", previous=["4.19.40", "4.20.0"])
+    sc.channel("candidate-4.20", ["4.20.0"])
+    sc.channel("fast-4.20", ["4.20.0"], feeder={"name": "candidate-4.20", "delay": "P1W"})
+    commit_all(sc.data, JUL_AUG("07-01"))
+    sc.channel("candidate-4.20", ["4.19.40", "4.20.0"])
+    commit_all(sc.data, JUL_AUG("07-22"))
+    sc.channel("candidate-4.20", ["4.19.40", "4.20.0", "4.20.5"])
+    commit_all(sc.data, JUL_AUG("07-28"))
+    return sc
+
+
+def test_a_promotion_the_path_guard_held_is_recorded_when_the_guard_lifts(path_guard_case, capsys):
+    model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-10"))
+    assert promoted(model, "fast-4.20") == [
+        ("4.19.40", JUL_AUG("07-22"), JUL_AUG("08-04"), 2),  # due 07-29, possible once 4.20.5 is in
+        ("4.20.5", JUL_AUG("07-28"), JUL_AUG("08-04"), 1)]
+    assert path_guard_case.graph("fast-4.20").versions == ["4.19.40", "4.20.0", "4.20.5"]
+
+
+def test_a_promotion_is_never_recorded_before_the_graph_data_commit(path_guard_case, capsys):
+    """A later commit (here: a tombstone-free edit of an unrelated channel on 08-10) shows that
+    neither version was promoted by then: the earliest they can be is that commit."""
+    path_guard_case.channel("stable-4.20", ["4.20.0"])
+    commit_all(path_guard_case.data, JUL_AUG("08-10"))
+    model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-20"))
+    assert promoted(model, "fast-4.20") == [
+        ("4.19.40", JUL_AUG("07-22"), JUL_AUG("08-10"), 2), ("4.20.5", JUL_AUG("07-28"), JUL_AUG("08-10"), 1)]
+    # and not before TIME: until the commit itself, nothing was possible yet
+    model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-10"))
+    assert promoted(model, "fast-4.20") == []

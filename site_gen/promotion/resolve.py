@@ -18,7 +18,7 @@ from .blame_store import ChannelBlames
 from .entry_times import EntryTimes, load_entry_times
 from .errata import errata_from_release_urls, load_errata
 from .feeders import feeder_rules
-from .git_blame import is_shallow_clone
+from .git_blame import is_shallow_clone, revision_time
 from .model import promotion_model
 from .projection import Promotion, project_promotions
 from .times import format_time, resolve_time
@@ -101,7 +101,8 @@ def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: War
     graphs = CandidateGraphs(graph) if graph is not None else None
     promoted: list[Promotion] = []
     if options.until is not None:
-        data, promoted = project_promotions(data, times, errata, options.until, graphs)
+        data, promoted = project_promotions(data, times, errata, options.until, graphs,
+                                            not_before=revision_time(data.root, data.revision))
     model = promotion_model(data, times, errata, promoted, options.until, errata_source, graphs)
     return PromotionResult(data, model, promoted)
 
