@@ -96,11 +96,14 @@ def test_pending_promotions_and_due_dates(history, capsys):
     assert model["promotedUntil"] is None and model["entryTimeSources"] == ["git"]
     assert channel(model, "fast")["pending"] == [
         {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "due": "2024-01-02T00:00:00Z",
-         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False,
+         "earliestPossible": False},
         {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "due": "2024-01-11T12:00:00Z",
-         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False,
+         "earliestPossible": False},
         {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None,
-         "waitsOnlyOnErrata": False},
+         "waitsOnlyOnErrata": False,
+         "earliestPossible": False},
     ]
     assert channel(model, "stable")["pending"] == []
     assert history.graph("stable-4.15").versions == ["4.15.0"]
@@ -114,13 +117,17 @@ def test_promote_until_follows_chains_hop_by_hop(history, capsys):
     # 4.15.1 was due on Jan 2, but the graph-data committed on Jan 10 12:00 does not have it in
     # fast yet: it cannot have been promoted before that commit
     assert channel(model, "fast")["promoted"] == [
-        {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "promoted": "2024-01-10T12:00:00Z", "round": 1},
-        {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-11T12:00:00Z", "round": 1},
+        {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "promoted": "2024-01-10T12:00:00Z", "round": 1,
+         "earliestPossible": False},
+        {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-11T12:00:00Z", "round": 1,
+         "earliestPossible": False},
     ]
     # stable counts its week from when each version reached fast
     assert channel(model, "stable")["promoted"] == [
-        {"version": "4.15.1", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-17T12:00:00Z", "round": 2},
-        {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "promoted": "2024-01-18T12:00:00Z", "round": 2},
+        {"version": "4.15.1", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-17T12:00:00Z", "round": 2,
+         "earliestPossible": False},
+        {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "promoted": "2024-01-18T12:00:00Z", "round": 2,
+         "earliestPossible": False},
     ]
     assert [p["round"] for p in channel(model, "stable-4.15")["promoted"]] == [3, 3]
     assert channel(model, "fast")["pending"][0]["version"] == "4.15.3"  # no time: never due
@@ -135,7 +142,8 @@ def test_promote_until_an_earlier_time_stops_part_way(history, capsys):
     assert history.graph("stable-4.15").versions == ["4.15.0", "4.15.1"]  # 4.15.2 due Jan 18
     assert channel(model, "stable")["pending"] == [
         {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "due": "2024-01-18T12:00:00Z",
-         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False}]
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False,
+         "earliestPossible": False}]
 
 
 def test_promote_until_now_uses_source_date_epoch(history, capsys, monkeypatch):
@@ -281,7 +289,8 @@ def test_errata_driven_due_times_along_a_chain(scenario, capsys, tmp_path):
     assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.2"]
     assert channel(model, "stable-4.15")["pending"] == [
         {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None,
-         "waitsOnlyOnErrata": False}]
+         "waitsOnlyOnErrata": False,
+         "earliestPossible": False}]
 
     model = build(scenario, capsys, "--errata", str(errata), "--promote-until", JAN(9))
     assert promoted(model, "fast") == [("4.15.1", JAN(1), JAN(4), 1), ("4.15.2", JAN(1), JAN(1), 1),
@@ -371,3 +380,36 @@ def test_a_promotion_is_never_recorded_before_the_graph_data_commit(path_guard_c
     # and not before TIME: until the commit itself, nothing was possible yet
     model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-10"))
     assert promoted(model, "fast-4.20") == []
+
+
+def test_trusted_errata_urls_give_earliest_possible_times_not_expected_ones(scenario, capsys, tmp_path):
+    """A release's errata URL exists days before the errata is published: --trust-errata-urls can
+    only give a lower bound. It says so on every time that rests on it, one hop later too, and
+    not where an errata file knows better."""
+    sc = scenario
+    sc.release("4.15.0").release("4.15.1", previous=["4.15.0"], metadata={"url": "https://e/RHBA-1"})
+    sc.release("4.15.2", previous=["4.15.1"], metadata={"url": "https://e/RHBA-2"})
+    sc.write("internal-channels/candidate.yaml", candidate("4.15.0", "4.15.1", "4.15.2"))
+    sc.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                            "versions:\n- 4.15.0\n")
+    sc.channel("fast-4.15", ["4.15.0"], feeder={"name": "fast", "delay": "PT24H"})
+    commit_all(sc.data, JAN(1))
+    errata = tmp_path / "errata.yaml"
+    errata.write_text(f"4.15.2: {JAN(3)}\n")
+
+    model = build(sc, capsys, "--trust-errata-urls", "--errata", str(errata), "--promote-until", JAN(9))
+    assert model["errataTimes"] == "earliest possible, not expected"
+    assert [(p["version"], p["promoted"], p["earliestPossible"]) for p in channel(model, "fast")["promoted"]] == [
+        ("4.15.1", JAN(1), True), ("4.15.2", JAN(3), False)]
+    assert [(p["version"], p["promoted"], p["earliestPossible"])
+            for p in channel(model, "fast-4.15")["promoted"]] == [("4.15.1", JAN(2), True), ("4.15.2", JAN(4), False)]
+    model = build(sc, capsys, "--trust-errata-urls", "--errata", str(errata))
+    assert [(p["version"], p["due"], p["earliestPossible"]) for p in channel(model, "fast")["pending"]] == [
+        ("4.15.1", JAN(1), True), ("4.15.2", JAN(3), False)]
+    assert build(sc, capsys, "--errata", str(errata))["errataTimes"] is None
+
+
+def test_the_help_calls_trusted_errata_times_a_bound(capsys):
+    with pytest.raises(SystemExit):
+        main(["build", "--help"])
+    assert "EARLIEST POSSIBLE, NOT EXPECTED" in " ".join(capsys.readouterr().out.split())

@@ -39,6 +39,7 @@ class Promotion:
     entered: datetime | None   # when it entered the feeder
     promoted: datetime | None  # when the tool would have promoted it (None: time unknown)
     round: int                 # 1 = the next tool run, 2 = the run after, ...
+    earliest_possible: bool = False  # rests on errata assumed public: a bound, not an expectation
 
 
 def _latest(*moments: datetime | None) -> datetime | None:
@@ -48,11 +49,13 @@ def _latest(*moments: datetime | None) -> datetime | None:
 
 def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, datetime | None],
                        until: datetime, graphs: CandidateGraphs | None = None,
-                       not_before: datetime | None = None) -> tuple[GraphData, list[Promotion]]:
+                       not_before: datetime | None = None,
+                       assumed: frozenset[str] = frozenset()) -> tuple[GraphData, list[Promotion]]:
     """The graph-data with every promotion possible before ``until`` applied, and the list
     of them. ``times`` learns each promoted version's entry time. Each round judges the
     guards on the channels as they are at its start. ``not_before``: the revision's commit
-    time; no known promotion time is earlier (an unknown one stays unknown)."""
+    time; no known promotion time is earlier (an unknown one stays unknown). ``assumed``:
+    versions whose errata are only assumed public; their times are earliest possible."""
     channels = data.channels + data.internal_channels
     initial = {channel.name: list(channel.versions) for channel in channels}
     state = {name: list(listed) for name, listed in initial.items()}
@@ -69,7 +72,7 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
         for rule in rules:
             assert rule.source is not None  # only usable rules are projected
             target = state[rule.target.name]
-            pending = pending_versions(rule, target, state[rule.source.name], times, errata)
+            pending = pending_versions(rule, target, state[rule.source.name], times, errata, assumed)
             guards.judge(pending, rule.target.name, target)
             for item in pending:
                 key = (rule.target.name, item.version)
@@ -89,9 +92,9 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
             break
         for rule, promoted, moment in promoted_now:
             state[rule.target.name].append(promoted.version)
-            times.record(rule.target.name, promoted.version, moment)
+            times.record(rule.target.name, promoted.version, moment, promoted.earliest_possible)
             applied.append(Promotion(rule.target.name, promoted.version, promoted.entered,
-                                     moment, round_number))
+                                     moment, round_number, promoted.earliest_possible))
         for name in {rule.target.name for rule, _, _ in promoted_now}:
             state[name].sort(key=tool_sort_key)
 
