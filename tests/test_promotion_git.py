@@ -413,3 +413,23 @@ def test_the_help_calls_trusted_errata_times_a_bound(capsys):
     with pytest.raises(SystemExit):
         main(["build", "--help"])
     assert "EARLIEST POSSIBLE, NOT EXPECTED" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_promotion_freed_by_an_earliest_possible_one_is_earliest_possible_too(scenario, capsys):
+    """4.19.40 waits in fast for an update path into 4.20; 4.20.5, whose errata are only assumed
+    public from its URL, opens it on 07-13 at the earliest, so 4.19.40's time is a bound too."""
+    sc = scenario
+    sc.release("4.19.40").release("4.20.0")
+    sc.release("4.20.5", previous=["4.19.40", "4.20.0"], metadata={"url": "https://e/RHBA-5"})
+    sc.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                            "versions:\n- 4.19.40\n- 4.20.0\n")
+    sc.write("internal-channels/candidate.yaml", candidate("4.19.40", "4.20.0"))
+    sc.channel("candidate-4.20", ["4.19.40", "4.20.0", "4.20.5"])
+    sc.channel("fast-4.20", ["4.20.0"], feeder={"name": "fast", "delay": "PT24H"})
+    commit_all(sc.data, JUL_AUG("07-01"))
+    sc.write("internal-channels/candidate.yaml", candidate("4.19.40", "4.20.0", "4.20.5"))
+    commit_all(sc.data, JUL_AUG("07-12"))
+    model = build(sc, capsys, "--trust-errata-urls", "--promote-until", JUL_AUG("08-01"))
+    assert [(p["version"], p["promoted"], p["round"], p["earliestPossible"])
+            for p in channel(model, "fast-4.20")["promoted"]] == [
+        ("4.19.40", JUL_AUG("07-13"), 3, True), ("4.20.5", JUL_AUG("07-13"), 2, True)]

@@ -85,7 +85,11 @@ def project_promotions(data: GraphData, times: EntryTimes, errata: dict[str, dat
                 if key in held_once:
                     lifted = guard_lifted_at(data, graphs, public, initial, history, rule, item.version,
                                              times, errata, possible)
-                    possible = _latest(possible, lifted)
+                    if lifted is not None and (possible is None or lifted > possible):
+                        # freed by a promotion whose own time is only a bound: so is this one
+                        item.earliest_possible |= any(p.earliest_possible and p.promoted == lifted
+                                                      for p in applied)
+                        possible = lifted
                 if possible is None or possible < until:
                     promoted_now.append((rule, item, possible))
         if not promoted_now:
