@@ -8,8 +8,25 @@ predictions with the promotions that really followed:
 
 - precision: of the (channel, version) pairs predicted due, how many were really
   promoted afterwards;
-- lag: real promotion time minus the first moment predicted due (medians, for
-  same-minor and cross-minor promotions).
+- lead (``earlyBy``): real promotion time minus the first moment predicted due,
+  for predictions that came first (the prediction was early by that much);
+- lag (``lateBy``): for real promotions not predicted before they happened, the
+  due time the model gave just before minus the real time (the prediction was
+  late by that much); those with no due time at all are counted as unpredicted.
+  Median and p90 of each, for all, same-minor and cross-minor promotions.
+
+It does so for each way site-gen can know errata publicity (``--errata-mode``):
+
+- ``entry-times``: no errata knowledge (entry times only): the internal ``fast``
+  channel, fed with ``errata: public`` and no delay, never comes due;
+- ``errata-file``: an errata file with the time each errata became public. The
+  history has no errata dates, so the time a version entered the internal
+  ``fast`` channel stands in for it (the tool promotes into ``fast`` as soon as
+  it sees the errata, so this is what tools/errata_status.py, run as often as
+  the tool, would have recorded). For ``fast`` itself this is circular, so
+  read its figures for the hops after it;
+- ``trust-errata-urls``: every release in ``candidate`` counts as public since
+  an unknown time, as its errata URL is in the release metadata from the start.
 
 The update-path guard needs the candidate channels' update graphs, which come
 from the release images' ``previous`` lists; graph-data does not have them. The
@@ -18,11 +35,10 @@ internal ``candidate`` channel; a release updates from every earlier release of
 its minor, and from every release of the previous minor that entered candidate
 at least ``--lead-days`` (6) before it (a payload is built before it ships, and its
 ``previous`` list is fixed then). Blocked edges and raw metadata of each commit
-go through the build's own pipeline. The internal ``fast`` channel is left out:
-its promotions wait on errata publicity, which graph-data does not record.
+go through the build's own pipeline.
 
     .venv/bin/python benchmarks/promotion_replay.py --clone cincinnati-graph-data \\
-        --since 2026-06-01 --until 2026-08-21T23:00:00Z [--no-path-guard] [--json out.json]
+        --since 2026-06-01 --until 2026-08-21T23:00:00Z [--errata-mode all] [--no-path-guard] [--json out.json]
 
 Needs a full clone (``git clone https://github.com/openshift/cincinnati-graph-data``).
 """
@@ -54,11 +70,12 @@ from site_gen.promotion.feeders import feeder_rules  # noqa: E402
 from site_gen.promotion.git_blame import parse_porcelain  # noqa: E402
 from site_gen.promotion.guards import Guards, public_channel_versions  # noqa: E402
 from site_gen.promotion.model import evaluate_pending  # noqa: E402
+from site_gen.promotion.times import LONG_AGO  # noqa: E402
 from site_gen.promotion.update_paths import CandidateGraphs  # noqa: E402
 
 UTC = UTC
 TRACKED = ("channels", "internal-channels", "blocked-edges", "raw")
-ERRATA_ONLY = {"fast"}  # internal channels whose promotions wait on errata
+ERRATA_MODES = ("entry-times", "errata-file", "trust-errata-urls")
 # Fitted to real cases: 4.12.88 did not update to 4.13.66, which entered candidate 5.4 days
 # after it; 4.13.68 did update to 4.14.68, 6.7 days after it (see tests/test_promotion_replay.py).
 LEAD_DAYS = 6.0
@@ -169,6 +186,9 @@ class Replay:
     predicted: dict[tuple[str, str], datetime] = field(default_factory=dict)  # first predicted due
     promoted: dict[tuple[str, str], datetime] = field(default_factory=dict)   # real promotions
     held: dict[tuple[str, str], Held] = field(default_factory=dict)           # first due-but-waiting
+    due_now: dict[tuple[str, str], datetime | None] = field(default_factory=dict)  # due at the last checkpoint
+    due_before_real: dict[tuple[str, str], datetime | None] = field(default_factory=dict)  # ... before it happened
+    errata_gated: set[str] = field(default_factory=set)  # channels whose feeder has errata: public
     checkpoints: int = 0
     graphs_built: int = 0
 
@@ -248,13 +268,37 @@ def _entry_table(clone: Path, start: str, data: GraphData) -> dict[str, dict[str
     return table
 
 
-def replay(clone: Path, since: datetime, until: datetime, *, path_guard: bool = True,
-           lead: timedelta = timedelta(days=LEAD_DAYS), min_minor: tuple[int, int] = (4, 11),
-           rev: str = "HEAD", progress=None) -> Replay:
+class ErrataKnowledge:
+    """What each errata mode knows at a moment: {version: public since} and the versions
+    whose publicity is only assumed (trusted URLs)."""
+
+    def __init__(self, clone: Path, rev: str, released: dict[str, datetime]):
+        self.released = released
+        self.published = blame_versions(clone, rev, "internal-channels/fast.yaml")
+
+    def at(self, mode: str, moment: datetime) -> tuple[dict[str, datetime | None], frozenset[str]]:
+        if mode == "errata-file":
+            return dict(self.published), frozenset()
+        if mode == "trust-errata-urls":
+            known = {v: LONG_AGO for v, when in self.released.items() if when <= moment}
+            return known, frozenset(known)
+        return {}, frozenset()
+
+
+def replay(clone: Path, since: datetime, until: datetime, *, errata_mode: str = "entry-times",
+           **options) -> Replay:
+    return replay_modes(clone, since, until, (errata_mode,), **options)[errata_mode]
+
+
+def replay_modes(clone: Path, since: datetime, until: datetime, modes=ERRATA_MODES, *, path_guard: bool = True,
+                 lead: timedelta = timedelta(days=LEAD_DAYS), min_minor: tuple[int, int] = (4, 11),
+                 rev: str = "HEAD", progress=None) -> dict[str, Replay]:
+    """One walk through the history, judged once per errata mode."""
     clone = Path(clone)
     start, commits = commits_between(clone, since, until, rev)
     released = blame_versions(clone, rev, "internal-channels/candidate.yaml")
-    result = Replay()
+    errata = ErrataKnowledge(clone, rev, released)
+    results = {mode: Replay() for mode in modes}
     with tempfile.TemporaryDirectory(prefix="promotion-replay-") as work:
         tree = Tree(clone, start, Path(work))
         table = _entry_table(clone, start, tree.data)
@@ -264,7 +308,8 @@ def replay(clone: Path, since: datetime, until: datetime, *, path_guard: bool = 
         for index, (moment, commit) in enumerate(checkpoints):
             if commit is not None:
                 changed, old = tree.apply(commit)
-                _record_changes(tree.data, changed, old, commit.time, table, result)
+                for result in results.values():
+                    _record_changes(tree.data, changed, old, commit.time, table, result)
             following = checkpoints[index + 1][0] if index + 1 < len(checkpoints) else until
             if path_guard:
                 known = frozenset(v for v, when in released.items() if when <= moment)
@@ -272,12 +317,14 @@ def replay(clone: Path, since: datetime, until: datetime, *, path_guard: bool = 
                 if key != graph_key:
                     graphs = CandidateGraphs(release_graph(released, moment, tree.data, lead, min_minor))
                     graph_key = key
-                    result.graphs_built += 1
-            _evaluate(tree.data, times, graphs, moment, following, result)
-            result.checkpoints += 1
+                    for result in results.values():
+                        result.graphs_built += 1
+            for mode, result in results.items():
+                _evaluate(tree.data, times, graphs, moment, following, result, *errata.at(mode, moment))
+                result.checkpoints += 1
             if progress:
                 progress(index + 1, len(checkpoints))
-    return result
+    return results
 
 
 def _record_changes(data: GraphData, changed: set[str], old: dict[str, list[str]], moment: datetime,
@@ -293,25 +340,30 @@ def _record_changes(data: GraphData, changed: set[str], old: dict[str, list[str]
         for version in now - before:
             entries[version] = moment
             feeder = by_name.get(channel.feeder.name) if channel.feeder else None
-            if feeder is not None:
-                result.promoted.setdefault((name, version), moment)
+            if feeder is not None and (name, version) not in result.promoted:
+                result.promoted[name, version] = moment
+                result.due_before_real[name, version] = result.due_now.get((name, version))
 
 
 def _evaluate(data: GraphData, times: EntryTimes, graphs: CandidateGraphs | None, moment: datetime,
-              following: datetime, result: Replay) -> None:
+              following: datetime, result: Replay, errata: dict, assumed: frozenset[str]) -> None:
     guards = Guards(data, graphs, public_channel_versions(data))
     for rule in feeder_rules(data.channels + data.internal_channels):
-        if not rule.usable or rule.target.name in ERRATA_ONLY:
+        if not rule.usable:
             continue
-        for item in evaluate_pending(rule, times, {}, guards):
+        if rule.errata:
+            result.errata_gated.add(rule.target.name)
+        for item in evaluate_pending(rule, times, errata, guards, assumed):
             key = (rule.target.name, item.version)
-            if item.due is None or item.due >= following or key in result.predicted:
+            due = None if item.due is None and not item.due_at_any_time else (item.due or moment)
+            result.due_now[key] = None if item.held or due is None else max(due, moment)
+            if due is None or due >= following or key in result.predicted:
                 continue
             if item.waiting is not None:
-                result.held.setdefault(key, Held(max(item.due, moment), item.waiting.message,
+                result.held.setdefault(key, Held(max(due, moment), item.waiting.message,
                                                  list(item.waiting.channels)))
             elif not item.blocked_by:
-                result.predicted[key] = max(item.due, moment)
+                result.predicted[key] = max(due, moment)
 
 
 # -- metrics ------------------------------------------------------------------
@@ -325,28 +377,42 @@ def _hours(delta: timedelta) -> float:
     return round(delta.total_seconds() / 3600, 2)
 
 
+def _spread(deltas: dict[tuple[str, str], timedelta], errata_gated: set[str]) -> dict:
+    """Count, median and p90 in hours, for all, same-minor and cross-minor promotions, and
+    for those into channels whose feeder waits on errata (the internal ``fast``)."""
+
+    def summary(select) -> dict:
+        hours = sorted(_hours(d) for k, d in deltas.items() if select(k))
+        if not hours:
+            return {"count": 0}
+        return {"count": len(hours), "medianHours": statistics.median(hours),
+                "p90Hours": hours[int(0.9 * (len(hours) - 1))]}
+
+    return {"all": summary(lambda k: True), "sameMinor": summary(lambda k: not _cross_minor(*k)),
+            "crossMinor": summary(lambda k: _cross_minor(*k)),
+            "errataGated": summary(lambda k: k[0] in errata_gated)}
+
+
 def metrics(result: Replay, until: datetime, grace: timedelta = timedelta(days=1)) -> dict:
-    """Precision and lag of the predictions made at least ``grace`` before ``until``."""
+    """Precision, lead and lag of the predictions made at least ``grace`` before ``until``."""
     judged = {k: t for k, t in result.predicted.items() if t <= until - grace}
     matched = {k: result.promoted[k] - t for k, t in judged.items()
                if k in result.promoted and result.promoted[k] >= t - timedelta(minutes=1)}
     missed = sorted(k for k in judged if k not in matched)
-
-    def lag(select) -> dict:
-        lags = sorted(_hours(d) for k, d in matched.items() if select(k))
-        if not lags:
-            return {"count": 0}
-        return {"count": len(lags), "medianHours": statistics.median(lags),
-                "p90Hours": lags[int(0.9 * (len(lags) - 1))]}
-
     promoted_in_window = {k: t for k, t in result.promoted.items() if t <= until}
+    # real promotions the model had not predicted when they happened: late, or not foreseen at all
+    unforeseen = {k: t for k, t in promoted_in_window.items() if k not in result.predicted or result.predicted[k] > t}
+    late = {k: due - t for k, t in unforeseen.items() if (due := result.due_before_real.get(k)) is not None}
     return {
         "predictedDue": len(judged),
         "promotedAfterwards": len(matched),
         "precision": round(len(matched) / len(judged), 4) if judged else None,
         "neverPromoted": [f"{c} <- {v}" for c, v in missed],
-        "lag": {"all": lag(lambda k: True), "sameMinor": lag(lambda k: not _cross_minor(*k)),
-                "crossMinor": lag(lambda k: _cross_minor(*k))},
+        # lead: the prediction came this long before the promotion; lag: the promotion came this
+        # long before the time predicted just before it
+        "earlyBy": _spread(matched, result.errata_gated),
+        "lateBy": _spread(late, result.errata_gated),
+        "unpredicted": len(unforeseen) - len(late),
         "realPromotions": len(promoted_in_window),
         "heldByPathGuard": len(result.held),
         # the model said "no path yet", but the real tool promoted it: a modelled graph lacking an edge
@@ -369,6 +435,8 @@ def main(argv=None) -> int:
                              f"at least this long before it (default {LEAD_DAYS:g})")
     parser.add_argument("--no-path-guard", dest="path_guard", action="store_false",
                         help="replay without the update-path guard, for comparison")
+    parser.add_argument("--errata-mode", choices=(*ERRATA_MODES, "all"), default="all",
+                        help="how errata publicity is known (default: all three, in one walk)")
     parser.add_argument("--json", type=Path, help="write the metrics and every prediction here")
     args = parser.parse_args(argv)
     if not (args.clone / ".git").exists() and not (args.clone / "HEAD").exists():
@@ -379,21 +447,25 @@ def main(argv=None) -> int:
         if sys.stderr.isatty():
             print(f"\r{done}/{total} checkpoints", end="", file=sys.stderr)
 
-    result = replay(args.clone, args.since, args.until, path_guard=args.path_guard,
-                    lead=timedelta(days=args.lead_days), rev=args.rev, progress=progress)
+    modes = ERRATA_MODES if args.errata_mode == "all" else (args.errata_mode,)
+    results = replay_modes(args.clone, args.since, args.until, modes, path_guard=args.path_guard,
+                           lead=timedelta(days=args.lead_days), rev=args.rev, progress=progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    summary = metrics(result, args.until)
+    summary = {mode: metrics(result, args.until) for mode, result in results.items()}
     print(json.dumps(summary, indent=2))
     if args.json:
-        details = {"metrics": summary,
-                   "predicted": {f"{c} <- {v}": t.isoformat() for (c, v), t in sorted(result.predicted.items())},
-                   "promoted": {f"{c} <- {v}": t.isoformat() for (c, v), t in sorted(result.promoted.items())},
-                   "held": {f"{c} <- {v}": {"since": h.since.isoformat(), "reason": h.reason,
-                                            "channels": h.channels}
-                            for (c, v), h in sorted(result.held.items())}}
+        details = {mode: _details(result, summary[mode]) for mode, result in results.items()}
         args.json.write_text(json.dumps(details, indent=2) + "\n")
     return 0
+
+
+def _details(result: Replay, summary: dict) -> dict:
+    return {"metrics": summary,
+            "predicted": {f"{c} <- {v}": t.isoformat() for (c, v), t in sorted(result.predicted.items())},
+            "promoted": {f"{c} <- {v}": t.isoformat() for (c, v), t in sorted(result.promoted.items())},
+            "held": {f"{c} <- {v}": {"since": h.since.isoformat(), "reason": h.reason, "channels": h.channels}
+                     for (c, v), h in sorted(result.held.items())}}
 
 
 if __name__ == "__main__":

@@ -96,11 +96,14 @@ def test_pending_promotions_and_due_dates(history, capsys):
     assert model["promotedUntil"] is None and model["entryTimeSources"] == ["git"]
     assert channel(model, "fast")["pending"] == [
         {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "due": "2024-01-02T00:00:00Z",
-         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False,
+         "earliestPossible": False},
         {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "due": "2024-01-11T12:00:00Z",
-         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False},
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False,
+         "earliestPossible": False},
         {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None,
-         "waitsOnlyOnErrata": False},
+         "waitsOnlyOnErrata": False,
+         "earliestPossible": False},
     ]
     assert channel(model, "stable")["pending"] == []
     assert history.graph("stable-4.15").versions == ["4.15.0"]
@@ -111,14 +114,20 @@ def test_promote_until_follows_chains_hop_by_hop(history, capsys):
     err = capsys.readouterr().err
     assert "promoted 8 versions into 4 channels (due before 2024-01-20T00:00:00Z)" in err
     assert model["promotedUntil"] == "2024-01-20T00:00:00Z"
+    # 4.15.1 was due on Jan 2, but the graph-data committed on Jan 10 12:00 does not have it in
+    # fast yet: it cannot have been promoted before that commit
     assert channel(model, "fast")["promoted"] == [
-        {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "promoted": "2024-01-02T00:00:00Z", "round": 1},
-        {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-11T12:00:00Z", "round": 1},
+        {"version": "4.15.1", "entered": "2024-01-01T00:00:00Z", "promoted": "2024-01-10T12:00:00Z", "round": 1,
+         "earliestPossible": False},
+        {"version": "4.15.2", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-11T12:00:00Z", "round": 1,
+         "earliestPossible": False},
     ]
     # stable counts its week from when each version reached fast
     assert channel(model, "stable")["promoted"] == [
-        {"version": "4.15.1", "entered": "2024-01-02T00:00:00Z", "promoted": "2024-01-09T00:00:00Z", "round": 2},
-        {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "promoted": "2024-01-18T12:00:00Z", "round": 2},
+        {"version": "4.15.1", "entered": "2024-01-10T12:00:00Z", "promoted": "2024-01-17T12:00:00Z", "round": 2,
+         "earliestPossible": False},
+        {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "promoted": "2024-01-18T12:00:00Z", "round": 2,
+         "earliestPossible": False},
     ]
     assert [p["round"] for p in channel(model, "stable-4.15")["promoted"]] == [3, 3]
     assert channel(model, "fast")["pending"][0]["version"] == "4.15.3"  # no time: never due
@@ -127,21 +136,24 @@ def test_promote_until_follows_chains_hop_by_hop(history, capsys):
 
 
 def test_promote_until_an_earlier_time_stops_part_way(history, capsys):
-    model = build(history, capsys, "--promote-until", "2024-01-15T00:00:00Z")
+    # 4.15.1 reaches stable on Jan 17 12:00 (a week after the Jan 10 commit), 4.15.2 on Jan 18 12:00
+    model = build(history, capsys, "--promote-until", "2024-01-18T00:00:00Z")
     assert history.graph("fast-4.15").versions == ["4.15.0", "4.15.1", "4.15.2"]
     assert history.graph("stable-4.15").versions == ["4.15.0", "4.15.1"]  # 4.15.2 due Jan 18
     assert channel(model, "stable")["pending"] == [
         {"version": "4.15.2", "entered": "2024-01-11T12:00:00Z", "due": "2024-01-18T12:00:00Z",
-         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False}]
+         "dueBecause": "delay", "blockedBy": [], "waiting": None, "waitsOnlyOnErrata": False,
+         "earliestPossible": False}]
 
 
 def test_promote_until_now_uses_source_date_epoch(history, capsys, monkeypatch):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2024, 1, 8, 12, tzinfo=UTC).timestamp())))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2024, 1, 11, tzinfo=UTC).timestamp())))
     model = build(history, capsys, "--promote-until", "now")
-    assert model["promotedUntil"] == "2024-01-08T12:00:00Z"
+    assert model["promotedUntil"] == "2024-01-11T00:00:00Z"
+    # 4.15.1 reached fast with the Jan 10 12:00 commit; 4.15.2 is due there on Jan 11 12:00
     assert history.graph("fast-4.15").versions == ["4.15.0", "4.15.1"]
-    assert history.graph("stable-4.15").versions == ["4.15.0"]  # 4.15.1 is due in stable on Jan 9
-    assert channel(model, "stable")["pending"][0]["due"] == "2024-01-09T00:00:00Z"
+    assert history.graph("stable-4.15").versions == ["4.15.0"]  # 4.15.1 is due in stable on Jan 17
+    assert channel(model, "stable")["pending"][0]["due"] == "2024-01-17T12:00:00Z"
 
 
 def test_an_entry_times_file_overrides_git_for_the_versions_it_names(history, capsys, tmp_path):
@@ -277,7 +289,8 @@ def test_errata_driven_due_times_along_a_chain(scenario, capsys, tmp_path):
     assert scenario.graph("stable-4.15").versions == ["4.15.0", "4.15.2"]
     assert channel(model, "stable-4.15")["pending"] == [
         {"version": "4.15.3", "entered": None, "due": None, "dueBecause": None, "blockedBy": [], "waiting": None,
-         "waitsOnlyOnErrata": False}]
+         "waitsOnlyOnErrata": False,
+         "earliestPossible": False}]
 
     model = build(scenario, capsys, "--errata", str(errata), "--promote-until", JAN(9))
     assert promoted(model, "fast") == [("4.15.1", JAN(1), JAN(4), 1), ("4.15.2", JAN(1), JAN(1), 1),
@@ -324,3 +337,99 @@ def test_top_level_alternation_in_a_filter_during_projection(scenario, capsys):
     assert [p[0] for p in promoted(model, "candidate-4.15")] == ["4.14.0-rc.1", "4.14.0", "4.15.0"]
     assert [(p[0], p[3]) for p in promoted(model, "fast-4.15")] == [("4.14.0", 2), ("4.15.0", 1)]
     assert scenario.graph("candidate-4.15").versions == ["4.14.0-rc.1", "4.14.0", "4.15.0"]
+
+
+JUL_AUG = "2026-{}T00:00:00Z".format
+
+
+@pytest.fixture
+def path_guard_case(scenario):
+    """fast-4.20 <- 4.19.40, as the replay of June-August 2026 found it.
+
+    candidate-4.20 feeds fast-4.20 after a week. 4.19.40 entered candidate-4.20 on 07-22, so it is
+    due on 07-29; but its only update into 4.20 is to 4.20.5, which entered on 07-28 and reaches
+    fast-4.20 on 08-04. Until then the update-path guard holds 4.19.40 back."""
+    sc = scenario
+    sc.release("4.19.40").release("4.20.0").release("4.20.5", previous=["4.19.40", "4.20.0"])
+    sc.channel("candidate-4.20", ["4.20.0"])
+    sc.channel("fast-4.20", ["4.20.0"], feeder={"name": "candidate-4.20", "delay": "P1W"})
+    commit_all(sc.data, JUL_AUG("07-01"))
+    sc.channel("candidate-4.20", ["4.19.40", "4.20.0"])
+    commit_all(sc.data, JUL_AUG("07-22"))
+    sc.channel("candidate-4.20", ["4.19.40", "4.20.0", "4.20.5"])
+    commit_all(sc.data, JUL_AUG("07-28"))
+    return sc
+
+
+def test_a_promotion_the_path_guard_held_is_recorded_when_the_guard_lifts(path_guard_case, capsys):
+    model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-10"))
+    assert promoted(model, "fast-4.20") == [
+        ("4.19.40", JUL_AUG("07-22"), JUL_AUG("08-04"), 2),  # due 07-29, possible once 4.20.5 is in
+        ("4.20.5", JUL_AUG("07-28"), JUL_AUG("08-04"), 1)]
+    assert path_guard_case.graph("fast-4.20").versions == ["4.19.40", "4.20.0", "4.20.5"]
+
+
+def test_a_promotion_is_never_recorded_before_the_graph_data_commit(path_guard_case, capsys):
+    """A later commit (here: a tombstone-free edit of an unrelated channel on 08-10) shows that
+    neither version was promoted by then: the earliest they can be is that commit."""
+    path_guard_case.channel("stable-4.20", ["4.20.0"])
+    commit_all(path_guard_case.data, JUL_AUG("08-10"))
+    model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-20"))
+    assert promoted(model, "fast-4.20") == [
+        ("4.19.40", JUL_AUG("07-22"), JUL_AUG("08-10"), 2), ("4.20.5", JUL_AUG("07-28"), JUL_AUG("08-10"), 1)]
+    # and not before TIME: until the commit itself, nothing was possible yet
+    model = build(path_guard_case, capsys, "--promote-until", JUL_AUG("08-10"))
+    assert promoted(model, "fast-4.20") == []
+
+
+def test_trusted_errata_urls_give_earliest_possible_times_not_expected_ones(scenario, capsys, tmp_path):
+    """A release's errata URL exists days before the errata is published: --trust-errata-urls can
+    only give a lower bound. It says so on every time that rests on it, one hop later too, and
+    not where an errata file knows better."""
+    sc = scenario
+    sc.release("4.15.0").release("4.15.1", previous=["4.15.0"], metadata={"url": "https://e/RHBA-1"})
+    sc.release("4.15.2", previous=["4.15.1"], metadata={"url": "https://e/RHBA-2"})
+    sc.write("internal-channels/candidate.yaml", candidate("4.15.0", "4.15.1", "4.15.2"))
+    sc.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                            "versions:\n- 4.15.0\n")
+    sc.channel("fast-4.15", ["4.15.0"], feeder={"name": "fast", "delay": "PT24H"})
+    commit_all(sc.data, JAN(1))
+    errata = tmp_path / "errata.yaml"
+    errata.write_text(f"4.15.2: {JAN(3)}\n")
+
+    model = build(sc, capsys, "--trust-errata-urls", "--errata", str(errata), "--promote-until", JAN(9))
+    assert model["errataTimes"] == "earliest possible, not expected"
+    assert [(p["version"], p["promoted"], p["earliestPossible"]) for p in channel(model, "fast")["promoted"]] == [
+        ("4.15.1", JAN(1), True), ("4.15.2", JAN(3), False)]
+    assert [(p["version"], p["promoted"], p["earliestPossible"])
+            for p in channel(model, "fast-4.15")["promoted"]] == [("4.15.1", JAN(2), True), ("4.15.2", JAN(4), False)]
+    model = build(sc, capsys, "--trust-errata-urls", "--errata", str(errata))
+    assert [(p["version"], p["due"], p["earliestPossible"]) for p in channel(model, "fast")["pending"]] == [
+        ("4.15.1", JAN(1), True), ("4.15.2", JAN(3), False)]
+    assert build(sc, capsys, "--errata", str(errata))["errataTimes"] is None
+
+
+def test_the_help_calls_trusted_errata_times_a_bound(capsys):
+    with pytest.raises(SystemExit):
+        main(["build", "--help"])
+    assert "EARLIEST POSSIBLE, NOT EXPECTED" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_promotion_freed_by_an_earliest_possible_one_is_earliest_possible_too(scenario, capsys):
+    """4.19.40 waits in fast for an update path into 4.20; 4.20.5, whose errata are only assumed
+    public from its URL, opens it on 07-13 at the earliest, so 4.19.40's time is a bound too."""
+    sc = scenario
+    sc.release("4.19.40").release("4.20.0")
+    sc.release("4.20.5", previous=["4.19.40", "4.20.0"], metadata={"url": "https://e/RHBA-5"})
+    sc.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                            "versions:\n- 4.19.40\n- 4.20.0\n")
+    sc.write("internal-channels/candidate.yaml", candidate("4.19.40", "4.20.0"))
+    sc.channel("candidate-4.20", ["4.19.40", "4.20.0", "4.20.5"])
+    sc.channel("fast-4.20", ["4.20.0"], feeder={"name": "fast", "delay": "PT24H"})
+    commit_all(sc.data, JUL_AUG("07-01"))
+    sc.write("internal-channels/candidate.yaml", candidate("4.19.40", "4.20.0", "4.20.5"))
+    commit_all(sc.data, JUL_AUG("07-12"))
+    model = build(sc, capsys, "--trust-errata-urls", "--promote-until", JUL_AUG("08-01"))
+    assert [(p["version"], p["promoted"], p["round"], p["earliestPossible"])
+            for p in channel(model, "fast-4.20")["promoted"]] == [
+        ("4.19.40", JUL_AUG("07-13"), 3, True), ("4.20.5", JUL_AUG("07-13"), 2, True)]

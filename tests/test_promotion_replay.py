@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from promotion_replay import metrics, parse_when, replay
+from promotion_replay import metrics, parse_when, replay, replay_modes
 
 from site_gen.promotion.ordering import tool_sort_key
 
@@ -128,8 +128,8 @@ def test_no_predicted_promotion_is_one_the_guard_holds_back(replayed):
     with_guard, without = metrics(guarded, until), metrics(unguarded, until)
     assert with_guard["neverPromoted"] == []
     assert with_guard["precision"] == 1.0 and with_guard["predictedDue"] >= 40
-    assert with_guard["lag"]["crossMinor"]["count"] >= 10
-    assert with_guard["lag"]["crossMinor"]["p90Hours"] < 24
+    assert with_guard["earlyBy"]["crossMinor"]["count"] >= 10
+    assert with_guard["earlyBy"]["crossMinor"]["p90Hours"] < 24
     assert {"fast-4.15 <- 4.14.71", "fast-4.16 <- 4.14.71"} <= set(without["neverPromoted"])
     assert without["precision"] < 1.0
     early = {pair for pair, t in unguarded.predicted.items()
@@ -166,3 +166,32 @@ def test_waiting_reasons_of_named_real_cases(replayed):
     for channel in ("fast-4.15", "fast-4.16"):
         assert guarded.held[channel, "4.14.71"].since.date().isoformat() == "2026-08-12"
         assert (channel, "4.14.71") not in guarded.predicted and (channel, "4.14.71") not in guarded.promoted
+
+
+@pytest.fixture(scope="module")
+def by_errata_mode(history) -> dict[str, dict]:
+    repo, cut = history
+    since, until = parse_when(cut["source"]["start"]), parse_when(cut["source"]["end"])
+    return {mode: metrics(result, until)
+            for mode, result in replay_modes(repo, since, until, min_minor=(4, 12)).items()}
+
+
+def test_lead_and_lag_for_each_way_of_knowing_errata(by_errata_mode):
+    """Each errata mode reports how early (lead) and how late (lag) its predictions were.
+
+    Entry times alone never make the internal fast channel due. Trusting the release's errata
+    URL makes it due the moment a release enters candidate, days before the real promotion:
+    an earliest possible time, not an expected one. The errata-file mode, fed with the times
+    versions really entered fast, is on time there by construction."""
+    assert set(by_errata_mode) == {"entry-times", "errata-file", "trust-errata-urls"}
+    for found in by_errata_mode.values():
+        for spread in (found["earlyBy"], found["lateBy"]):
+            assert set(spread) == {"all", "sameMinor", "crossMinor", "errataGated"}
+            assert {"medianHours", "p90Hours"} <= set(spread["all"])
+    plain, trusted, from_file = (by_errata_mode[m] for m in ("entry-times", "trust-errata-urls", "errata-file"))
+    assert plain["earlyBy"]["errataGated"]["count"] == 0 and plain["precision"] == 1.0
+    gated = trusted["earlyBy"]["errataGated"]
+    assert gated["count"] >= 30 and gated["medianHours"] > 72 and gated["p90Hours"] > 150
+    assert from_file["lateBy"]["errataGated"]["count"] >= 30 and from_file["lateBy"]["errataGated"]["p90Hours"] == 0
+    # humans promoted seven versions into stable before its week was up (May 14 and 19)
+    assert plain["lateBy"]["all"]["count"] == 7 and plain["lateBy"]["all"]["medianHours"] > 24

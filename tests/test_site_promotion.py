@@ -393,3 +393,26 @@ def test_a_version_waiting_for_an_update_path_says_so(tmp_path):
             for row in rows.values()] == _expected_rows(model["stable-4.16"])
     facts = _facts(parse_html(site / "promotion.html").find("dl", "facts"))
     assert facts["Update-path guard"].text.startswith("evaluated on this build's amd64 candidate graphs")
+
+
+def test_times_from_trusted_errata_urls_are_shown_as_earliest_possible(scenario, tmp_path):
+    """--trust-errata-urls: the page says, next to each time that rests on a trusted URL, that it
+    is the earliest possible and not the expected time; times an errata file gives are plain."""
+    sc = scenario
+    sc.release("4.15.0").release("4.15.1", previous=["4.15.0"], metadata={"url": "https://e/RHBA-1"})
+    sc.release("4.15.2", previous=["4.15.1"], metadata={"url": "https://e/RHBA-2"})
+    sc.write("internal-channels/candidate.yaml", "name: candidate\nversions: [4.15.0, 4.15.1, 4.15.2]\n")
+    sc.write("internal-channels/fast.yaml", "name: fast\nfeeder: {name: candidate, errata: public}\n"
+                                            "versions: [4.15.0]\n")
+    sc.channel("fast-4.15", ["4.15.0"], feeder={"name": "fast", "delay": "PT24H"})
+    errata = tmp_path / "errata.yaml"
+    errata.write_text("4.15.2: 2024-01-03T00:00:00Z\n")
+    options = PromotionOptions(errata=errata, trust_errata_urls=True)
+    build_site(sc.out, tmp_path / "cache", graph_data=sc.data, releases=sc.releases, promotion=options)
+    entry = _entries(sc.out)["fast"]
+    marked = {row.find("th").text.split()[0]: row.find("span", "badge") is not None
+              for row in entry.find("table", "pending").find("tbody").iter("tr")}
+    assert marked == {"4.15.1": True, "4.15.2": False}
+    assert "earliest possible, not expected" in entry.find("table", "pending").text
+    facts = parse_html(sc.out / "promotion.html").find("dl", "facts").text
+    assert "earliest possible, not expected" in facts

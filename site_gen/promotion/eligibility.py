@@ -32,6 +32,9 @@ class Pending:
     basis: str | None               # "delay" or "errata": what makes it due; None: nothing yet
     blocked_by: list[str] = field(default_factory=list)  # risk-extension guard failures
     waiting: PathWait | None = None  # the update-path guard holds it back
+    # its due time rests on errata merely assumed public (--trust-errata-urls), here or up the
+    # chain: the earliest possible time, not the expected one
+    earliest_possible: bool = False
 
     @property
     def held(self) -> bool:
@@ -59,9 +62,11 @@ def _due(rule: FeederRule, entered: datetime | None,
 
 
 def pending_versions(rule: FeederRule, target_versions: list[str], feeder_versions: list[str],
-                     times: EntryTimes, errata: dict[str, datetime | None]) -> list[Pending]:
+                     times: EntryTimes, errata: dict[str, datetime | None],
+                     assumed: frozenset[str] = frozenset()) -> list[Pending]:
     """Conditions 1–3 of §9.2 for every version of the feeder, in the order the tool
-    considers them (plain string order); the guard is left to the caller."""
+    considers them (plain string order); the guard is left to the caller. ``assumed``:
+    the versions whose errata are only assumed public (from release URLs)."""
     if not rule.usable:
         return []
     assert rule.source is not None and rule.filter is not None  # a usable rule has both
@@ -73,7 +78,9 @@ def pending_versions(rule: FeederRule, target_versions: list[str], feeder_versio
             continue
         entered = times.entered(rule.source, version)
         due, basis = _due(rule, entered, errata.get(version))
-        pending.append(Pending(version, entered, due, basis))
+        bound = (basis == "errata" and version in assumed) or (
+            basis is not None and times.earliest_possible(rule.source, version))
+        pending.append(Pending(version, entered, due, basis, earliest_possible=bound))
     return pending
 
 

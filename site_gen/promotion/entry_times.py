@@ -44,6 +44,7 @@ class EntryTimes:
         self._table = table or {}
         self._use_git = use_git
         self._projected: dict[tuple[str, str], datetime | None] = {}
+        self._bounds: set[tuple[str, str]] = set()  # projected times that are earliest possible only
         # the build's shared blames; else our own (shallow: times of the boundary commit are unknown)
         self._blames = blames or ChannelBlames(None, shallow)
 
@@ -51,8 +52,14 @@ class EntryTimes:
     def sources(self) -> list[str]:
         return (["file"] if self._table else []) + (["git"] if self._use_git else [])
 
-    def record(self, channel: str, version: str, moment: datetime | None) -> None:
+    def record(self, channel: str, version: str, moment: datetime | None, earliest_possible: bool = False) -> None:
         self._projected[channel, version] = moment
+        if earliest_possible:
+            self._bounds.add((channel, version))
+
+    def earliest_possible(self, channel: Channel, version: str) -> bool:
+        """The entry time was projected from errata merely assumed public."""
+        return (channel.name, version) in self._bounds
 
     def entered(self, channel: Channel, version: str) -> datetime | None:
         key = (channel.name, version)

@@ -59,3 +59,11 @@ def blame_line_times(path: Path, boundary_unknown: bool = False) -> dict[int, da
                         "--no-textconv", "--", path.name,
                         timeout=300)
     return None if output is None else parse_porcelain(output, boundary_unknown)
+
+
+def revision_time(root: Path, revision: dict | None) -> datetime | None:
+    """The committer time of the graph-data's revision (``git_revision``), or None without git.
+    Nothing the revision does not show yet can have happened before it was committed."""
+    commit = (revision or {}).get("commit")
+    stamp = git_output(root, "show", "-s", "--format=%ct", commit) if isinstance(commit, str) else None
+    return datetime.fromtimestamp(int(stamp), UTC) if stamp and stamp.strip().isdigit() else None

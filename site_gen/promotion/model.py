@@ -19,6 +19,8 @@ from .projection import Promotion
 from .times import format_time
 from .update_paths import CandidateGraphs
 
+EARLIEST_POSSIBLE = "earliest possible, not expected"
+
 
 def _time(moment: datetime | None) -> str | None:
     return format_time(moment) if moment is not None else None
@@ -57,12 +59,12 @@ def _only_errata(rule: FeederRule, item: Pending) -> bool:
 def _pending(rule: FeederRule, item: Pending) -> dict:
     return {"version": item.version, "entered": _time(item.entered), "due": _time(item.due),
             "dueBecause": item.basis, "blockedBy": item.blocked_by, "waiting": _waiting(item),
-            "waitsOnlyOnErrata": _only_errata(rule, item)}
+            "waitsOnlyOnErrata": _only_errata(rule, item), "earliestPossible": item.earliest_possible}
 
 
 def _promoted(item: Promotion) -> dict:
     return {"version": item.version, "entered": _time(item.entered),
-            "promoted": _time(item.promoted), "round": item.round}
+            "promoted": _time(item.promoted), "round": item.round, "earliestPossible": item.earliest_possible}
 
 
 def channel_model(channel: Channel, rule: FeederRule | None, pending: list[Pending],
@@ -80,17 +82,18 @@ def channel_model(channel: Channel, rule: FeederRule | None, pending: list[Pendi
     }
 
 
-def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guards: Guards) -> list[Pending]:
+def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guards: Guards,
+                     assumed: frozenset[str] = frozenset()) -> list[Pending]:
     """Pending versions in SemVer order, with the guards as the next tool run evaluates them."""
     pending = pending_versions(rule, rule.target.versions, rule.source.versions if rule.source else [],
-                               times, errata)
+                               times, errata, assumed)
     guards.judge(pending, rule.target.name, rule.target.versions)
     return sorted(pending, key=lambda p: versions.sort_key(p.version))
 
 
 def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
                     promoted: list[Promotion], until: datetime | None, errata_source: str | None,
-                    graphs: CandidateGraphs | None) -> dict:
+                    graphs: CandidateGraphs | None, assumed: frozenset[str] = frozenset()) -> dict:
     channels = sorted(data.channels + data.internal_channels, key=lambda c: c.name)
     rules = {rule.target.name: rule for rule in feeder_rules(channels)}
     guards = Guards(data, graphs, public_channel_versions(data))
@@ -100,13 +103,15 @@ def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
     models = []
     for channel in channels:
         rule = rules.get(channel.name)
-        pending = evaluate_pending(rule, times, errata, guards) if rule else []
+        pending = evaluate_pending(rule, times, errata, guards, assumed) if rule else []
         models.append(channel_model(channel, rule, pending, promoted_into.get(channel.name, [])))
     return {
         "promotedUntil": _time(until),
         "entryTimeSources": times.sources,
         "errataFile": errata_source is not None and "file" in errata_source.split("+"),
         "errataSource": errata_source,
+        # trusted release URLs say an errata will exist, not when it is published
+        "errataTimes": EARLIEST_POSSIBLE if errata_source and "release-urls" in errata_source.split("+") else None,
         "updatePathGuard": graphs is not None,
         "channels": models,
     }

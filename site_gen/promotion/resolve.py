@@ -18,7 +18,7 @@ from .blame_store import ChannelBlames
 from .entry_times import EntryTimes, load_entry_times
 from .errata import errata_from_release_urls, load_errata
 from .feeders import feeder_rules
-from .git_blame import is_shallow_clone
+from .git_blame import is_shallow_clone, revision_time
 from .model import promotion_model
 from .projection import Promotion, project_promotions
 from .times import format_time, resolve_time
@@ -75,16 +75,20 @@ def _entry_times(data: GraphData, options: PromotionOptions, warnings: Warnings,
     return EntryTimes(table, use_git=use_git, shallow=shallow, blames=blames)
 
 
-def _errata(options: PromotionOptions, graph: Graph | None) -> tuple[dict, str | None]:
-    """Errata publicity and where it came from; the file wins over trusted URLs."""
+def _errata(options: PromotionOptions, graph: Graph | None) -> tuple[dict, str | None, frozenset[str]]:
+    """Errata publicity, where it came from, and the versions whose errata are only
+    assumed public (a trusted URL the file does not override); the file wins."""
     errata, sources = {}, []
     if options.trust_errata_urls and graph is not None:
         errata.update(errata_from_release_urls(graph))
         sources.append("release-urls")
+    assumed = set(errata)
     if options.errata:
-        errata.update(load_errata(options.errata))
+        known = load_errata(options.errata)
+        errata.update(known)
+        assumed -= set(known)
         sources.append("file")
-    return errata, "+".join(sources) or None
+    return errata, "+".join(sources) or None, frozenset(assumed)
 
 
 def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: Warnings,
@@ -95,14 +99,15 @@ def resolve_promotions(data: GraphData, options: PromotionOptions, warnings: War
     ``problems_reported``: the caller ran :func:`report_problems` already; ``blames``: the
     build's git blame of the channel files (shared with the feeds), else one for this call."""
     times = _entry_times(data, options, warnings, blames or build_blames(data))
-    errata, errata_source = _errata(options, graph)
+    errata, errata_source, assumed = _errata(options, graph)
     if not problems_reported:
         report_problems(data, options, warnings)
     graphs = CandidateGraphs(graph) if graph is not None else None
     promoted: list[Promotion] = []
     if options.until is not None:
-        data, promoted = project_promotions(data, times, errata, options.until, graphs)
-    model = promotion_model(data, times, errata, promoted, options.until, errata_source, graphs)
+        data, promoted = project_promotions(data, times, errata, options.until, graphs,
+                                            not_before=revision_time(data.root, data.revision), assumed=assumed)
+    model = promotion_model(data, times, errata, promoted, options.until, errata_source, graphs, assumed)
     return PromotionResult(data, model, promoted)
 
 
@@ -126,7 +131,9 @@ def add_promotion_arguments(parser) -> None:
     group.add_argument("--trust-errata-urls", action="store_true",
                        help="count a version's errata as public when its amd64 release metadata "
                             "has an errata 'url' (the promotion tool checks that the URL answers; "
-                            "offline we can only trust it)")
+                            "offline we can only trust it). The URL exists days before the errata is "
+                            "published, so the due and promoted times this gives are the EARLIEST "
+                            "POSSIBLE, NOT EXPECTED (marked earliestPossible in promotion.json)")
 
 
 def options_from_args(args) -> PromotionOptions:

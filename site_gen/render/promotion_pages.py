@@ -32,6 +32,7 @@ class PendingRow:
     unscheduled: str | None     # why there is no due time, in words; None when there is one
     waiting: dict | None = None  # the update-path guard's wait (promotion.json "waiting")
     only_errata: bool = False    # nothing but public errata can make it due
+    earliest_possible: bool = False  # the due time rests on errata assumed public (trusted URLs)
 
 
 @dataclass
@@ -138,7 +139,7 @@ def _entry(channel: dict, by_name: dict[str, dict], page_arches: dict[str, list[
     loose = _prefix_only(filter_text, [p["version"] for p in channel["pending"]])
     pending = [PendingRow(p["version"], p["entered"], p["due"], p["dueBecause"], p["blockedBy"],
                           p["version"] in loose, _unscheduled(p, feeder), p.get("waiting"),
-                          p.get("waitsOnlyOnErrata", False))
+                          p.get("waitsOnlyOnErrata", False), p.get("earliestPossible", False))
                for p in channel["pending"]]
     return FeederEntry(
         channel=channel["name"], internal=channel["internal"],
