@@ -180,9 +180,3 @@ def test_the_page_reads_yaml_as_pyyaml_does(sites):
         for path in documents:
             text = path.read_text("utf-8")
             assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text), path.name
-
-
-def test_readme_explains_the_privacy_property_and_the_command():
-    readme = (REPO / "README.md").read_text()
-    assert "oc get clusterversion version -o json" in readme
-    assert "never leaves the browser" in readme
