@@ -244,9 +244,3 @@ def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
             assert got == f"{message}; paste the output of -o json instead", text
         assert page.evaluate("SiteGenYaml.parse('channel: &c stable-4.16\\nagain: *c\\n')") == \
             {"channel": "stable-4.16", "again": "stable-4.16"}
-
-
-def test_readme_explains_the_privacy_property_and_the_command():
-    readme = (REPO / "README.md").read_text()
-    assert "oc get clusterversion version -o json" in readme
-    assert "never leaves the browser" in readme

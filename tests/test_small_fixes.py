@@ -14,7 +14,7 @@ from site_gen.model.versions import sort_key
 from site_gen.planner.answer import Question, plan
 from site_gen.planner.data import load_planner_data
 
-from conftest import EXAMPLE, REPO
+from conftest import EXAMPLE
 from scenario import Scenario
 from site_helpers import SVG, build_site, chromium, git, page_svg, serve
 
@@ -47,12 +47,6 @@ def test_index_records_the_graph_datas_own_revision(tmp_path):
     assert main(["build", "--graph-data", str(repo / "graph-data"), "--out", str(out), "--no-html", "-q"]) == 0
     index = orjson.loads((out / "api/upgrades_info/v1/graph/index.json").read_bytes())
     assert index["graphData"] == {"commit": own, "dirty": False}
-
-
-def test_readme_says_how_to_look_at_the_example_right_after_building_it():
-    readme = (REPO / "README.md").read_text()
-    first = readme.index("./run.sh site")
-    assert readme.index("site-gen serve _site", first) < readme.index("./run.sh test", first)
 
 
 def test_one_reachable_version_is_counted_right(tmp_path):

@@ -1,0 +1,116 @@
+"""The README and docs/ match the code: every site-gen command they show parses with the
+real command line, every relative link leads to a file (and heading) that exists, and the
+README stays a newcomer's page."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from site_gen.cli import _with_default_command, make_parser
+
+from conftest import REPO
+
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "benchmarks" / "README.md"]
+PROGRAMS = ("site-gen", ".venv/bin/site-gen", "python build.py")
+SHELL_BLOCK = re.compile(r"^```(?:sh|bash|console)\n(.*?)^```", re.M | re.S)
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def shown_commands(path: Path) -> list[str]:
+    """The site-gen invocations in a document's shell blocks, continuation lines joined."""
+    found = []
+    for block in SHELL_BLOCK.findall(path.read_text()):
+        for line in block.replace("\\\n", " ").splitlines():
+            for segment in re.split(r"\||&&|;", line):
+                segment = re.split(r" #| [0-9]?[<>]", segment, maxsplit=1)[0].strip()  # comments, redirections
+                for program in PROGRAMS:
+                    if segment.startswith(program + " ") or segment == program:
+                        found.append(segment[len(program):].strip())
+    return found
+
+
+class Refused(Exception):
+    pass
+
+
+def parse(arguments: str) -> argparse.Namespace:
+    argv = _with_default_command(shlex.split(arguments))
+    parser = make_parser()
+
+    def refuse(message: str):
+        raise Refused(message)
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        for sub in action.choices.values():
+            sub.error = refuse
+    parser.error = refuse
+    return parser.parse_args(argv)
+
+
+def test_the_docs_show_site_gen_commands():
+    shown = {str(path.relative_to(REPO)): len(shown_commands(path)) for path in DOCS}
+    assert shown["README.md"] >= 5 and sum(shown.values()) >= 20, shown
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_command_shown_parses(path):
+    refused = []
+    for command in shown_commands(path):
+        try:
+            parse(command)
+        except Refused as exc:
+            refused.append(f"site-gen {command}: {exc}")
+    assert not refused, "\n".join(refused)
+
+
+def test_a_misspelled_option_is_caught():
+    """The check above is live: argparse refuses what the docs could get wrong."""
+    with pytest.raises(Refused, match="--graph-dta"):
+        parse("build --graph-dta DIR")
+    with pytest.raises(Refused):
+        parse("plan --site public --kind lts")
+
+
+def headings(path: Path) -> set[str]:
+    """GitHub's anchors for a Markdown file's headings."""
+    anchors = set()
+    for line in path.read_text().splitlines():
+        if line.startswith("#") and not line.startswith("#!"):
+            text = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", text).replace(" ", "-"))
+    return anchors
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_relative_link_leads_somewhere(path):
+    text = re.sub(r"^```.*?^```", "", path.read_text(), flags=re.M | re.S)
+    broken = []
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file, _, anchor = target.partition("#")
+        destination = (path.parent / file).resolve() if file else path
+        if not destination.exists():
+            broken.append(target)
+        elif anchor and destination.suffix == ".md" and anchor not in headings(destination):
+            broken.append(target)
+    assert not broken, broken
+
+
+def test_the_readme_is_a_newcomers_page():
+    readme = (REPO / "README.md").read_text()
+    assert len(readme.splitlines()) <= 300
+    # the two commands come first, and the site the first one builds is the one served
+    first_block = SHELL_BLOCK.search(readme).group(1)
+    assert first_block.splitlines()[0].startswith("./run.sh site")
+    assert "./run.sh test" in first_block
+    served = next(c for c in shown_commands(REPO / "README.md") if c.startswith("serve"))
+    assert Path(parse(served).site) == parse("build").out
+    words = " ".join(readme.split())
+    for needed in ("Pointing a cluster at it", "spec.upstream", "oc get clusterversion version -o json",
+                   "never leaves the browser", "Where to read more"):
+        assert needed in words, needed
