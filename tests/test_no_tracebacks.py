@@ -374,3 +374,40 @@ def test_bad_paths_give_an_error_not_a_traceback(tmp_path, command, option, extr
     assert "Traceback" not in err
     if status != 0:
         assert err.strip(), "a failure must say why"
+
+
+# -- operator catalogs -----------------------------------------------------------
+
+OLM_FIXTURES = Path(__file__).parent / "olm_fixtures"
+CATALOG_BLOBS = [json.dumps(blob).encode() for blob in yaml.safe_load_all(
+    (OLM_FIXTURES / "gates" / "catalog.yaml").read_text()) if isinstance(blob, dict)]
+
+
+@FAST
+@given(blobs=st.lists(any_input(CATALOG_BLOBS), min_size=1, max_size=3),
+       joiner=st.sampled_from([b"\n---\n", b"\n", b""]), suffix=st.sampled_from([".yaml", ".json", ""]))
+def test_check_catalog_never_crashes(blobs, joiner, suffix):
+    """Any file handed to --catalog: findings (exit 1) or none (0), each line naming the file;
+    never a traceback. The blobs are joined as YAML documents or as a JSON stream."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / f"catalog{suffix}"
+        path.write_bytes(joiner.join(blobs))
+        status, out, err = run_cli("check", "--catalog", path)
+    assert "Traceback" not in out + err
+    assert status in (0, 1), (status, out, err)
+    findings = [line for line in out.splitlines() if ": error: " in line or ": warning: " in line]
+    assert all(line.startswith(str(path)) for line in findings), out
+    assert status == 0 or findings, out
+
+
+@BUILDS
+@given(text=any_input(CATALOG_BLOBS), suffix=st.sampled_from([".yaml", ".json"]))
+def test_build_with_any_catalog_file(text, suffix):
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        catalog = root / "catalog"
+        catalog.mkdir()
+        (catalog / f"catalog{suffix}").write_bytes(text)
+        status, _, err = run_cli("build", "--graph-data", EXAMPLE, "--out", root / "site", "--no-html", "-q",
+                                 "--cache-dir", root / "cache", "--catalog", f"ops@4.20={catalog}")
+    assert_clean_failure(status, err, str(catalog), 1)
