@@ -59,7 +59,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from site_gen.engine.build_graphs import apply_graph_data  # noqa: E402
-from site_gen.inputs.graph_data import load_blocked_edges, load_channel, load_graph_data, load_raw_metadata  # noqa: E402
+from site_gen.inputs.graph_data_files import load_blocked_edges, load_channel, load_graph_data, load_raw_metadata  # noqa: E402
 from site_gen.model import versions  # noqa: E402
 from site_gen.model.errors import InputError, Warnings  # noqa: E402
 from site_gen.model.graph import Graph  # noqa: E402

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.layout import PROMOTION_DATA
 from site_gen.model.errors import Warnings
 from site_gen.promotion.blame_store import ChannelBlames

@@ -7,7 +7,7 @@ from __future__ import annotations
 import orjson
 
 from site_gen.engine.build_graphs import build_graphs
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.publish.graph_json import GraphEncoder, GraphSerializer
 

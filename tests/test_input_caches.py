@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from site_gen.engine import release_cache, release_nodes
-from site_gen.inputs import documents, yaml_cache
+from site_gen.inputs import structured_files, yaml_cache
 from site_gen.model.errors import Warnings
 from site_gen.pipeline.site_build import BuildOptions, run_build
 
@@ -45,7 +45,7 @@ def parsers_fail(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("parsed although the cache holds it")
     monkeypatch.setattr(release_nodes, "load_release_documents", refuse)
-    monkeypatch.setattr(documents, "load_bounded", refuse)
+    monkeypatch.setattr(structured_files, "load_bounded", refuse)
 
 
 def test_a_warm_build_parses_nothing_and_writes_the_same_bytes(inputs, tmp_path, monkeypatch):
@@ -97,8 +97,8 @@ def test_other_site_gen_code_misses_both_caches(inputs, tmp_path, monkeypatch):
     monkeypatch.setattr(release_cache, "code_identity", lambda: "other code")
     monkeypatch.setattr(yaml_cache, "code_identity", lambda: "other code")
     calls = []
-    real = documents.load_bounded
-    monkeypatch.setattr(documents, "load_bounded", lambda *a: calls.append(1) or real(*a))
+    real = structured_files.load_bounded
+    monkeypatch.setattr(structured_files, "load_bounded", lambda *a: calls.append(1) or real(*a))
     scrapes = []
     real_scrape = release_nodes.load_release_documents
     monkeypatch.setattr(release_nodes, "load_release_documents", lambda *a: scrapes.append(1) or real_scrape(*a))
@@ -122,12 +122,12 @@ def test_only_documents_json_holds_exactly_are_kept(tmp_path):
     keyed.write_text("1: one\n")
     cache = tmp_path / "cache"
     parse_cache = yaml_cache.open_parse_cache(cache, root)
-    first = {path.name: documents.load_yaml(path, cache=parse_cache) for path in (plain, dated, huge, keyed)}
+    first = {path.name: structured_files.load_yaml(path, cache=parse_cache) for path in (plain, dated, huge, keyed)}
     parse_cache.save()
     stored = cache_files(cache, "graph-data-yaml-v1")[0].read_text()
     assert "4.16.1" in stored and "when" not in stored and "count" not in stored and "one" not in stored
     parse_cache = yaml_cache.open_parse_cache(cache, root)
-    again = {path.name: documents.load_yaml(path, cache=parse_cache) for path in (plain, dated, huge, keyed)}
+    again = {path.name: structured_files.load_yaml(path, cache=parse_cache) for path in (plain, dated, huge, keyed)}
     for name, document in first.items():
         assert again[name].data == document.data and type(again[name].data) is type(document.data)
         assert again[name].lines == document.lines

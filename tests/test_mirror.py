@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from site_gen.cli import main
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.layout import GRAPH_DATA_TARBALL
 from site_gen.model.errors import Warnings
 from site_gen.publish.graph_data_tarball import tarball_files

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from site_gen.cli import main
-from site_gen.inputs.graph_data import load_channel
+from site_gen.inputs.graph_data_files import load_channel
 from site_gen.promotion.delay import parse_delay
 from site_gen.promotion.feeders import feeder_cycles
 from site_gen.promotion.filters import compile_filter, prefix_only_branches
@@ -319,7 +319,7 @@ def test_blame_porcelain_parsing():
 # -- the guard: one definition for blockedBy and --promote-until -----------------
 
 def resolve(root, until=None, times=None, errata=None):
-    from site_gen.inputs.graph_data import load_graph_data
+    from site_gen.inputs.graph_data_files import load_graph_data
     from site_gen.model.errors import Warnings
     from site_gen.promotion.resolve import PromotionOptions, resolve_promotions
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 import pytest
 
 from site_gen.cli import main
-from site_gen.inputs.graph_data import load_channel
+from site_gen.inputs.graph_data_files import load_channel
 from site_gen.promotion.entry_times import EntryTimes
 
 UTC = UTC

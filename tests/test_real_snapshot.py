@@ -6,7 +6,7 @@ import orjson
 import pytest
 import yaml
 
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.model.versions import sort_key
 

@@ -14,7 +14,7 @@ import pytest
 
 from site_gen.engine.build_graphs import apply_graph_data
 from site_gen.engine.edge_add_remove import apply_edge_rules
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.inputs.raw_graph import load_raw_graph
 from site_gen.model.errors import Warnings
 

@@ -16,8 +16,8 @@ import pytest
 from site_gen.inputs.raw_graph import load_raw_graph
 from site_gen.model.errors import Warnings
 from site_gen.registry.client import ConnectionOptions
-from site_gen.registry.documents import write_raw_graph
 from site_gen.registry.reference import parse_reference
+from site_gen.registry.release_documents import write_raw_graph
 from site_gen.registry.scraper import ScrapeOptions, scrape_registry
 
 from conftest import FIXTURES

@@ -230,7 +230,9 @@ def test_a_fifo_in_the_site_names_no_file_and_wedges_nothing(site):
 def test_300_trickling_connections_keep_no_one_waiting(site):
     """Issue 9: 300 reconnecting slow connections denied service while they lasted. Now
     each costs the event loop nothing while it trickles: normal clients are answered
-    within 2 s throughout."""
+    while every slow connection is still open, waiting out its head deadline (10 s). A
+    server that served the slow ones first would answer the others only after dropping
+    them. No wall-clock bound: a loaded machine makes answers slow, not out of order."""
     with builtin_server(site) as server:
         slow = [socket.create_connection(("127.0.0.1", port_of(server))) for _ in range(300)]
         stop = threading.Event()
@@ -247,15 +249,29 @@ def test_300_trickling_connections_keep_no_one_waiting(site):
         sender = threading.Thread(target=trickle, daemon=True)
         sender.start()
         try:
-            waits = []
-            for _ in range(15):
-                started = time.monotonic()
+            for _ in range(5):
                 still_serves(server)
-                waits.append(time.monotonic() - started)
-                time.sleep(0.2)
-            assert max(waits) < 2.0, waits
+            stop.set()
+            sender.join()
+            dropped = [index for index, connection in enumerate(slow) if not is_open(connection)]
+            assert dropped == [], f"{len(dropped)} slow connections were closed before the others were served"
         finally:
             stop.set()
             sender.join()
             for connection in slow:
                 connection.close()
+
+
+def is_open(connection: socket.socket) -> bool:
+    """Whether the server still holds the connection open, waiting: nothing to read (an
+    answer, such as an error, or the end of the stream would mean it gave up on it)."""
+    connection.setblocking(False)
+    try:
+        connection.recv(1, socket.MSG_PEEK)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        connection.setblocking(True)

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from site_gen.engine.build_graphs import build_graphs
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.publish.graph_json import GraphSerializer
 from site_gen.render.channel_view import channel_view

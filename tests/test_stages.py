@@ -19,7 +19,7 @@ from site_gen.engine.stages import (
     read_releases_stage,
     run_stages,
 )
-from site_gen.inputs.graph_data import load_graph_data
+from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.model.graph import Graph, PendingRisk
 from site_gen.model.graph_data import Risk

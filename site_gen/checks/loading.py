@@ -12,15 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..inputs.documents import load_yaml
 from ..inputs.file_selection import internal_channel_files, looks_like_data, qualifying_files
-from ..inputs.graph_data import (
+from ..inputs.graph_data_files import (
     load_blocked_edge,
     load_channel,
     load_raw_metadata,
     load_schema_version,
     skipped_blocked_edge,
 )
+from ..inputs.structured_files import load_yaml
 from ..model.document import Document
 from ..model.errors import InputError, Warnings
 from ..model.graph_data import BlockedEdge, Channel, GraphData

@@ -13,7 +13,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from ..inputs.graph_data import unread_blocked_edge_reason
+from ..inputs.graph_data_files import unread_blocked_edge_reason
 from ..inputs.patterns import compile_pattern
 from ..model import versions
 from ..model.document import Document

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from ..inputs.documents import load_json
 from ..inputs.releases import ARCH_NAME, DIGEST_PULLSPEC, KIND
+from ..inputs.structured_files import load_json
 from ..model import versions
 from ..model.errors import InputError, Warnings
 from ..model.metadata_keys import PREFIX

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from ..model.errors import Warnings
-from ..registry.documents import write_release_documents
 from ..registry.reference import parse_reference
+from ..registry.release_documents import write_release_documents
 from ..registry.source import add_registry_arguments, scrape
 
 EPILOG = """\

@@ -13,7 +13,7 @@ import orjson
 
 from ..engine.build_graphs import build_graphs
 from ..inputs.git import run_git
-from ..inputs.graph_data import load_graph_data
+from ..inputs.graph_data_files import load_graph_data
 from ..inputs.regular_files import read_regular
 from ..layout import GRAPH_API_DIR
 from ..model.errors import InputError, Warnings

@@ -3,7 +3,7 @@
 Cincinnati builds its graph with the graph-builder's plugins, in this order:
 
     release-scrape-dockerv2             releases from the registry   -> read-releases
-    github-secondary-metadata-scrape    fetch the graph-data         -> (inputs.graph_data, below)
+    github-secondary-metadata-scrape    fetch the graph-data         -> (inputs.graph_data_files, below)
     openshift-secondary-metadata-parse  raw metadata, blocks, channels
     edge-add-remove                     adds, conditional edges, removals
 

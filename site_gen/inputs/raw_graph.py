@@ -8,8 +8,8 @@ from ..model import versions
 from ..model.errors import InputError
 from ..model.graph import Graph
 from ..model.metadata_keys import MANIFESTREF_KEY
-from .documents import load_json
-from .graph_data import check_graph_metadata
+from .graph_data_files import check_graph_metadata
+from .structured_files import load_json
 
 
 def load_raw_graph(path: Path) -> Graph:

@@ -18,8 +18,8 @@ from ..model import versions
 from ..model.document import Document
 from ..model.errors import InputError, Warnings
 from ..model.release import Release
-from .documents import load_structured
-from .graph_data import check_graph_metadata
+from .graph_data_files import check_graph_metadata
+from .structured_files import load_structured
 
 KIND = "cincinnati-metadata-v0"
 # The policy engine's rule for ?arch= (use fullmatch: "$" admits a final newline).

@@ -98,7 +98,7 @@ def _plain(value: object) -> bool:
 
 def open_parse_cache(cache_dir: Path | None, root: Path) -> YamlParseCache | None:
     """The parse cache of the graph-data at ``root`` under ``cache_dir`` (None: no cache).
-    Hand it to :func:`..inputs.graph_data.load_graph_data`, then ``save()`` it."""
+    Hand it to :func:`..inputs.graph_data_files.load_graph_data`, then ``save()`` it."""
     if cache_dir is None:
         return None
     where = hashlib.sha256(os.fsencode(str(root.absolute()))).hexdigest()[:32]

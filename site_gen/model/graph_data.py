@@ -1,6 +1,6 @@
 """What a cincinnati-graph-data checkout holds, once read: channels, risks, blocked edges, signatures.
 
-Plain records; reading and validating the files is :mod:`site_gen.inputs.graph_data`'s job.
+Plain records; reading and validating the files is :mod:`site_gen.inputs.graph_data_files`'s job.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.build_graphs import BuiltGraphs
-from ..inputs.graph_data import load_graph_data
+from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model.errors import InputWarning, Warnings
 from ..model.graph_data import GraphData

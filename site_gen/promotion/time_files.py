@@ -17,8 +17,8 @@ from pathlib import Path
 import orjson
 import yaml
 
-from ..inputs.documents import load_json, load_yaml
 from ..inputs.regular_files import read_regular
+from ..inputs.structured_files import load_json, load_yaml
 from ..model.document import Document
 from ..model.errors import InputError
 

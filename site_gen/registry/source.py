@@ -120,6 +120,6 @@ def resolve_releases(args: argparse.Namespace, warnings: Warnings) -> Path | Non
     source = args.releases
     if not isinstance(source, RegistryReference):
         return source
-    from .documents import write_raw_graph
+    from .release_documents import write_raw_graph
     result = scrape(source, args, warnings)
     return write_raw_graph(result, scrape_file(source, args.cache_dir or default_cache_dir()))

@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlsplit
 
 import orjson
 
-from ..inputs.graph_data import CHANNEL_NAME
+from ..inputs.graph_data_files import CHANNEL_NAME
 from ..inputs.releases import ARCH_NAME
 from ..layout import EMPTY_GRAPH, graph_path
 from .conditional import Conditions

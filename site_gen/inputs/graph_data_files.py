@@ -19,12 +19,12 @@ from ..model.document import Document
 from ..model.errors import InputError, Warnings
 from ..model.graph_data import BlockedEdge, Channel, Feeder, GraphData, Risk
 from ..model.metadata_keys import NEXT_ADD, NEXT_REMOVE, PREVIOUS_ADD, PREVIOUS_REMOVE, REMOVE_REGEX_KEY
-from .documents import load_json, load_yaml
 from .file_selection import internal_channel_files, qualifying_files
 from .git import git_revision
 from .patterns import compile_pattern
 from .regular_files import read_regular
 from .signatures import load_signatures
+from .structured_files import load_json, load_yaml
 from .yaml_cache import YamlParseCache
 
 MAX_SCHEMA = (1, 2)  # the reference service supports graph-data schema up to 1.2.0
