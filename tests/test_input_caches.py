@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 
+from site_gen import json_cache
 from site_gen.engine import release_cache, release_nodes
 from site_gen.inputs import structured_files, yaml_cache
 from site_gen.model.errors import Warnings
@@ -95,7 +96,7 @@ def test_other_site_gen_code_misses_both_caches(inputs, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     build(inputs, tmp_path / "first", cache)
     monkeypatch.setattr(release_cache, "code_identity", lambda: "other code")
-    monkeypatch.setattr(yaml_cache, "code_identity", lambda: "other code")
+    monkeypatch.setattr(json_cache, "code_identity", lambda: "other code")
     calls = []
     real = structured_files.load_bounded
     monkeypatch.setattr(structured_files, "load_bounded", lambda *a: calls.append(1) or real(*a))

@@ -15,34 +15,18 @@ never run code. A damaged file, or an entry not of the shapes written, is ignore
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 from pathlib import Path
 
-import orjson
-
-from ..atomic_files import write_atomically
-from ..cache_dir import keep_newest, mark_used
-from ..code_identity import code_identity
+from ..json_cache import JsonEntryCache, plain
 
 FORMAT = 1
 KEEP = 8  # graph-data directories remembered (the most recently built)
-_LARGEST_INT = 1 << 63  # orjson writes 64-bit integers exactly
 
 
-class YamlParseCache:
+class YamlParseCache(JsonEntryCache):
     def __init__(self, path: Path):
-        self.path = path
-        self.identity = f"v{FORMAT} {code_identity()}"
-        self.stored: dict[str, list] = {}
-        self.used: dict[str, list] = {}
-        self.changed = False
-        try:
-            data = orjson.loads(path.read_bytes())
-            if isinstance(data, dict) and data.get("code") == self.identity and isinstance(data.get("entries"), dict):
-                self.stored = data["entries"]
-        except (OSError, ValueError):
-            pass
+        super().__init__(path, FORMAT, KEEP)
 
     def lookup(self, raw: bytes) -> tuple[str, tuple[object, dict[tuple, int]] | None]:
         """The cache key of ``raw``, and the (data, lines) parsed before from exactly these
@@ -59,41 +43,14 @@ class YamlParseCache:
             return None
         if len(found) != len(lines):
             return None  # not what remember() wrote: parse the file again
-        self.used[key] = entry  # type: ignore[assignment]
+        self.used_entry(key, entry)
         return data, found
 
     def remember(self, key: str, data: object, lines: dict[tuple, int]) -> None:
         """Keep what was parsed from the bytes :meth:`lookup` gave ``key`` for."""
-        if not _plain(data) or not all(_plain(list(where)) and type(line) is int for where, line in lines.items()):
+        if not plain(data) or not all(plain(list(where)) and type(line) is int for where, line in lines.items()):
             return
-        self.used[key] = [data, [[list(where), line] for where, line in lines.items()]]
-        self.changed = True
-
-    def save(self) -> None:
-        if not self.changed and len(self.used) == len(self.stored):
-            mark_used(self.path)
-            return
-        try:
-            write_atomically(self.path, orjson.dumps({"code": self.identity, "entries": self.used}))
-        except (OSError, TypeError):
-            pass  # a cache that cannot be written only costs time next build
-        keep_newest(self.path.parent, KEEP)
-
-
-def _plain(value: object) -> bool:
-    """Whether JSON gives back exactly ``value``: the same types and values."""
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if kind is int:
-        return -_LARGEST_INT <= value < _LARGEST_INT  # type: ignore[operator]
-    if kind is float:
-        return math.isfinite(value)  # type: ignore[arg-type]
-    if kind is list:
-        return all(_plain(item) for item in value)  # type: ignore[attr-defined]
-    if kind is dict:
-        return all(type(key) is str and _plain(item) for key, item in value.items())  # type: ignore[attr-defined]
-    return False
+        self.new_entry(key, [data, [[list(where), line] for where, line in lines.items()]])
 
 
 def open_parse_cache(cache_dir: Path | None, root: Path) -> YamlParseCache | None:

@@ -14,16 +14,11 @@ import hashlib
 import os
 from pathlib import Path
 
-import orjson
-
-from ..atomic_files import write_atomically
-from ..cache_dir import keep_newest, mark_used
-from ..code_identity import code_identity
 from ..inputs.regular_files import open_regular
-from ..inputs.yaml_cache import _plain
+from ..json_cache import JsonEntryCache, plain
 from .decoding import KEPT_CSV_FIELDS
 
-FORMAT = 1
+FORMAT = 2  # 2: the shared cache file shape (entries, not files)
 KEEP = 8          # catalog sources remembered (the most recently used)
 _DROPPED_KEYS = frozenset(("icon", "relatedimages", "description"))
 
@@ -64,41 +59,19 @@ def _reduced_property(item: object) -> object:
     return item
 
 
-class CatalogParseCache:
+class CatalogParseCache(JsonEntryCache):
     def __init__(self, cache_dir: Path, source: Path):
         where = hashlib.sha256(os.fsencode(str(source.absolute()))).hexdigest()[:32]
-        self.path = cache_dir / f"olm-catalog-v{FORMAT}" / f"{where}.json"
-        self.identity = f"v{FORMAT} {code_identity()}"
-        self.stored: dict[str, list] = {}
-        self.used: dict[str, list] = {}
-        self.changed = False
-        try:
-            data = orjson.loads(self.path.read_bytes())
-            if isinstance(data, dict) and data.get("code") == self.identity and isinstance(data.get("files"), dict):
-                self.stored = data["files"]
-        except (OSError, ValueError):
-            pass
+        super().__init__(cache_dir / f"olm-catalog-v{FORMAT}" / f"{where}.json", FORMAT, KEEP)
 
     def lookup(self, key: str) -> Blobs | None:
         entry = self.stored.get(key)
         if not isinstance(entry, list) or not all(
                 isinstance(item, list) and len(item) == 2 and type(item[0]) is int for item in entry):
             return None
-        self.used[key] = entry
+        self.used_entry(key, entry)
         return [(line, blob) for line, blob in entry]
 
     def remember(self, key: str, blobs: Blobs) -> None:
-        entry = [[line, blob] for line, blob in blobs]
-        if _plain([blob for _, blob in blobs]):
-            self.used[key] = entry
-            self.changed = True
-
-    def save(self) -> None:
-        if not self.changed and len(self.used) == len(self.stored):
-            mark_used(self.path)
-            return
-        try:
-            write_atomically(self.path, orjson.dumps({"code": self.identity, "files": self.used}))
-        except (OSError, TypeError):
-            pass  # a cache that cannot be written only costs time next run
-        keep_newest(self.path.parent, KEEP)
+        if plain([blob for _, blob in blobs]):
+            self.new_entry(key, [[line, blob] for line, blob in blobs])
