@@ -110,8 +110,10 @@ class Pusher:
         assert response.status_code == 201, response.text
         return Pushed(digest_of(body), len(body), media_type)
 
-    def image(self, reference: str | None, architecture: str, layers: list[bytes], oci: bool = False) -> Pushed:
-        """An image of ``layers`` (base first, each gzip'd tar or any bytes)."""
+    def image(self, reference: str | None, architecture: str, layers: list[bytes], oci: bool = False,
+              labels: dict[str, str] | None = None) -> Pushed:
+        """An image of ``layers`` (base first, each gzip'd tar or any bytes), its config
+        carrying ``labels``."""
         diff_ids = []
         for layer in layers:
             try:
@@ -119,7 +121,8 @@ class Pusher:
             except (OSError, EOFError, zlib.error):  # not gzip: a corrupt or non-tar layer
                 diff_ids.append(digest_of(layer))
         config = json.dumps({"architecture": architecture, "os": "linux",
-                             "rootfs": {"type": "layers", "diff_ids": diff_ids}}, sort_keys=True).encode()
+                             "rootfs": {"type": "layers", "diff_ids": diff_ids},
+                             **({"config": {"Labels": labels}} if labels else {})}, sort_keys=True).encode()
         layer_type = OCI_LAYER if oci else DOCKER_LAYER
         manifest = {
             "schemaVersion": 2,

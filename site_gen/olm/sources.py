@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..model.errors import Warnings
+from ..registry.reference import PREFIX
 from .publish import path_component
+
+if TYPE_CHECKING:  # the registry client (aiohttp) is imported only by a build that pulls an image
+    from ..registry.client import ConnectionOptions
 
 _MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
 _EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")
@@ -23,8 +29,9 @@ _EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")
 @dataclass(frozen=True)
 class CatalogSource:
     name: str              # the catalog's name on the site (OUT/olm/NAME/)
-    source: Path           # a file-based-catalog directory or file
+    source: Path           # a file-based-catalog directory or file (an image's, once pulled)
     openshift: str         # the OpenShift minor it serves, "4.20"
+    image: str | None = None  # docker://HOST[:PORT]/REPO:TAG, for an index image
 
 
 def _minor_at_end(text: str) -> str | None:
@@ -33,7 +40,8 @@ def _minor_at_end(text: str) -> str | None:
 
 
 def catalog_source(text: str) -> CatalogSource:
-    """argparse type for ``--catalog NAME[@4.N]=SOURCE``."""
+    """argparse type for ``--catalog NAME[@4.N]=SOURCE``; SOURCE may be an index image,
+    ``docker://HOST[:PORT]/REPO:TAG``, whose tag usually names the minor."""
     name, equals, source = text.partition("=")
     if not equals or not name or not source:
         raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=SOURCE, e.g. community-v4.20=catalogs/v4.20")
@@ -42,7 +50,7 @@ def catalog_source(text: str) -> CatalogSource:
         name = explicit["name"]
         openshift = f"{int(explicit['major'])}.{int(explicit['minor'])}"
     else:
-        openshift = _minor_at_end(name) or _minor_at_end(Path(source).name) or ""
+        openshift = _minor_at_end(name) or _minor_at_end(source.rstrip("/").rsplit("/", 1)[-1]) or ""
     if not openshift:
         raise argparse.ArgumentTypeError(
             f"{text!r}: which OpenShift minor does this catalog serve? Write NAME@4.20=SOURCE, or end the "
@@ -50,4 +58,15 @@ def catalog_source(text: str) -> CatalogSource:
     if path_component(name) != name:
         raise argparse.ArgumentTypeError(f"{text!r}: a catalog name may use only A-Z a-z 0-9 . _ - "
                                          "(it names the catalog's folder on the site)")
+    if source.startswith(PREFIX):
+        return CatalogSource(name, Path(), openshift, image=source)
     return CatalogSource(name, Path(source), openshift)
+
+
+def pull_catalog_images(catalogs: list[CatalogSource], connection: ConnectionOptions, cache_dir: Path,
+                        warnings: Warnings) -> list[CatalogSource]:
+    """Each index image pulled into ``cache_dir`` (see :mod:`.index_image`); the build then
+    reads its folder like any catalog directory."""
+    from .index_image import pull_catalog
+    return [replace(catalog, source=pull_catalog(catalog.image, connection, cache_dir, warnings))
+            if catalog.image else catalog for catalog in catalogs]

@@ -39,7 +39,7 @@ class CorruptLayer(Exception):
     the message is a predicate: "layer <digest> " + message."""
 
 
-class _ChunkReader(io.RawIOBase):
+class ChunkReader(io.RawIOBase):
     """A file over an iterator of byte chunks, hashing and counting what it hands out."""
 
     def __init__(self, chunks: Iterator[bytes], limit: int):
@@ -78,26 +78,19 @@ def is_metadata_path(name: str) -> bool:
 def find_release_metadata(chunks: Iterator[bytes], digest: str, limits: LayerLimits) -> bytes | None:
     """The bytes of the release-metadata entry, or None when the layer has none; either
     only once the whole layer matched its digest."""
-    raw = _ChunkReader(chunks, limits.compressed)
-    stream = io.BufferedReader(raw, 1 << 16)
-    head = stream.peek(512)[:512]
-    mode: Literal["r|gz", "r|"]
-    if head[:2] == b"\x1f\x8b":
-        mode = "r|gz"
-    elif len(head) >= 262 and head[257:262] == b"ustar":
-        mode = "r|"
-    else:
-        _verify(stream, raw, digest)
+    raw, stream, mode = open_layer(chunks, limits)
+    if mode is None:
+        verify_to_end(stream, raw, digest)
         raise NotAnArchive("neither gzip nor tar")
     try:
         found = _entry(stream, mode, limits)
     except (tarfile.TarError, zlib.error, EOFError, OSError) as exc:
         raise CorruptLayer(f"is corrupt: cannot be decoded ({exc or type(exc).__name__})") from None
-    _verify(stream, raw, digest)
+    verify_to_end(stream, raw, digest)
     return found
 
 
-def _entry(stream: io.BufferedReader[_ChunkReader], mode: Literal["r|gz", "r|"], limits: LayerLimits) -> bytes | None:
+def _entry(stream: io.BufferedReader[ChunkReader], mode: Literal["r|gz", "r|"], limits: LayerLimits) -> bytes | None:
     """The first entry at METADATA_PATH, decoding no further than it."""
     with tarfile.open(fileobj=stream, mode=mode) as archive:
         for member in archive:
@@ -115,7 +108,21 @@ def _entry(stream: io.BufferedReader[_ChunkReader], mode: Literal["r|gz", "r|"],
     return None
 
 
-def _verify(stream: io.BufferedReader[_ChunkReader], raw: _ChunkReader, digest: str) -> None:
+def open_layer(chunks: Iterator[bytes], limits: LayerLimits) -> tuple[ChunkReader, io.BufferedReader[ChunkReader],
+                                                                     Literal["r|gz", "r|"] | None]:
+    """The counting reader, a buffered stream over it, and the tar mode (None: neither
+    gzip nor tar)."""
+    raw = ChunkReader(chunks, limits.compressed)
+    stream = io.BufferedReader(raw, 1 << 16)
+    head = stream.peek(512)[:512]
+    if head[:2] == b"\x1f\x8b":
+        return raw, stream, "r|gz"
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return raw, stream, "r|"
+    return raw, stream, None
+
+
+def verify_to_end(stream: io.BufferedReader[ChunkReader], raw: ChunkReader, digest: str) -> None:
     """Read the rest of the layer (hashing, not decoding) and compare it with its digest."""
     while stream.read(1 << 16):
         pass

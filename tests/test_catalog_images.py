@@ -1,0 +1,118 @@
+"""build --catalog NAME=docker://HOST/REPO:TAG: an index image pushed to the real docker-registry,
+read as opm reads it (the configs label, layers from the base up, whiteouts), kept by digest."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import orjson
+import pytest
+
+from site_gen.cli import main
+from site_gen.olm.loading import load_catalog
+from site_gen.olm.publish import catalog_files
+
+from registry_images import Pusher, base_layer, gzip_bytes, tar_bytes
+from registry_proxy import FaultProxy, flip_bit
+from registry_server import REGISTRY, cert_dir_for
+
+pytest_plugins = ["registry_fixtures"]
+pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason="no docker-registry")]
+
+FIXTURES = Path(__file__).parent / "olm_fixtures"
+REPOSITORY = "redhat/redhat-operator-index"
+CONFIGS = {"operators.operatorframework.io.index.configs.v1": "/configs"}
+
+
+@pytest.fixture(scope="module")
+def index_images(anonymous_registry):
+    """v4.20: a list of two platform images whose second layer removes a package the first
+    added (a whiteout); plain: one image with no configs label; sqlite: a sqlite index."""
+    gates = (FIXTURES / "gates" / "catalog.yaml").read_bytes()
+    stale = (FIXTURES / "deprecations" / "catalog.yaml").read_bytes()
+    first = gzip_bytes(tar_bytes({"configs/gates/catalog.yaml": gates, "configs/stale/catalog.yaml": stale,
+                                  "etc/not-the-catalog.yaml": b"schema: [broken\n"}))
+    second = gzip_bytes(tar_bytes({"configs/stale/.wh.catalog.yaml": b"", "configs/.wh.stale": b""}))
+    pusher = Pusher(anonymous_registry.url, REPOSITORY, str(anonymous_registry.certs.ca))
+    try:
+        children = [(pusher.image(None, arch, [base_layer(), first, second], labels=CONFIGS), arch)
+                    for arch in ("arm64", "amd64")]
+        pusher.image_list("v4.20", children)
+        pusher.image("plain-v4.20", "amd64", [base_layer()], labels={"some.label": "x"})
+        pusher.image("sqlite-v4.20", "amd64", [base_layer()],
+                     labels={"operators.operatorframework.io.index.database.v1": "/database/index.db"})
+    finally:
+        pusher.close()
+    return anonymous_registry
+
+
+def build(tmp_path: Path, registry, tag: str, out: str = "site") -> int:
+    return main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
+                 "--out", str(tmp_path / out), "--cache-dir", str(tmp_path / "cache"),
+                 "--cert-dir", str(cert_dir_for(registry, tmp_path / "certs.d")),
+                 "--catalog", f"ops={registry.docker_reference(REPOSITORY)}:{tag}"])
+
+
+def published(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "olm").rglob("*"))
+            if p.is_file() and not p.name.endswith(".gz")}
+
+
+def test_an_index_image_publishes_what_its_configs_hold(tmp_path, index_images):
+    assert build(tmp_path, index_images, "v4.20") == 0
+    # the whiteout removed the stale package; the file outside /configs was never read
+    expected = catalog_files(load_catalog(FIXTURES / "gates", "ops"), extra={"openshiftVersion": "4.20"})
+    assert published(tmp_path / "site") == expected
+    index = orjson.loads(expected["olm/ops/index.json"])
+    assert index["openshiftVersion"] == "4.20" and index["valid"] is True
+
+
+def test_a_second_build_reads_no_layer_while_the_tag_names_the_same_image(tmp_path, index_images):
+    assert build(tmp_path, index_images, "v4.20", "first") == 0
+    [pulled] = list((tmp_path / "cache" / "olm-index-v1").glob("*/*/configs"))
+    inode = pulled.stat().st_ino
+    assert build(tmp_path, index_images, "v4.20", "second") == 0
+    assert pulled.stat().st_ino == inode  # the same folder, not pulled again
+    assert published(tmp_path / "first") == published(tmp_path / "second")
+
+
+@pytest.mark.parametrize("tag, message", [
+    ("plain-v4.20", "not a catalog index image (no operators.operatorframework.io.index.configs.v1 label)"),
+    ("sqlite-v4.20", "a sqlite-based index image"),
+    ("missing-v4.20", "manifest request answered HTTP 404"),
+])
+def test_an_image_that_is_no_catalog_stops_the_build(tmp_path, capsys, index_images, tag, message):
+    assert build(tmp_path, index_images, tag) == 1
+    error = capsys.readouterr().err
+    assert f"{tag}: " in error and message in error and "Traceback" not in error
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_pulled_catalog_equals_its_gzip_copies(tmp_path, index_images):
+    assert build(tmp_path, index_images, "v4.20") == 0
+    for path in (tmp_path / "site" / "olm").rglob("*.gz"):
+        assert gzip.decompress(path.read_bytes()) == path.with_suffix("").read_bytes()
+
+
+def test_a_tampered_catalog_layer_never_publishes(tmp_path, capsys, index_images):
+    """The layer that holds the catalog, one bit flipped on the way (a proxy in front of the
+    registry): the build stops naming the image and the layer, and nothing is kept."""
+    proxy = FaultProxy(index_images)
+    try:
+        assert main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
+                     "--out", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"), "--timeout", "2",
+                     "--cert-dir", str(cert_dir_for(proxy, tmp_path / "certs.d")),
+                     "--catalog", f"ops={proxy.docker_reference(REPOSITORY)}:v4.20"]) == 0
+        capsys.readouterr()
+        flipped = proxy.fault(r"/blobs/sha256:[0-9a-f]{64}$", respond=flip_bit(-1))
+        assert main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
+                     "--out", str(tmp_path / "other"), "--cache-dir", str(tmp_path / "cold"), "--timeout", "2",
+                     "--cert-dir", str(cert_dir_for(proxy, tmp_path / "certs.d")),
+                     "--catalog", f"ops={proxy.docker_reference(REPOSITORY)}:v4.20"]) == 1
+    finally:
+        proxy.stop()
+    error = capsys.readouterr().err
+    assert flipped.hits and "v4.20: " in error and "does not match its digest" in error, error
+    assert "Traceback" not in error and not (tmp_path / "other").exists()
+    assert not list((tmp_path / "cold").glob("olm-index-v1/*/*/configs"))  # nothing kept from it
