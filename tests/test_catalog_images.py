@@ -116,3 +116,14 @@ def test_a_tampered_catalog_layer_never_publishes(tmp_path, capsys, index_images
     assert flipped.hits and "v4.20: " in error and "does not match its digest" in error, error
     assert "Traceback" not in error and not (tmp_path / "other").exists()
     assert not list((tmp_path / "cold").glob("olm-index-v1/*/*/configs"))  # nothing kept from it
+
+
+def test_check_reads_an_index_image_as_it_reads_the_folder(tmp_path, capsys, index_images):
+    image = f"{index_images.docker_reference(REPOSITORY)}:v4.20"
+    certs = str(cert_dir_for(index_images, tmp_path / "certs.d"))
+    from_image = main(["check", "--catalog", image, "--cert-dir", certs, "--cache-dir", str(tmp_path / "cache")])
+    image_report = capsys.readouterr()
+    from_folder = main(["check", "--catalog", str(FIXTURES / "gates")])
+    folder_report = capsys.readouterr()
+    assert (from_image, image_report.out, image_report.err) == (from_folder, folder_report.out, folder_report.err)
+    assert from_image == 0 and "in 1 files" in image_report.err  # the one catalog file, whited-out ones gone

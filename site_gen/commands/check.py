@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..model.errors import Warnings
+from ..registry.reference import PREFIX
 from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import (
     add_graph_data_argument,
@@ -43,9 +44,10 @@ def add_parser(sub) -> None:
                        help="text lines (default) or one JSON document on stdout")
     check.add_argument("--fail-on", choices=("warning", "error"), default="warning",
                        help="the least severe finding that makes the exit status 1 (default: warning)")
-    check.add_argument("--catalog", type=Path, default=None, metavar="SOURCE",
-                       help="check an operator catalog (a file-based catalog directory or file) instead: "
-                            "what `opm validate` rejects, and bundles stranded under OLM v0 as warnings")
+    check.add_argument("--catalog", default=None, metavar="SOURCE",
+                       help="check an operator catalog (a file-based catalog directory or file, or an index "
+                            "image docker://HOST[:PORT]/REPO:TAG) instead: what `opm validate` rejects, and "
+                            "bundles stranded under OLM v0 as warnings")
     add_quiet_argument(check, "no summary line on stderr")
     add_registry_arguments(check)
 
@@ -56,7 +58,7 @@ def run(args, warnings: Warnings) -> int:
     from ..checks.report import format_json, format_text, summary_line
     from ..checks.runner import run_checks
     if args.catalog is not None:
-        return _run_catalog(args)
+        return _run_catalog(args, warnings)
     if args.directory is not None:
         if args.graph_data not in (Path("graph-data"), args.directory):
             print(f"error: two graph-data directories given ({args.directory} and --graph-data {args.graph_data})",
@@ -78,7 +80,7 @@ def run(args, warnings: Warnings) -> int:
     return 1 if failing else 0
 
 
-def _run_catalog(args) -> int:
+def _run_catalog(args, warnings: Warnings) -> int:
     """``--catalog SOURCE``: the same report and exit status, about an operator catalog."""
     from ..checks.finding import ERROR
     from ..checks.report import format_json, format_text, summary_line
@@ -86,12 +88,20 @@ def _run_catalog(args) -> int:
     if args.directory is not None:
         print("error: give either a graph-data directory or --catalog, not both", file=sys.stderr)
         return 2
-    if not args.catalog.exists():
-        print(f"{args.catalog}: error: catalog source not found (a file-based catalog directory or file)",
+    if args.catalog.startswith(PREFIX):  # an index image: pulled into the cache, then checked as a folder
+        from ..cache_dir import default_cache_dir
+        from ..olm.index_image import pull_catalog
+        from ..registry.source import scrape_options
+        source = pull_catalog(args.catalog, scrape_options(args).connection, args.cache_dir or default_cache_dir(),
+                              warnings)
+    else:
+        source = Path(args.catalog)
+    if not source.exists():
+        print(f"{source}: error: catalog source not found (a file-based catalog directory or file)",
               file=sys.stderr)
         return 2
-    findings = catalog_findings(args.catalog)
-    root = args.catalog if args.catalog.is_dir() else args.catalog.parent
+    findings = catalog_findings(source)
+    root = source if source.is_dir() else source.parent
     if args.format == "json":
         sys.stdout.buffer.write(format_json(findings))
     else:
