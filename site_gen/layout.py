@@ -49,6 +49,7 @@ PROMOTION = "promotion.html"
 CHANGES = "changes.html"
 ASSETS_DIR = "assets"
 DATA_DIR = "data"
+OLM_DIR = "olm"  # operator catalogs: the JSON graphs and their pages
 PROMOTION_DATA = f"{DATA_DIR}/promotion.json"
 
 

@@ -4,8 +4,10 @@ engine writes them on its own; the OpenShift minor each serves; bad catalogs sto
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
 
 import orjson
 import pytest
@@ -15,6 +17,7 @@ from site_gen.olm.loading import load_catalog
 from site_gen.olm.publish import catalog_files
 
 from conftest import EXAMPLE, SHARED, needs_shared
+from site_helpers import parse_html, parse_page, table_rows
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 COMMUNITY = SHARED / "data" / "olm-catalogs-2026-08"
@@ -98,3 +101,54 @@ def test_the_three_community_catalogs_are_published(tmp_path, capsys):
         assert index["valid"] is True and index["openshiftVersion"] == minor
         assert len(index["packages"]) >= 35
     assert "read operator catalogs" in capsys.readouterr().err
+
+
+def links_resolve(site: Path, below: str) -> list[str]:
+    """Every relative href/src of the pages below ``below`` that names no file of the site."""
+    broken = []
+    for page in sorted((site / below).rglob("*.html")):
+        for _, _, target in parse_page(page).links:
+            if re.match(r"[a-z]+:|#", target):
+                continue
+            if not (page.parent / unquote(target.split("#")[0])).is_file():
+                broken.append(f"{page.relative_to(site)} -> {target}")
+    return broken
+
+
+def test_catalog_pages_show_each_channel_as_olm_v0_walks_it(tmp_path):
+    assert main(["build", "--graph-data", str(EXAMPLE), "--out", str(tmp_path / "site"), "-q",
+                 "--cache-dir", str(tmp_path / "cache"), "--catalog", f"gates@4.19={FIXTURES / 'gates'}"]) == 0
+    site = tmp_path / "site"
+    assert links_resolve(site, "olm") == []
+    assert any(target.endswith("olm/index.html") for _, _, target in parse_page(site / "index.html").links)
+    packages = {row[0][1] for row in table_rows(site / "olm/gates/index.html", "packages")}
+    index = orjson.loads((site / "olm/gates/index.json").read_bytes())
+    assert packages == set(index["packages"])
+    for package, facts in index["packages"].items():
+        for channel in facts["channels"]:
+            document = orjson.loads((site / f"olm/gates/{package}/{channel}.json").read_bytes())
+            page = site / f"olm/gates/{package}/{channel}.html"
+            rows = {row[0][1]: row for row in table_rows(page, "bundles")}
+            assert set(rows) == {node["version"] for node in document["nodes"]}
+            for source, target in document["updates"].items():  # the JSON's v0 choice, on the page
+                assert rows[document["nodes"][int(source)]["version"]][2][1] == document["nodes"][target]["version"]
+            maxima = {node["version"]: node["metadata"]["io.openshift.maxOpenShiftVersion"]
+                      for node in document["nodes"]}
+            for version, maximum in maxima.items():
+                assert rows[version][3][1].startswith(maximum)
+            assert parse_html(page).find("svg") is not None
+
+
+@pytest.mark.real_data
+@needs_shared
+def test_the_stranded_bundles_of_a_real_channel_are_shown(tmp_path):
+    """Spec §7.2 case 1: clusterpulse fast-v0 is valid for opm, yet OLM v0 strands 0.1.1, 0.2.0,
+    0.2.1 and 0.2.2 ("replaces X and skips X" hides 0.2.3)."""
+    assert main(["build", "--graph-data", str(EXAMPLE), "--out", str(tmp_path / "site"), "-q",
+                 "--cache-dir", str(tmp_path / "cache"), "--catalog", f"community-v4.20={COMMUNITY / 'v4.20'}"]) == 0
+    site = tmp_path / "site"
+    assert links_resolve(site, "olm") == []
+    rows = {row[0][1]: row for row in table_rows(site / "olm/community-v4.20/clusterpulse/fast-v0.html", "bundles")}
+    stranded = {version for version, row in rows.items() if row[2][1] == "nothing: stranded"}
+    assert stranded == {"0.1.1", "0.2.0", "0.2.1", "0.2.2"}
+    assert rows["0.2.3"][2][1] == "0.3.0" and rows["0.3.0"][2][1] == "(the head)"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..checks.finding import ERROR, WARNING, Finding, from_input_error, relative_path
 from ..model.errors import InputError
+from .graphs import v0_stranded
 from .loading import load_catalog
 from .publish import graphs_of, package_views
 from .validation import validate
@@ -30,9 +31,8 @@ def catalog_findings(source: Path) -> list[Finding]:
             continue
         for name, graph in graphs_of(view).items():
             channel = view.channels[name]
-            for index, node in enumerate(graph.nodes):
-                if index == graph.head or index in graph.updates:
-                    continue
+            for index in v0_stranded(graph):
+                node = graph.nodes[index]
                 findings.append(Finding(
                     relative_path(channel.origin.path, root), channel.origin.line, "v0-stranded", WARNING,
                     f"package {view.package.name!r}, channel {name!r}: a Subscription on {node.name!r} never "

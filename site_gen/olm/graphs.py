@@ -238,6 +238,12 @@ def _v0_updates(nodes: list[Node], order: tuple[int, ...]) -> dict[int, int]:
     return updates
 
 
+def v0_stranded(graph: ChannelGraph) -> list[int]:
+    """The nodes a Subscription never leaves under OLM v0 (spec §3.4): not the head, and no
+    update chosen from them. Only meaningful for a valid package (its updates are known)."""
+    return [index for index in range(len(graph.nodes)) if index != graph.head and index not in graph.updates]
+
+
 def v0_path(graph: ChannelGraph, start: int) -> list[int]:
     """The hops OLM v0 takes from ``start``, one resolution after another (``start`` first)."""
     path = [start]

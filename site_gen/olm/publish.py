@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from ..atomic_files import write_atomically
+from ..layout import OLM_DIR
 from .deprecations import PackageDeprecations, package_deprecations
 from .gates import max_openshift_version
 from .graphs import ChannelGraph, channel_graph
@@ -158,7 +159,7 @@ def catalog_files(catalog: Catalog, validation: Validation | None = None,
     validation = validation if validation is not None else validate(catalog)
     views = package_views(catalog, validation)
     graphs = {view.package.name: graphs_of(view) for view in views}
-    root = f"olm/{path_component(catalog.name)}"
+    root = f"{OLM_DIR}/{path_component(catalog.name)}"
     files = {}
     for view in views:
         folder = f"{root}/{path_component(view.package.name)}"

@@ -180,7 +180,8 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
     if hashing is None:
         hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
     configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir)
+    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+                               options.html, options.jobs, since is not None)
 
     with StagedSite(where.out, where.inputs) as site:
         try:
@@ -220,7 +221,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
         pages = None
         if options.html:
-            settings = PageSettings(where.cache_dir, options.jobs, since, blames)
+            settings = PageSettings(where.cache_dir, options.jobs, since, blames, bool(options.catalogs))
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
         runner.here("precompress pages", precompress_pages, site)

@@ -58,14 +58,21 @@ class CatalogRead:
     channels: int
 
 
-def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None) -> list[CatalogRead]:
-    """Every --catalog, as opm loads and validates it, and its JSON files."""
-    read = []
+def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: bool,
+                  jobs: int | None = None, has_changes_page: bool = False) -> list[CatalogRead]:
+    """Every --catalog, as opm loads and validates it, its JSON files and (``pages``) its pages."""
+    read, loaded = [], []
     for source in sources:
         catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
         validation = validate(catalog)
         files = catalog_files(catalog, validation, extra={"openshiftVersion": source.openshift})
         read.append(CatalogRead(source, files, validation.valid, len(catalog.packages), len(files) - 1))
+        loaded.append((catalog, validation, source.openshift))
+    if pages and loaded:
+        from ..render.catalog_pages import catalog_pages
+        from ..render.graph_drawer import GraphDrawer
+        with GraphDrawer(cache_dir, jobs) as drawer:
+            read[0].files.update(catalog_pages(loaded, drawer, has_changes_page))
     return read
 
 
@@ -97,11 +104,13 @@ class PageSettings:
     jobs: int | None
     changes_since: ChangesSince | None
     blames: ChannelBlames
+    has_catalogs: bool = False
 
 
 def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str, Any], settings: PageSettings,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
     from ..publish.graph_json import graph_documents
     from ..render.site import SiteOptions, render_site
-    drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames)
+    drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,
+                          settings.has_catalogs)
     return render_site(site, built, graph_documents(built), promotion_model, drawing, warnings, progress)

@@ -37,6 +37,8 @@ def make_environment() -> Environment:
         PROMOTION_DATA=layout.PROMOTION_DATA,
         standalone=False,        # a page outside any site (site-gen diff --format html)
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
+        has_catalogs=False,      # the build publishes operator catalogs (--catalog)
+        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=f"{layout.OLM_DIR}/index.html",
     )
     return env
 
@@ -44,10 +46,11 @@ def make_environment() -> Environment:
 class PageRenderer:
     """Renders templates into site pages, each with links relative to itself."""
 
-    def __init__(self, site, has_changes_page: bool):
+    def __init__(self, site, has_changes_page: bool, has_catalogs: bool = False):
         self.site = site
         self.env = make_environment()
         self.env.globals["has_changes_page"] = has_changes_page  # every page's menu links it
+        self.env.globals["has_catalogs"] = has_catalogs
         self.pages = 0
 
     def write(self, page: str, template: str, **context) -> None:

@@ -46,6 +46,7 @@ class SiteOptions:
     jobs: int | None = None  # parallel dot processes (default: one per core)
     changes_since: ChangesSince | None = None  # also write changes.html (--changes-since)
     blames: ChannelBlames | None = None  # the build's git blame of channel files (for the feeds)
+    has_catalogs: bool = False  # operator catalogs are published too: the menu links them
 
 
 @dataclass
@@ -145,7 +146,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
     """``documents``: the served graphs (graph_json.graph_documents); ``promotion``: the
     build's promotion model (data/promotion.json)."""
     revision = built.data.revision
-    pages = PageRenderer(site, has_changes_page=options.changes_since is not None)
+    pages = PageRenderer(site, has_changes_page=options.changes_since is not None, has_catalogs=options.has_catalogs)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         views = {(channel, arch): channel_view(channel, arch, doc, catalog)

@@ -1,0 +1,213 @@
+"""The operator-catalog pages: every catalog, its packages, each package's channels, and
+each channel's update graph as OLM v0 walks it.
+
+Pages are built from view models made once from the engine's results (site_gen/olm/),
+in the process that loaded the catalogs, and returned as files for the build to stage.
+The picture draws every update OLM v0 picks (bold), and of the other edges opm lists
+only those no path already shows (the transitive reduction, as for cluster graphs):
+replaces solid, skips dashed, skipRange dotted. Deprecated bundles are grey, bundles v0
+never updates from (stranded) have a red border, the head a double one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import layout
+from ..olm.deprecations import PackageDeprecations
+from ..olm.gates import blocks, cluster_minor, max_openshift_version
+from ..olm.graphs import ChannelGraph, v0_stranded
+from ..olm.model import Catalog
+from ..olm.publish import PackageView, graphs_of, package_views, path_component
+from ..olm.validation import Validation
+from .environment import PageRenderer
+from .graph_drawer import GraphDrawer
+from .reduction import transitive_reduction
+
+KIND_STYLES = {"replaces": "solid", "skips": "dashed", "skipRange": "dotted"}
+_PROLOG = re.compile(rb"^.*?(?=<svg)", re.DOTALL)
+
+
+def catalog_dir(name: str) -> str:
+    return f"{layout.OLM_DIR}/{path_component(name)}"
+
+
+def catalog_index(catalog: str) -> str:
+    return f"{catalog_dir(catalog)}/index.html"
+
+
+def package_page(catalog: str, package: str) -> str:
+    return f"{catalog_dir(catalog)}/{path_component(package)}/index.html"
+
+
+def channel_page(catalog: str, package: str, channel: str) -> str:
+    return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.html"
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    version: str
+    name: str
+    image: str
+    head: bool
+    skipped: bool            # named in some entry's skips: OLM v0 never picks it
+    stranded: bool           # not the head, and OLM v0 offers no update from it
+    v0_next: str             # the version OLM v0 updates it to ("" for none)
+    deprecated: str          # the olm.deprecations message ("" for none)
+    not_installable: bool    # carries the legacy olm.deprecated property
+    max_openshift: str       # olm.maxOpenShiftVersion ("" for none)
+    blocks_next_minor: bool  # installed, it keeps a cluster on this catalog's minor
+
+
+@dataclass(frozen=True)
+class EdgeRow:
+    source: str
+    target: str
+    kinds: str
+    chosen: bool             # OLM v0's choice from source
+
+
+@dataclass(frozen=True)
+class ChannelView:
+    catalog: str
+    openshift: str
+    package: str
+    channel: str
+    default: bool
+    valid: bool
+    error: str | None
+    v0_error: str | None
+    deprecation: str | None
+    rows: list[NodeRow]
+    edges: list[EdgeRow]
+    json_file: str
+    svg: str = ""
+
+
+@dataclass(frozen=True)
+class PackageSummary:
+    name: str
+    valid: bool
+    error: str | None
+    default_channel: str
+    deprecation: str | None
+    channels: list[ChannelView] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CatalogSummary:
+    name: str
+    openshift: str
+    valid: bool
+    error: str | None
+    packages: list[PackageSummary]
+
+
+def _rows(graph: ChannelGraph, deprecations: PackageDeprecations, openshift: str) -> list[NodeRow]:
+    stranded = set(v0_stranded(graph))
+    current = cluster_minor(openshift)
+    rows = []
+    for index, node in enumerate(graph.nodes):
+        bundle = node.bundle
+        maximum = max_openshift_version(bundle.max_openshift_versions if bundle else ())
+        chosen = graph.updates.get(index)
+        rows.append(NodeRow(
+            version=node.version_text or node.name, name=node.name, image=bundle.image if bundle else "",
+            head=index == graph.head, skipped=index in graph.skipped, stranded=index in stranded,
+            v0_next=graph.nodes[chosen].version_text if chosen is not None else "",
+            deprecated=deprecations.bundles.get(node.name, ""),
+            not_installable=bool(bundle and bundle.legacy_deprecated),
+            max_openshift=",".join(value.strip('"') for value in bundle.max_openshift_versions) if bundle else "",
+            blocks_next_minor=bool(bundle and bundle.max_openshift_versions) and blocks(maximum, current)))
+    return rows
+
+
+def _channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
+    rows = _rows(graph, view.deprecations, openshift)
+    edges = [EdgeRow(rows[edge.source].version, rows[edge.target].version, ", ".join(edge.kinds),
+                     graph.updates.get(edge.source) == edge.target) for edge in graph.edges]
+    json_file = f"{catalog_dir(name)}/{path_component(view.package.name)}/{path_component(graph.channel)}.json"
+    return ChannelView(name, openshift, view.package.name, graph.channel,
+                       graph.channel == view.package.default_channel, graph.error is None, graph.error,
+                       graph.v0_error, view.deprecations.channels.get(graph.channel), rows, edges, json_file)
+
+
+def dot_source(graph: ChannelGraph, rows: list[NodeRow], title: str) -> str:
+    """The DOT text of a channel: v0's choices, then what else no path already shows."""
+    chosen = {(source, target) for source, target in graph.updates.items()}
+    others = [(edge.source, edge.target) for edge in graph.edges if (edge.source, edge.target) not in chosen]
+    drawn = set(transitive_reduction(len(rows), sorted(chosen) + others)) | chosen
+    kinds = {(edge.source, edge.target): edge.kinds for edge in graph.edges}
+    lines = [f"digraph {_quoted(title)} {{", 'rankdir="LR"; node [shape=box, style="rounded,filled", '
+             'fillcolor="#ffffff", fontname="sans-serif", fontsize=11]; edge [color="#5a5a5a"];']
+    for index, row in enumerate(rows):
+        attributes = [f"label={_quoted(row.version)}", f"tooltip={_quoted(row.name)}"]
+        if row.deprecated or row.not_installable:
+            attributes.append('fillcolor="#d9d9d9"')
+        if row.stranded:
+            attributes.append('color="#b00020", penwidth=2')
+        if row.head:
+            attributes.append("peripheries=2")
+        lines.append(f"n{index} [{', '.join(attributes)}];")
+    for source, target in sorted(drawn):
+        style = KIND_STYLES.get(kinds[source, target][0], "solid")
+        extra = ', penwidth=2.5, color="#0b6bcb"' if (source, target) in chosen else ""
+        lines.append(f'n{source} -> n{target} [style="{style}"{extra}];')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _inline(svg: bytes, label: str) -> str:
+    body = _PROLOG.sub(b"", svg, count=1).decode("utf-8")
+    escaped = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    return body.replace("<svg", f'<svg role="group" aria-label="{escaped}"', 1).strip()
+
+
+class _Collected:
+    """What PageRenderer writes, kept as files for the build to stage."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def write(self, relative: str, content: str | bytes) -> None:
+        self.files[relative] = content.encode("utf-8") if isinstance(content, str) else content
+
+
+def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
+                  has_changes_page: bool = False) -> dict[str, bytes]:
+    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``."""
+    collected = _Collected()
+    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
+    pages.env.globals["catalog_index"] = catalog_index
+    summaries = []
+    for catalog, validation, openshift in catalogs:
+        packages = []
+        for view in package_views(catalog, validation):
+            graphs = graphs_of(view)
+            channels = []
+            for graph in graphs.values():
+                channel = _channel_view(catalog.name, openshift, view, graph)
+                title = f"{view.package.name} {graph.channel} ({catalog.name})"
+                picture = drawer.submit(title, dot_source(graph, channel.rows, title))
+                channels.append((channel, picture))
+            drawn = [ChannelView(**{**vars(channel), "svg": _inline(picture.result(), channel.channel)})
+                     for channel, picture in channels]
+            packages.append(PackageSummary(view.package.name, view.valid, view.error,
+                                           view.package.default_channel, view.deprecations.package, drawn))
+        summary = CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(), packages)
+        summaries.append(summary)
+        pages.write(catalog_index(catalog.name), "olm_catalog.html.j2", catalog=summary,
+                    package_page=package_page)
+        for package in packages:
+            pages.write(package_page(catalog.name, package.name), "olm_package.html.j2", catalog=summary,
+                        package=package, channel_page=channel_page)
+            for channel in package.channels:
+                pages.write(channel_page(catalog.name, package.name, channel.channel), "olm_channel.html.j2",
+                            catalog=summary, package=package, view=channel, package_page=package_page)
+    pages.write(f"{layout.OLM_DIR}/index.html", "olm_catalogs.html.j2", catalogs=summaries)
+    return collected.files
