@@ -67,4 +67,5 @@ def test_build_timings_lists_every_step(tmp_path, capsys):
     assert set(names) == {"hash the inputs", "read graph-data", "pack graph-data tarball", "render nginx files",
                           "read releases", "check feeders", "git blame channels", "graph-builder stages",
                           "promotion", "policy engine", "write promotion data", "write graphs",
-                          "write signatures", "write graph-data tarball", "write nginx files"}
+                          "write signatures", "write graph-data tarball", "write nginx files",
+                          "precompress pages"}
