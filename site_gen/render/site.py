@@ -29,7 +29,7 @@ from . import links
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
-from .dot_source import dot_source
+from .dot_source import Reductions, dot_source
 from .environment import PageRenderer
 from .feeds import feed_kinds, write_feeds
 from .graph_drawer import DrawStats, GraphDrawer
@@ -93,12 +93,13 @@ def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict)
 
 def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
     pictures = {}
+    reductions: Reductions = {}
     for (channel, arch), view in views.items():
         page = layout.channel_page(channel, arch)
         def release_link(version: str, page: str = page) -> str:
             return links.href(page, layout.release_page(version))
 
-        source = dot_source(view, release_link)
+        source = dot_source(view, release_link, reductions)
         pictures[channel, arch] = drawer.submit(f"{channel} ({arch})", source)
     return pictures
 
