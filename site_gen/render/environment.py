@@ -56,8 +56,12 @@ class PageRenderer:
     def write(self, page: str, template: str, **context) -> None:
         html = self.env.get_template(template).render(
             page=page, root=links.root_of(page), url=lambda target: links.href(page, target), **context)
-        data = html.encode("utf-8")
-        self.site.write(page, data)
-        if self.precompress:
-            precompress_written(self.site, page, data)
+        self.write_data(page, html.encode("utf-8"))
         self.pages += 1
+
+    def write_data(self, path: str, data: bytes | str) -> None:
+        """A file of the site that is not a page (the planner's data)."""
+        data = data.encode("utf-8") if isinstance(data, str) else data
+        self.site.write(path, data)
+        if self.precompress:
+            precompress_written(self.site, path, data)

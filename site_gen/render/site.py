@@ -143,13 +143,21 @@ def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | 
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
-def _render_release_pages(site: StagedSite, indexes: dict[str, ArchIndex], built: BuiltGraphs,
-                          has_changes_page: bool) -> tuple[list[str], int]:
-    """One page per release, each with its .gz: (the files written, the pages). Run in
-    the forked child while this process renders the other pages."""
+def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: RiskCatalog, built: BuiltGraphs,
+                  has_changes_page: bool) -> tuple[list[str], int]:
+    """The pages that need only the served indexes, each with its .gz: one per release,
+    one per risk, and the planner's data. (The files written, the pages.) Run in the
+    forked child while this process draws and renders the rest."""
     first = len(site.written)
     pages = PageRenderer(site, has_changes_page)
     pages.precompress = True
+    for arch, index in indexes.items():
+        pages.write_data(layout.planner_data(arch), planner_json(index))
+    pages.write_data(layout.PAYLOADS_DATA, payloads_json(indexes))
+    risks = risk_pages(indexes, catalog)
+    pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
+    for entry in risks:
+        pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
     for release in release_pages(indexes, built.data.signatures):
         pages.write(layout.release_page(release.version), "release.html.j2", release=release)
     return site.written[first:], pages.pages
@@ -160,8 +168,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
     """``documents``: the served graphs (graph_json.graph_documents); ``promotion``: the
     build's promotion model (data/promotion.json).
 
-    The release pages (half of the work of rendering, and independent of the rest) are
-    rendered by a forked child (:class:`..publish.two_processes.ChildJob`) that reads the
+    The release and risk pages and the planner's data (half of the work of rendering,
+    and independent of the rest) are made by a forked child (:class:`..publish.two_processes.ChildJob`) that reads the
     page models copy-on-write; it is forked before any ``dot`` starts, so it holds no copy
     of a pipe a drawing waits on."""
     revision = built.data.revision
@@ -174,7 +182,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
         indexes = index_documents(documents, built.channels, built.arches, catalog)
         catalog.assign_slugs()
         _mark_tombstones(views, promotion)
-        with ChildJob(lambda: _render_release_pages(site, indexes, built, has_changes_page)) as releases:
+        with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page)) as apart:
             pictures = _submit_pictures(drawer, views)
 
             changes = _compare_with(options.changes_since, documents, warnings)
@@ -188,15 +196,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
             _write_promotion_page(pages, promotion_view, served)
             if changes is not None:
                 _write_changes_page(pages, changes, revision, all_versions, views, catalog)
-            for arch, index in indexes.items():
-                site.write(layout.planner_data(arch), planner_json(index))
-            site.write(layout.PAYLOADS_DATA, payloads_json(indexes))
             write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
                         options.changes_since.revision if options.changes_since else None, options.blames)
-            risks = risk_pages(indexes, catalog)
-            pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
-            for entry in risks:
-                pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
 
             with progress.stage("drawing graphs", len(views), "graph") as bar:
                 for (channel, arch), view in views.items():
@@ -207,11 +208,11 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
                                 promotion=promotion_view.entries.get(channel), served_versions=served,
                                 promoted_until=promotion_view.promoted_until)
                     bar.update(1)
-            with progress.stage("writing release pages", len(all_versions), "page") as bar:
-                written, release_count = releases.result()
-                site.written.extend(written)
-                bar.update(release_count)
+            written, apart_pages = apart.result()
+            site.written.extend(written)
+            with progress.stage("writing release and risk pages", apart_pages, "page") as bar:
+                bar.update(apart_pages)  # the child's: done by now
     if drawer.cache_problem:
         warnings.add(drawer.cache_problem)
     _copy_assets(site)
-    return SiteTotals(pages.pages + release_count, drawer.stats)
+    return SiteTotals(pages.pages + apart_pages, drawer.stats)
