@@ -131,9 +131,10 @@ class ServedGraphs(Mapping[tuple[str, str], ServedGraph]):
         edges: list[tuple[int, int]] = []
         for source, node in enumerate(nodes):
             edges += [(source, target) for child in children[node] if (target := at(child)) is not None]
-        edges = self._edge_lists.setdefault(tuple(edges), edges)
-        return ServedGraph(channel, arch, nodes, edges,
-                           _conditional(self.graph, nodes, position, self._risky_children))
+        shared = self._edge_lists.setdefault
+        conditional = [(risks, shared(tuple(group), group))
+                       for risks, group in _conditional(self.graph, nodes, position, self._risky_children)]
+        return ServedGraph(channel, arch, nodes, shared(tuple(edges), edges), conditional)
 
 
 def _conditional(graph: Graph, nodes: list[int], position: dict[int, int],
