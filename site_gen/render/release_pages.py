@@ -79,8 +79,8 @@ def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]
     for signature in signatures:
         by_digest[signature.digest].append(signature)
     pages: dict[str, ReleasePage] = {}
-    out_offers: dict[str, Offers] = defaultdict(lambda: defaultdict(dict))
-    in_offers: dict[str, Offers] = defaultdict(lambda: defaultdict(dict))
+    out_offers: dict[str, Offers] = defaultdict(dict)
+    in_offers: dict[str, Offers] = defaultdict(dict)
     for arch, index in indexes.items():
         for version in index.versions:
             metadata = index.metadata[version]
@@ -91,9 +91,11 @@ def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]
                                            _signatures(digest, by_digest)))
         updates = [(edge, ()) for edge in sorted(index.recommended)] + list(index.conditional.items())
         for (source, target), risks in updates:
-            mask = index.serving_mask(source, target)
-            out_offers[source][target, risks][arch] = mask
-            in_offers[target][source, risks][arch] = mask
+            # one arch -> mask dict for both ends' pages: a dict each was 30 MiB at full scale
+            by_arch = out_offers[source].get((target, risks))
+            if by_arch is None:
+                by_arch = out_offers[source][target, risks] = in_offers[target][source, risks] = {}
+            by_arch[arch] = index.serving_mask(source, target)
     arch_order = list(indexes)
     if not indexes:
         return
