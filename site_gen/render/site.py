@@ -177,12 +177,14 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
     pages = PageRenderer(site, has_changes_page)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
-        views = {(channel, arch): channel_view(channel, arch, doc, catalog)
-                 for (channel, arch), doc in documents.items() if doc["nodes"]}
+        # the indexes add every risk of every served graph: the slugs are final before the
+        # fork, and the channel views (which only the build process needs) find them there
         indexes = index_documents(documents, built.channels, built.arches, catalog)
         catalog.assign_slugs()
-        _mark_tombstones(views, promotion)
         with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page)) as apart:
+            views = {(channel, arch): channel_view(channel, arch, doc, catalog)
+                     for (channel, arch), doc in documents.items() if doc["nodes"]}
+            _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
 
             changes = _compare_with(options.changes_since, documents, warnings)
