@@ -161,7 +161,8 @@ def print_report(results: dict) -> None:
     if rebuild:
         print(f"rebuild:  {rebuild['channel']} without {rebuild['dropped']}: {rebuild['wall_seconds']:.3f} s, "
               f"{rebuild['graphs_changed']} graph files changed, {rebuild['graphs_unchanged']} kept")
-    print(f"target:   wall <= {TARGET_WALL_SECONDS:g} s {verdict(results['pass']['wall'])}; "
+    print(f"target:   warm wall <= {TARGET_WALL_SECONDS:g} s {verdict(results['pass']['wall'])}; "
+          f"cold wall <= {TARGET_WALL_SECONDS:g} s {verdict(results['pass']['cold'])}; "
           f"peak <= {TARGET_PEAK_MIB:g} MiB {verdict(results['pass']['memory'])}")
 
 
@@ -237,7 +238,8 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
         },
         "output": size,
         "rebuild": rebuild,
-        "pass": {"wall": wall["median"] <= TARGET_WALL_SECONDS, "memory": median_peak <= TARGET_PEAK_MIB},
+        "pass": {"wall": wall["median"] <= TARGET_WALL_SECONDS, "cold": walls[0] <= TARGET_WALL_SECONDS,
+                 "memory": median_peak <= TARGET_PEAK_MIB},
     }
 
 

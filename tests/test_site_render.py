@@ -394,6 +394,19 @@ def test_pages_have_titles_headings_and_only_relative_internal_links(example):
             assert "://" not in asset.read_text("utf-8"), asset
 
 
+def test_the_marker_lists_every_page_either_process_wrote(example):
+    """The release pages (and their .gz) are written by a forked child: the marker must
+    list them, or the next build would refuse the output as holding foreign files."""
+    site, result = example
+    listed = set(orjson.loads((site / ".site-gen").read_bytes())["files"])
+    on_disk = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
+    assert listed == on_disk - {".site-gen"}
+    release_pages = {path for path in on_disk if path.startswith("releases/") and path.endswith(".html")}
+    assert release_pages and all(f"{path}.gz" in listed for path in release_pages
+                                 if (site / path).stat().st_size >= 1024)
+    assert result.pages.pages == len({path for path in on_disk if path.endswith(".html")})
+
+
 @pytest.mark.slow
 def test_builds_are_byte_identical(example, tmp_path):
     site, _ = example

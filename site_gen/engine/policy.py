@@ -70,6 +70,10 @@ class ServedGraphs(Mapping[tuple[str, str], ServedGraph]):
         self._keys = [(channel, arch) for channel in channels for arch in arches]
         self._known = set(self._keys)
         self._served: dict[tuple[str, str], ServedGraph] = {}
+        # Graphs with the same edges share one list: a channel's graphs on several
+        # architectures usually have the same shape (the list and its tuples were a
+        # fifth of a full-scale build's memory). Nothing changes a served graph.
+        self._edge_lists: dict[tuple[tuple[int, int], ...], list[tuple[int, int]]] = {}
         wanted_channels, wanted_arches = set(channels), set(arches)
         placements = []  # (sort key, node, arch, channels) for every served (node, arch)
         for node, metadata in enumerate(graph.metadata):
@@ -127,8 +131,10 @@ class ServedGraphs(Mapping[tuple[str, str], ServedGraph]):
         edges: list[tuple[int, int]] = []
         for source, node in enumerate(nodes):
             edges += [(source, target) for child in children[node] if (target := at(child)) is not None]
-        return ServedGraph(channel, arch, nodes, edges,
-                           _conditional(self.graph, nodes, position, self._risky_children))
+        shared = self._edge_lists.setdefault
+        conditional = [(risks, shared(tuple(group), group))
+                       for risks, group in _conditional(self.graph, nodes, position, self._risky_children)]
+        return ServedGraph(channel, arch, nodes, shared(tuple(edges), edges), conditional)
 
 
 def _conditional(graph: Graph, nodes: list[int], position: dict[int, int],

@@ -90,8 +90,16 @@ def precompress_pages(site: StagedSite) -> int:
         return sum(results)
 
 
-def _precompress(site: StagedSite, relative: str, same_format: bool) -> bool:
-    data = site.path_for(relative).read_bytes()
+def precompress_written(site: StagedSite, relative: str, data: bytes) -> bool:
+    """The ``.gz`` of one page just written with ``data``, at once, in the process that wrote
+    it (:func:`precompress_pages` then leaves it be): as :func:`precompress_pages` would."""
+    site.marker["precompressed"] = FORMAT
+    return _precompress(site, relative, site.published_marker.get("precompressed") == FORMAT, data)
+
+
+def _precompress(site: StagedSite, relative: str, same_format: bool, data: bytes | None = None) -> bool:
+    if data is None:
+        data = site.path_for(relative).read_bytes()
     if len(data) < MIN_LENGTH:
         return False
     packed = relative + PRECOMPRESSED_SUFFIX

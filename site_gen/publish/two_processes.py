@@ -4,7 +4,8 @@ Writing the graph files (serialising, comparing with the published site, writing
 compressing) is a large part of a JSON build, and every file is independent of the
 others, so the machine's second core takes every other one. The child is forked when
 the graphs exist: it reads them copy-on-write instead of receiving them through a
-pipe, and only small results come back.
+pipe, and only small results come back. :class:`ChildJob` is the same fork for one
+job that runs while this process does other work (half of the pages).
 """
 
 from __future__ import annotations
@@ -14,12 +15,52 @@ import os
 import pickle
 import signal
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 MIN_ITEMS = 8  # below this, a fork costs more than it saves
+
+
+class ChildJob(Generic[Result]):
+    """``function()`` under way in a forked child while this process goes on; use as a
+    context manager: leaving the block early (an exception here) kills the child."""
+
+    def __init__(self, function: Callable[[], Result]):
+        self._read_end, write_end = os.pipe()
+        gc.freeze()  # the child's collector then leaves the shared objects' pages alone
+        try:
+            self._pid = os.fork()
+        finally:
+            gc.unfreeze()
+        if self._pid == 0:
+            _run_child(function, self._read_end, write_end)
+        os.close(write_end)
+        self._ended = False
+
+    def result(self) -> Result:
+        """Wait for the child; its result, or its exception raised here."""
+        with os.fdopen(self._read_end, "rb") as pipe:
+            reply = pipe.read()
+        os.waitpid(self._pid, 0)
+        self._ended = True
+        if not reply:
+            raise RuntimeError("the second build process ended without an answer")
+        succeeded, value = pickle.loads(reply)
+        if not succeeded:
+            raise value
+        return value
+
+    def __enter__(self) -> ChildJob[Result]:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if not self._ended:
+            os.kill(self._pid, signal.SIGKILL)
+            os.close(self._read_end)
+            os.waitpid(self._pid, 0)
+            self._ended = True
 
 
 def map_in_two(function: Callable[[Item], Result], items: list[Item]) -> list[Result]:
@@ -29,44 +70,23 @@ def map_in_two(function: Callable[[Item], Result], items: list[Item]) -> list[Re
     after the child has ended."""
     if len(items) < MIN_ITEMS or not hasattr(os, "fork"):
         return [function(item) for item in items]
-    read_end, write_end = os.pipe()
-    gc.freeze()  # the child's collector then leaves the shared objects' pages alone
-    try:
-        child = os.fork()
-    finally:
-        gc.unfreeze()
-    if child == 0:
-        _run_child(function, items[1::2], read_end, write_end)
-    os.close(write_end)
-    try:
+    with ChildJob(lambda: [function(item) for item in items[1::2]]) as child:
         mine = [function(item) for item in items[0::2]]
-    except BaseException:
-        os.kill(child, signal.SIGKILL)
-        os.close(read_end)
-        os.waitpid(child, 0)
-        raise
-    with os.fdopen(read_end, "rb") as pipe:
-        reply = pipe.read()
-    os.waitpid(child, 0)
-    if not reply:
-        raise RuntimeError("the second build process ended without an answer")
-    succeeded, theirs = pickle.loads(reply)
-    if not succeeded:
-        raise theirs
+        theirs = child.result()
     results: list = [None] * len(items)
     results[0::2], results[1::2] = mine, theirs
     return results
 
 
-def _run_child(function: Callable, items: list, read_end: int, write_end: int) -> None:
-    """In the child: do ``items``, send the results (or the exception) and exit at once,
+def _run_child(function: Callable[[], object], read_end: int, write_end: int) -> None:
+    """In the child: run ``function``, send its result (or exception) and exit at once,
     without running the parent's exit handlers or flushing its buffers."""
     status = 0
     try:
         os.close(read_end)
         gc.disable()
         try:
-            reply = pickle.dumps((True, [function(item) for item in items]))
+            reply = pickle.dumps((True, function()))
         except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
             reply = _pickled_error(exc)
         with os.fdopen(write_end, "wb") as pipe:

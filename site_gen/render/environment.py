@@ -10,10 +10,12 @@ from __future__ import annotations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import layout
+from ..publish.precompressed import precompress_written
 from ..resources import TEMPLATE_DIR
 from . import links
 from .channel_names import minor_anchor
 from .channel_view import MARKS
+from .update_rows import update_rows
 
 
 def count(number: int, noun: str) -> str:
@@ -30,7 +32,7 @@ def make_environment() -> Environment:
         risk_page=layout.risk_page, graph_json=layout.graph_path, feed_path=layout.feed_path,
         kind_feed_path=layout.kind_feed_path,
         external_url=links.external_url, promotion_anchor=links.promotion_anchor,
-        minor_anchor=minor_anchor, marks=MARKS,
+        minor_anchor=minor_anchor, marks=MARKS, update_rows=update_rows,
         HOME=layout.HOME, PLANNER=layout.PLANNER, RELEASES_INDEX=layout.RELEASES_INDEX,
         RISKS_INDEX=layout.RISKS_INDEX, PROMOTION=layout.PROMOTION, CHANGES=layout.CHANGES,
         ASSETS=layout.ASSETS_DIR, DATA=layout.DATA_DIR, GRAPH_API=layout.GRAPH_API_DIR,
@@ -52,9 +54,17 @@ class PageRenderer:
         self.env.globals["has_changes_page"] = has_changes_page  # every page's menu links it
         self.env.globals["has_catalogs"] = has_catalogs
         self.pages = 0
+        self.precompress = False  # write each page's .gz at once (in the process that rendered it)
 
     def write(self, page: str, template: str, **context) -> None:
         html = self.env.get_template(template).render(
             page=page, root=links.root_of(page), url=lambda target: links.href(page, target), **context)
-        self.site.write(page, html)
+        self.write_data(page, html.encode("utf-8"))
         self.pages += 1
+
+    def write_data(self, path: str, data: bytes | str) -> None:
+        """A file of the site that is not a page (the planner's data)."""
+        data = data.encode("utf-8") if isinstance(data, str) else data
+        self.site.write(path, data)
+        if self.precompress:
+            precompress_written(self.site, path, data)

@@ -8,6 +8,7 @@ one entry, so a page stays short when every architecture agrees (the usual case)
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..layout import signature_path
@@ -71,14 +72,15 @@ def _signatures(digest: str | None, by_digest: dict[str, list[SignatureFile]]) -
     return sorted(found, key=lambda s: int(s.name.rpartition("-")[2]))
 
 
-def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]) -> list[ReleasePage]:
-    """Pages in SemVer order."""
+def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]) -> Iterator[ReleasePage]:
+    """Pages in SemVer order, each one's update rows made when it is reached and its offers
+    let go: the rows of every page at once were 70 MiB at full scale."""
     by_digest: dict[str, list[SignatureFile]] = defaultdict(list)
     for signature in signatures:
         by_digest[signature.digest].append(signature)
     pages: dict[str, ReleasePage] = {}
-    out_offers: dict[str, Offers] = defaultdict(lambda: defaultdict(dict))
-    in_offers: dict[str, Offers] = defaultdict(lambda: defaultdict(dict))
+    out_offers: dict[str, Offers] = defaultdict(dict)
+    in_offers: dict[str, Offers] = defaultdict(dict)
     for arch, index in indexes.items():
         for version in index.versions:
             metadata = index.metadata[version]
@@ -89,14 +91,17 @@ def release_pages(indexes: dict[str, ArchIndex], signatures: list[SignatureFile]
                                            _signatures(digest, by_digest)))
         updates = [(edge, ()) for edge in sorted(index.recommended)] + list(index.conditional.items())
         for (source, target), risks in updates:
-            mask = index.serving_mask(source, target)
-            out_offers[source][target, risks][arch] = mask
-            in_offers[target][source, risks][arch] = mask
+            # one arch -> mask dict for both ends' pages: a dict each was 30 MiB at full scale
+            by_arch = out_offers[source].get((target, risks))
+            if by_arch is None:
+                by_arch = out_offers[source][target, risks] = in_offers[target][source, risks] = {}
+            by_arch[arch] = index.serving_mask(source, target)
     arch_order = list(indexes)
     if not indexes:
-        return []
+        return
     sets = next(iter(indexes.values())).sets
-    for version, page in pages.items():
-        page.updates_out = _rows(out_offers.get(version, {}), arch_order, sets)
-        page.updates_in = _rows(in_offers.get(version, {}), arch_order, sets)
-    return [pages[v] for v in sorted(pages, key=sort_key)]
+    for version in sorted(pages, key=sort_key):
+        page = pages.pop(version)
+        page.updates_out = _rows(out_offers.pop(version, {}), arch_order, sets)
+        page.updates_in = _rows(in_offers.pop(version, {}), arch_order, sets)
+        yield page

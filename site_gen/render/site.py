@@ -1,7 +1,8 @@
 """Render the browsable site into a staged site: pages, pictures, planner data, assets.
 
 Pictures are drawn by background ``dot`` processes while the pages that need no
-picture are rendered, so both cores stay busy on a cold build.
+picture are rendered, and the release pages are rendered by a forked child meanwhile,
+so both cores stay busy, on a cold build and on a rebuild with every picture cached.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from ..model.errors import Warnings
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
 from ..publish.staging import StagedSite
+from ..publish.two_processes import ChildJob
 from ..resources import ASSET_DIR
 from . import links
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
-from .dot_source import dot_source
+from .dot_source import Reductions, dot_source
 from .environment import PageRenderer
 from .feeds import feed_kinds, write_feeds
 from .graph_drawer import DrawStats, GraphDrawer
@@ -92,12 +94,13 @@ def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict)
 
 def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
     pictures = {}
+    reductions: Reductions = {}
     for (channel, arch), view in views.items():
         page = layout.channel_page(channel, arch)
         def release_link(version: str, page: str = page) -> str:
             return links.href(page, layout.release_page(version))
 
-        source = dot_source(view, release_link)
+        source = dot_source(view, release_link, reductions)
         pictures[channel, arch] = drawer.submit(f"{channel} ({arch})", source)
     return pictures
 
@@ -141,55 +144,79 @@ def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | 
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
+def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: RiskCatalog, built: BuiltGraphs,
+                  has_changes_page: bool, has_catalogs: bool) -> tuple[list[str], int]:
+    """The pages that need only the served indexes, each with its .gz: one per release,
+    one per risk, and the planner's data. (The files written, the pages.) Run in the
+    forked child while this process draws and renders the rest."""
+    first = len(site.written)
+    pages = PageRenderer(site, has_changes_page, has_catalogs)
+    pages.precompress = True
+    for arch, index in indexes.items():
+        pages.write_data(layout.planner_data(arch), planner_json(index))
+    pages.write_data(layout.PAYLOADS_DATA, payloads_json(indexes))
+    risks = risk_pages(indexes, catalog)
+    pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
+    for entry in risks:
+        pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
+    for release in release_pages(indexes, built.data.signatures):
+        pages.write(layout.release_page(release.version), "release.html.j2", release=release)
+    return site.written[first:], pages.pages
+
+
 def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion: dict,
                 options: SiteOptions, warnings: Warnings, progress: Progress) -> SiteTotals:
     """``documents``: the served graphs (graph_json.graph_documents); ``promotion``: the
-    build's promotion model (data/promotion.json)."""
+    build's promotion model (data/promotion.json).
+
+    The release and risk pages and the planner's data (half of the work of rendering,
+    and independent of the rest) are made by a forked child (:class:`..publish.two_processes.ChildJob`) that reads the
+    page models copy-on-write; it is forked before any ``dot`` starts, so it holds no copy
+    of a pipe a drawing waits on."""
     revision = built.data.revision
-    pages = PageRenderer(site, has_changes_page=options.changes_since is not None, has_catalogs=options.has_catalogs)
+    has_changes_page = options.changes_since is not None
+    pages = PageRenderer(site, has_changes_page, options.has_catalogs)
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
-        views = {(channel, arch): channel_view(channel, arch, doc, catalog)
-                 for (channel, arch), doc in documents.items() if doc["nodes"]}
+        # the indexes add every risk of every served graph: the slugs are final before the
+        # fork, and the channel views (which only the build process needs) find them there
         indexes = index_documents(documents, built.channels, built.arches, catalog)
         catalog.assign_slugs()
-        _mark_tombstones(views, promotion)
-        pictures = _submit_pictures(drawer, views)
+        with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page,
+                                                  options.has_catalogs)) as apart:
+            views = {(channel, arch): channel_view(channel, arch, doc, catalog)
+                     for (channel, arch), doc in documents.items() if doc["nodes"]}
+            _mark_tombstones(views, promotion)
+            pictures = _submit_pictures(drawer, views)
 
-        changes = _compare_with(options.changes_since, documents, warnings)
-        all_versions = sorted({v for index in indexes.values() for v in index.versions}, key=versions.sort_key)
-        served = set(all_versions)
-        page_arches = {channel: [a for a in built.arches if (channel, a) in views] for channel in built.channels}
-        _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {})
-        promotion_view = promotion_page(promotion, page_arches)
-        _write_promotion_page(pages, promotion_view, served)
-        if changes is not None:
-            _write_changes_page(pages, changes, revision, all_versions, views, catalog)
-        for arch, index in indexes.items():
-            site.write(layout.planner_data(arch), planner_json(index))
-        site.write(layout.PAYLOADS_DATA, payloads_json(indexes))
-        write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
-                    options.changes_since.revision if options.changes_since else None, options.blames)
-        risks = risk_pages(indexes, catalog)
-        pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
-        for entry in risks:
-            pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
-        releases = release_pages(indexes, built.data.signatures)
-        with progress.stage("writing release pages", len(releases), "page") as bar:
-            for release in releases:
-                pages.write(layout.release_page(release.version), "release.html.j2", release=release)
-                bar.update(1)
+            changes = _compare_with(options.changes_since, documents, warnings)
+            all_versions = sorted({v for index in indexes.values() for v in index.versions},
+                                  key=versions.sort_key)
+            served = set(all_versions)
+            page_arches = {channel: [a for a in built.arches if (channel, a) in views]
+                           for channel in built.channels}
+            _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {})
+            promotion_view = promotion_page(promotion, page_arches)
+            _write_promotion_page(pages, promotion_view, served)
+            if changes is not None:
+                _write_changes_page(pages, changes, revision, all_versions, views, catalog)
+            write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
+                        options.changes_since.revision if options.changes_since else None, options.blames)
 
-        with progress.stage("drawing graphs", len(views), "graph") as bar:
-            for (channel, arch), view in views.items():
-                svg = inline_svg(pictures[channel, arch].result(), f"Update graph of {channel} on {arch}")
-                pages.write(layout.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
-                            minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
-                            channel_arches=page_arches[channel],
-                            promotion=promotion_view.entries.get(channel), served_versions=served,
-                            promoted_until=promotion_view.promoted_until)
-                bar.update(1)
+            with progress.stage("drawing graphs", len(views), "graph") as bar:
+                for (channel, arch), view in views.items():
+                    svg = inline_svg(pictures[channel, arch].result(), f"Update graph of {channel} on {arch}")
+                    pages.write(layout.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
+                                minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
+                                channel_arches=page_arches[channel],
+                                promotion=promotion_view.entries.get(channel), served_versions=served,
+                                promoted_until=promotion_view.promoted_until)
+                    bar.update(1)
+            written, apart_pages = apart.result()
+            site.written.extend(written)
+            with progress.stage("writing release and risk pages", apart_pages, "page") as bar:
+                bar.update(apart_pages)  # the child's: done by now
     if drawer.cache_problem:
         warnings.add(drawer.cache_problem)
     _copy_assets(site)
-    return SiteTotals(pages.pages, drawer.stats)
+    return SiteTotals(pages.pages + apart_pages, drawer.stats)
