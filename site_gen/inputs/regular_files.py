@@ -65,8 +65,16 @@ def open_regular(path: Path | str) -> tuple[int, os.stat_result]:
 
 def read_regular(path: Path | str, kind: str) -> bytes:
     """The bytes of the regular file ``path``, at most ``LIMITS[kind]`` of them."""
-    limit = LIMITS[kind]
     fd, status = open_regular(path)
+    try:
+        return read_open(fd, status, path, LIMITS[kind], kind)
+    finally:
+        os.close(fd)
+
+
+def read_open(fd: int, status: os.stat_result, path: Path | str, limit: int, kind: str) -> bytes:
+    """The bytes of an opened regular file, at most ``limit`` of them; an error names the
+    file and the limit for a ``kind``."""
     try:
         # What fstat says is there, plus one byte to see a file that is still growing.
         data = os.read(fd, min(status.st_size, limit) + 1)
@@ -74,8 +82,6 @@ def read_regular(path: Path | str, kind: str) -> bytes:
             data += more
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path) from None
-    finally:
-        os.close(fd)
     if len(data) > limit:
         raise InputError(f"file is larger than {limit // MiB} MiB, the limit for a {kind}", path)
     return data

@@ -26,7 +26,7 @@ from ..inputs.bounded_yaml import (
     _walk_nodes,
     _walk_tree,
 )
-from ..inputs.regular_files import MiB, open_regular
+from ..inputs.regular_files import MiB, open_regular, read_open
 from ..model.errors import InputError
 
 MAX_YAML_FILE = 256 * MiB    # read whole: the largest real catalog.yaml is about 5 MB
@@ -57,18 +57,11 @@ def read_blobs(path: Path) -> Iterator[Blob]:
             with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as mapped:
                 yield from _json_stream(mapped, path)
             return
-        if status.st_size > MAX_YAML_FILE:
-            raise InputError(f"file is larger than {MAX_YAML_FILE // MiB} MiB, the limit for a YAML catalog file",
-                             path)
-        data = b""
-        while len(data) <= MAX_YAML_FILE and (more := os.read(fd, MAX_YAML_FILE + 1 - len(data))):
-            data += more
+        data = read_open(fd, status, path, MAX_YAML_FILE, "YAML catalog file")
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path) from None
     finally:
         os.close(fd)
-    if len(data) > MAX_YAML_FILE:
-        raise InputError(f"file is larger than {MAX_YAML_FILE // MiB} MiB, the limit for a YAML catalog file", path)
     yield from _yaml_stream(data, path)
 
 
