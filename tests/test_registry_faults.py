@@ -197,7 +197,10 @@ def test_an_oversized_manifest_stops_at_the_cap(tmp_path, proxy, images, capsys,
     [line] = error_lines(capsys.readouterr().err)
     assert f"tag {TAG}: manifest of more than 4,194,304 bytes is too large" in line
     assert huge.hits == 1  # not retried
-    # what loopback's socket buffers hold comes on top of what the client reads
+    # What the proxy manages to send before the client's hang-up reaches it comes on top of
+    # the 4 MiB read: loopback's socket buffers, plus whatever a busy machine lets the proxy
+    # write meanwhile (about 9 MiB on an idle machine, 20 MiB seen under CI load). The defect
+    # was reading the body to its end: here the whole 256 MiB, for the admin 262 MiB to 1.5 GiB.
     print(f"{huge.sent:,} bytes sent")
-    assert huge.sent < (4 + 12) * MIB, f"{huge.sent:,} bytes sent"
+    assert huge.sent < 48 * MIB, f"{huge.sent:,} bytes sent"
 
