@@ -7,7 +7,7 @@ import os
 import pytest
 
 from site_gen.model.errors import InputError
-from site_gen.publish.two_processes import MIN_ITEMS, map_in_two
+from site_gen.two_processes import MIN_ITEMS, map_in_two
 
 
 def test_results_come_back_in_order_and_half_from_a_child():

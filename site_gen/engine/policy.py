@@ -62,7 +62,7 @@ class ServedGraphs(Mapping[tuple[str, str], ServedGraph]):
     and each node's children listed in that order, so every graph's nodes, and its edges
     in (source, target) order, come out sorted without a sort per graph. Computing a
     graph only when asked for lets the build's second process compute the graphs it
-    writes (:mod:`..publish.two_processes`) rather than receive them.
+    writes (:mod:`..two_processes`) rather than receive them.
     """
 
     def __init__(self, graph: Graph, channels: list[str], arches: list[str]):

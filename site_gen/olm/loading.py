@@ -19,7 +19,7 @@ import orjson
 
 from ..inputs.regular_files import read_regular
 from ..model.errors import InputError
-from ..publish.two_processes import map_in_two
+from ..two_processes import map_in_two
 from . import indexignore
 from .blobs import BlobReader
 from .decoding import read_blobs

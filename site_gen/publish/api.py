@@ -8,10 +8,10 @@ import orjson
 
 from ..engine.build_graphs import BuiltGraphs
 from ..layout import GRAPH_INDEX, graph_path
+from ..two_processes import map_in_two
 from .graph_json import GraphEncoder, GraphSerializer
 from .precompressed import write_with_gzip
 from .staging import StagedSite
-from .two_processes import map_in_two
 
 
 @dataclass
@@ -27,7 +27,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiT
     """The graph files (each with its .gz) and index.json. A graph file whose bytes the
     published site already has is kept from there rather than written again
     (``ApiTotals.rewritten`` counts the others). The files are shared with a second
-    process (:mod:`.two_processes`), so each job returns what index.json says about its
+    process (:mod:`..two_processes`), so each job returns what index.json says about its
     graph and the files it wrote, which the marker lists."""
     serializer = GraphSerializer(built.graph)
     encoder = GraphEncoder(serializer)

@@ -11,8 +11,7 @@ never updates from (stranded) have a red border, the head a double one.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import layout
 from ..olm.deprecations import PackageDeprecations
@@ -24,9 +23,9 @@ from ..olm.validation import Validation
 from .environment import PageRenderer
 from .graph_drawer import GraphDrawer
 from .reduction import transitive_reduction
+from .svg_inline import inline_svg
 
 KIND_STYLES = {"replaces": "solid", "skips": "dashed", "skipRange": "dotted"}
-_PROLOG = re.compile(rb"^.*?(?=<svg)", re.DOTALL)
 
 
 def catalog_dir(name: str) -> str:
@@ -162,12 +161,6 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _inline(svg: bytes, label: str) -> str:
-    body = _PROLOG.sub(b"", svg, count=1).decode("utf-8")
-    escaped = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-    return body.replace("<svg", f'<svg role="group" aria-label="{escaped}"', 1).strip()
-
-
 class _Collected:
     """What PageRenderer writes, kept as files for the build to stage."""
 
@@ -195,7 +188,7 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
                 title = f"{view.package.name} {graph.channel} ({catalog.name})"
                 picture = drawer.submit(title, dot_source(graph, channel.rows, title))
                 channels.append((channel, picture))
-            drawn = [ChannelView(**{**vars(channel), "svg": _inline(picture.result(), channel.channel)})
+            drawn = [replace(channel, svg=inline_svg(picture.result(), f"Update graph of {channel.channel}"))
                      for channel, picture in channels]
             packages.append(PackageSummary(view.package.name, view.valid, view.error,
                                            view.package.default_channel, view.deprecations.package, drawn))

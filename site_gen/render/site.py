@@ -23,8 +23,8 @@ from ..model.errors import Warnings
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
 from ..publish.staging import StagedSite
-from ..publish.two_processes import ChildJob
 from ..resources import ASSET_DIR
+from ..two_processes import ChildJob
 from . import links
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
@@ -170,7 +170,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
     build's promotion model (data/promotion.json).
 
     The release and risk pages and the planner's data (half of the work of rendering,
-    and independent of the rest) are made by a forked child (:class:`..publish.two_processes.ChildJob`) that reads the
+    and independent of the rest) are made by a forked child (:class:`..two_processes.ChildJob`) that reads the
     page models copy-on-write; it is forked before any ``dot`` starts, so it holds no copy
     of a pipe a drawing waits on."""
     revision = built.data.revision
