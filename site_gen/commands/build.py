@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .. import quick_exit
 from ..model.errors import Warnings
-from ..olm.sources import CatalogSource, catalog_source
+from ..olm.sources import catalog_source, pull_catalog_images
 from ..pipeline.site_build import BuildOptions, BuildResult, run_build
 from ..promotion.resolve import add_promotion_arguments, options_from_args
 from ..publish.api import ApiTotals
@@ -88,7 +88,7 @@ def run(args, warnings: Warnings) -> int:
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
-                           wait=args.wait, catalogs=resolve_catalogs(args, warnings))
+                           wait=args.wait, catalogs=pull_catalog_images(args.catalogs, args, warnings))
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:
@@ -97,17 +97,6 @@ def run(args, warnings: Warnings) -> int:
     if args.timings:
         print("steps:\n" + timings_report(result), file=sys.stderr)
     return quick_exit.leave(0)  # while ``result`` still holds the graphs: nothing is freed
-
-
-def resolve_catalogs(args: argparse.Namespace, warnings: Warnings) -> list[CatalogSource]:
-    """``args.catalogs`` with every index image pulled into the cache (a folder each)."""
-    if not any(catalog.image for catalog in args.catalogs):
-        return list(args.catalogs)
-    from ..cache_dir import default_cache_dir
-    from ..olm.sources import pull_catalog_images
-    from ..registry.source import scrape_options
-    return pull_catalog_images(args.catalogs, scrape_options(args).connection, args.cache_dir or default_cache_dir(),
-                               warnings)
 
 
 def timings_report(result: BuildResult) -> str:

@@ -89,11 +89,8 @@ def _run_catalog(args, warnings: Warnings) -> int:
         print("error: give either a graph-data directory or --catalog, not both", file=sys.stderr)
         return 2
     if args.catalog.startswith(PREFIX):  # an index image: pulled into the cache, then checked as a folder
-        from ..cache_dir import default_cache_dir
-        from ..olm.index_image import pull_catalog
-        from ..registry.source import scrape_options
-        source = pull_catalog(args.catalog, scrape_options(args).connection, args.cache_dir or default_cache_dir(),
-                              warnings)
+        from ..olm.sources import pull_catalog_image
+        source = pull_catalog_image(args.catalog, args, warnings)
     else:
         source = Path(args.catalog)
     if not source.exists():

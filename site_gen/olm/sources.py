@@ -13,14 +13,10 @@ import argparse
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..model.errors import Warnings
 from ..registry.reference import PREFIX
 from .publish import path_component
-
-if TYPE_CHECKING:  # the registry client (aiohttp) is imported only by a build that pulls an image
-    from ..registry.client import ConnectionOptions
 
 _MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
 _EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")
@@ -63,10 +59,17 @@ def catalog_source(text: str) -> CatalogSource:
     return CatalogSource(name, Path(source), openshift)
 
 
-def pull_catalog_images(catalogs: list[CatalogSource], connection: ConnectionOptions, cache_dir: Path,
-                        warnings: Warnings) -> list[CatalogSource]:
-    """Each index image pulled into ``cache_dir`` (see :mod:`.index_image`); the build then
-    reads its folder like any catalog directory."""
+def pull_catalog_image(image: str, args: argparse.Namespace, warnings: Warnings) -> Path:
+    """The folder of the index image ``image``, pulled with the command's registry options
+    into its --cache-dir (see :mod:`.index_image`)."""
+    from ..cache_dir import default_cache_dir
+    from ..registry.source import scrape_options
     from .index_image import pull_catalog
-    return [replace(catalog, source=pull_catalog(catalog.image, connection, cache_dir, warnings))
-            if catalog.image else catalog for catalog in catalogs]
+    return pull_catalog(image, scrape_options(args).connection, args.cache_dir or default_cache_dir(), warnings)
+
+
+def pull_catalog_images(catalogs: list[CatalogSource], args: argparse.Namespace,
+                        warnings: Warnings) -> list[CatalogSource]:
+    """Each index image pulled; the build then reads its folder like any catalog directory."""
+    return [replace(catalog, source=pull_catalog_image(catalog.image, args, warnings)) if catalog.image else catalog
+            for catalog in catalogs]

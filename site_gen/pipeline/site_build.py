@@ -229,4 +229,4 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         if blames.cache_problem:
             warnings.add(blames.cache_problem)
     return BuildResult(totals, len(built.channels), len(built.arches), 0.0, site.out, warnings,
-                       promotion_summary(promotion), pages, built, catalogs=catalogs)
+                       promotion_summary(promotion), pages, built, catalogs=catalogs.catalogs)

@@ -3,6 +3,7 @@ model or the writers: each takes typed inputs and gives one typed output."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,8 +59,14 @@ class CatalogRead:
     channels: int
 
 
+@dataclass
+class CatalogsRead:
+    catalogs: list[CatalogRead]
+    pages: dict[str, bytes]  # site path -> bytes of the catalog pages (none with --no-html)
+
+
 def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: bool,
-                  jobs: int | None = None, has_changes_page: bool = False) -> list[CatalogRead]:
+                  jobs: int | None = None, has_changes_page: bool = False) -> CatalogsRead:
     """Every --catalog, as opm loads and validates it, its JSON files and (``pages``) its pages."""
     read, loaded = [], []
     for source in sources:
@@ -68,18 +75,18 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
         files = catalog_files(catalog, validation, extra={"openshiftVersion": source.openshift})
         read.append(CatalogRead(source, files, validation.valid, len(catalog.packages), len(files) - 1))
         loaded.append((catalog, validation, source.openshift))
-    if pages and loaded:
-        from ..render.catalog_pages import catalog_pages
-        from ..render.graph_drawer import GraphDrawer
-        with GraphDrawer(cache_dir, jobs) as drawer:
-            read[0].files.update(catalog_pages(loaded, drawer, has_changes_page))
-    return read
+    if not (pages and loaded):
+        return CatalogsRead(read, {})
+    from ..render.catalog_pages import catalog_pages
+    from ..render.graph_drawer import GraphDrawer
+    with GraphDrawer(cache_dir, jobs) as drawer:
+        return CatalogsRead(read, catalog_pages(loaded, drawer, has_changes_page))
 
 
-def write_catalogs(site: StagedSite, catalogs: list[CatalogRead]) -> None:
-    for catalog in catalogs:
-        for relative, data in catalog.files.items():
-            site.write(relative, data)
+def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:
+    for catalog in read.catalogs:
+        write_files(site, catalog.files)
+    write_files(site, read.pages)
 
 
 def render_nginx_files() -> dict[str, str]:
@@ -88,7 +95,7 @@ def render_nginx_files() -> dict[str, str]:
     return deploy_files()
 
 
-def write_files(site: StagedSite, files: dict[str, str]) -> None:
+def write_files(site: StagedSite, files: Mapping[str, str | bytes]) -> None:
     for relative, text in files.items():
         site.write(relative, text)
 
