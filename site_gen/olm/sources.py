@@ -29,6 +29,21 @@ class CatalogSource:
     openshift: str         # the OpenShift minor it serves, "4.20"
     image: str | None = None  # docker://HOST[:PORT]/REPO:TAG, for an index image
 
+    @property
+    def family(self) -> str:
+        return catalog_family(self.name)
+
+
+_MINOR_SUFFIX = re.compile(r"[-_.]?v?[0-9]+\.[0-9]+$")
+
+
+def catalog_family(name: str) -> str:
+    """The catalogs of one index for successive minors share a family: the name without its
+    minor suffix (community-v4.19 and community-v4.20 are "community"). A package's history
+    and the next minor's catalog are looked up within the family."""
+    family = _MINOR_SUFFIX.sub("", name)
+    return family or name
+
 
 def _minor_at_end(text: str) -> str | None:
     found = _MINOR_AT_END.search(text)
