@@ -142,3 +142,20 @@ def test_csv_blobs_are_not_kept(tmp_path):
                                      bundle("a", "a.v1.0.0", "1.0.0", big)])
     kept = load_catalog(tmp_path).bundles[0]
     assert kept.metadata == (("displayName", "A"),)
+
+
+def test_integers_beyond_64_bits_are_reported_not_a_crash(tmp_path):
+    # Found by tests/test_no_tracebacks.py: orjson refuses such integers when the message quotes the blob.
+    (tmp_path / "c.yaml").write_text("? ''\n: -9223372036854775809\n")
+    with pytest.raises(InputError, match=r"object '\{\"\":-9223372036854775809\}' is missing root schema field"):
+        load_catalog(tmp_path / "c.yaml")
+
+
+def test_a_huge_max_openshift_version_is_an_invalid_gate_not_a_crash(tmp_path):
+    from site_gen.olm.gates import max_openshift_version
+    blobs = [package("p"), channel("p", "stable", [entry("p.v1")]),
+             bundle("p", "p.v1", "1.0.0", {"type": "olm.maxOpenShiftVersion", "value": 99999999999999999999})]
+    catalog = load_catalog(write_yaml(tmp_path / "c.yaml", blobs))
+    gate = max_openshift_version(catalog.bundles[0].max_openshift_versions)
+    assert gate.error == ('failed to parse "99999999999999999999" as semver: '
+                          'strconv.ParseUint: parsing "99999999999999999999": value out of range')

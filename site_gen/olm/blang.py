@@ -45,14 +45,39 @@ def _only(text: str, allowed: frozenset[str]) -> bool:
     return all(char in allowed for char in text)
 
 
+def go_quote(text: str) -> str:
+    """Go's ``%q`` of a string, as blang's messages quote the offending text."""
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[char])
+        elif char.isprintable():
+            out.append(char)
+        elif ord(char) < 0x80:
+            out.append(f"\\x{ord(char):02x}")
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
+
+
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+
+
 def _number(text: str, what: str) -> int:
-    if not text or not _only(text, _NUMBERS):
-        raise SemverError(f"Invalid character(s) found in {what} number {text!r}")
+    # Go's containsOnly passes "", which strconv.ParseUint then refuses.
+    if not _only(text, _NUMBERS):
+        raise SemverError(f"Invalid character(s) found in {what.lower()} number {go_quote(text)}")
     if len(text) > 1 and text[0] == "0":
-        raise SemverError(f"{what} number must not contain leading zeroes {text!r}")
+        raise SemverError(f"{what} number must not contain leading zeroes {go_quote(text)}")
+    if not text:
+        raise SemverError('strconv.ParseUint: parsing "": invalid syntax')
     value = int(text)
     if value > _UINT64_MAX:
-        raise SemverError(f"{what} number {text!r} is out of range")
+        raise SemverError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
     return value
 
 
@@ -61,11 +86,13 @@ def _prerelease_part(text: str) -> int | str:
         raise SemverError("Prerelease is empty")
     if _only(text, _NUMBERS):
         if len(text) > 1 and text[0] == "0":
-            raise SemverError(f"Numeric PreRelease version must not contain leading zeroes {text!r}")
+            raise SemverError(f"Numeric PreRelease version must not contain leading zeroes {go_quote(text)}")
+        if int(text) > _UINT64_MAX:
+            raise SemverError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
         return int(text)
     if _only(text, _ALPHANUM):
         return text
-    raise SemverError(f"Invalid character(s) found in prerelease {text!r}")
+    raise SemverError(f"Invalid character(s) found in prerelease {go_quote(text)}")
 
 
 @cache
@@ -93,7 +120,7 @@ def parse(text: str) -> Version:
         if not part:
             raise SemverError("Build meta data is empty")
         if not _only(part, _ALPHANUM):
-            raise SemverError(f"Invalid character(s) found in build meta data {part!r}")
+            raise SemverError(f"Invalid character(s) found in build meta data {go_quote(part)}")
     return Version(major, minor, patch, prerelease, tuple(build))
 
 

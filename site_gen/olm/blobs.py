@@ -8,6 +8,7 @@ load error ("parse channel: ..."). Unknown schemas are counted and dropped.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import orjson
@@ -34,7 +35,7 @@ class BlobReader:
         schema = meta.get("schema", "")
         context = _Context(value, origin, lines)
         if not schema:
-            shown = orjson.dumps(value, default=str).decode()
+            shown = json_text(value)
             shown = shown if len(shown) <= 120 else shown[:117] + "..."
             raise InputError(f"object '{shown}' is missing root schema field", path, line)
         if schema == "olm.package":
@@ -50,6 +51,15 @@ class BlobReader:
                                                           origin))
         else:
             self.catalog.others[schema] = self.catalog.others.get(schema, 0) + 1
+
+
+def json_text(value: object) -> str:
+    """A value as compact JSON text, as OLM sees a property value. orjson refuses integers
+    beyond 64 bits, which YAML and JSON allow; the standard library writes them."""
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError:
+        return json.dumps(value, default=str, ensure_ascii=False, separators=(",", ":"))
 
 
 def _kind(value: object) -> str:
@@ -168,7 +178,7 @@ def _bundle(meta: dict[str, str], context: _Context) -> Bundle:
                 continue
             packages.append((value.get("packageName", ""), value.get("version", ""), value.get("release") or ""))
         elif kind == "olm.maxOpenShiftVersion":
-            max_versions.append(orjson.dumps(value, default=str).decode())
+            max_versions.append(json_text(value))
         elif kind == "olm.deprecated":
             deprecated = True
         elif kind == "olm.bundle.object":

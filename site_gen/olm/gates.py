@@ -30,13 +30,13 @@ def max_openshift_version(raw_values: tuple[str, ...]) -> MaxVersion:
         return MaxVersion(None, 'defining more than one "olm.maxOpenShiftVersion" property is not allowed')
     text = raw_values[0].strip('"')
     if not text:
-        return MaxVersion(None, 'property "olm.maxOpenShiftVersion" must specify a version, got an empty value')
+        return MaxVersion(None, 'value cannot be "" (an empty string)')
     try:
         version = blang.parse_tolerant(text)
     except blang.SemverError as exc:
         return MaxVersion(None, f'failed to parse "{text}" as semver: {exc}')
     if version.patch or version.pre:
-        return MaxVersion(None, 'property "olm.maxOpenShiftVersion" must specify only <major>.<minor> version, '
+        return MaxVersion(None, 'property olm.maxOpenShiftVersion must specify only <major>.<minor> version, '
                                 f'got invalid value {version}')
     return MaxVersion((version.major, version.minor))
 

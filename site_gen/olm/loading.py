@@ -15,8 +15,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import orjson
-
 from ..inputs.regular_files import read_regular
 from ..model.errors import InputError
 from ..two_processes import map_in_two
@@ -100,11 +98,3 @@ def _parse(path: Path) -> list[tuple[int, object, dict[tuple, int]]] | InputErro
 def _default_name(source: Path) -> str:
     resolved = source.resolve()
     return resolved.name if resolved.is_dir() else resolved.stem
-
-
-def json_text(value: object) -> str:
-    """A property value as the JSON text OLM sees (YAML scalars already typed by the loader)."""
-    try:
-        return orjson.dumps(value, default=str).decode()
-    except TypeError:
-        return str(value)
