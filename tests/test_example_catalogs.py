@@ -3,8 +3,6 @@ says each package shows; the other tests and the example site rely on it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import orjson
 import pytest
 
