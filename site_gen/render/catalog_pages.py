@@ -3,10 +3,7 @@ each channel's update graph as OLM v0 walks it.
 
 Pages are built from view models made once from the engine's results (site_gen/olm/),
 in the process that loaded the catalogs, and returned as files for the build to stage.
-The picture draws every update OLM v0 picks (bold), and of the other edges opm lists
-only those no path already shows (the transitive reduction, as for cluster graphs):
-replaces solid, skips dashed, skipRange dotted. Deprecated bundles are grey, bundles v0
-never updates from (stranded) have a red border, the head a double one.
+The pictures are drawn by :mod:`.catalog_picture`.
 """
 
 from __future__ import annotations
@@ -21,13 +18,11 @@ from ..olm.model import Catalog
 from ..olm.publish import PackageView, graphs_of, package_views, path_component
 from ..olm.validation import Validation
 from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
+from .catalog_picture import GROUP_FROM, dot_source
 from .environment import PageRenderer
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
-from .reduction import transitive_reduction
 from .svg_inline import inline_svg
-
-KIND_STYLES = {"replaces": "solid", "skips": "dashed", "skipRange": "dotted"}
 
 
 def package_page(catalog: str, package: str) -> str:
@@ -116,7 +111,7 @@ def _rows(graph: ChannelGraph, deprecations: PackageDeprecations, openshift: str
     return rows
 
 
-def _channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
+def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
     rows = _rows(graph, view.deprecations, openshift)
     edges = [EdgeRow(rows[edge.source].version, rows[edge.target].version, ", ".join(edge.kinds),
                      graph.updates.get(edge.source) == edge.target) for edge in graph.edges]
@@ -124,35 +119,6 @@ def _channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGr
     return ChannelView(name, openshift, view.package.name, graph.channel,
                        graph.channel == view.package.default_channel, graph.error is None, graph.error,
                        graph.v0_error, view.deprecations.channels.get(graph.channel), rows, edges, json_file)
-
-
-def dot_source(graph: ChannelGraph, rows: list[NodeRow], title: str) -> str:
-    """The DOT text of a channel: v0's choices, then what else no path already shows."""
-    chosen = {(source, target) for source, target in graph.updates.items()}
-    others = [(edge.source, edge.target) for edge in graph.edges if (edge.source, edge.target) not in chosen]
-    drawn = set(transitive_reduction(len(rows), sorted(chosen) + others)) | chosen
-    kinds = {(edge.source, edge.target): edge.kinds for edge in graph.edges}
-    lines = [f"digraph {_quoted(title)} {{", 'rankdir="LR"; node [shape=box, style="rounded,filled", '
-             'fillcolor="#ffffff", fontname="sans-serif", fontsize=11]; edge [color="#5a5a5a"];']
-    for index, row in enumerate(rows):
-        attributes = [f"label={_quoted(row.version)}", f"tooltip={_quoted(row.name)}"]
-        if row.deprecated or row.not_installable:
-            attributes.append('fillcolor="#d9d9d9"')
-        if row.stranded:
-            attributes.append('color="#b00020", penwidth=2')
-        if row.head:
-            attributes.append("peripheries=2")
-        lines.append(f"n{index} [{', '.join(attributes)}];")
-    for source, target in sorted(drawn):
-        style = KIND_STYLES.get(kinds[source, target][0], "solid")
-        extra = ', penwidth=2.5, color="#0b6bcb"' if (source, target) in chosen else ""
-        lines.append(f'n{source} -> n{target} [style="{style}"{extra}];')
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def package_facts(package: PackageSummary) -> PackageFacts:
@@ -182,6 +148,7 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
     pages.env.globals["catalog_index"] = catalog_index
     pages.env.globals["has_graphs"] = has_graphs
+    pages.env.globals["group_from"] = GROUP_FROM
     summaries = []
     for catalog, validation, openshift in catalogs:
         packages = []
@@ -189,7 +156,7 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
             graphs = graphs_of(view)
             channels = []
             for graph in graphs.values():
-                channel = _channel_view(catalog.name, openshift, view, graph)
+                channel = channel_view(catalog.name, openshift, view, graph)
                 title = f"{view.package.name} {graph.channel} ({catalog.name})"
                 picture = drawer.submit(title, dot_source(graph, channel.rows, title))
                 channels.append((channel, picture))
