@@ -162,3 +162,16 @@ def test_a_site_with_both_lists_the_catalogs_on_its_home_page(tmp_path):
                                                             "olm/community-v4.16/index.html"]
     labels = [a.text for a in home.find("nav").iter("a")]
     assert "Channels" in labels and "Operators" in labels
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--changes-since", "HEAD"], "--changes-since compares update graphs"),
+    (["--entry-times", "times.json"], "--entry-times and --errata act on update graphs"),
+])
+def test_options_for_update_graphs_are_refused_without_them(tmp_path, capsys, extra, words):
+    (tmp_path / "times.json").write_text("{}")
+    extra = [str(tmp_path / part) if part.endswith(".json") else part for part in extra]
+    assert main(["build", "--out", str(tmp_path / "site"), "-q", *catalog_arguments("4.16"), *extra]) == 1
+    error = capsys.readouterr().err
+    assert words in error and "Traceback" not in error
+    assert not (tmp_path / "site").exists()

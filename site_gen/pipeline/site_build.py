@@ -173,6 +173,9 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
     if options.changes_since is not None:
         raise InputError("--changes-since compares update graphs: give --graph-data too (this build has only "
                          "--catalog)")
+    if options.promotion.until is not None or options.promotion.files():
+        raise InputError("--promote-until, --entry-times and --errata act on update graphs: give --graph-data too "
+                         "(this build has only --catalog)")
     published = None if options.force else published_marker(where.out).get("fingerprint")
     hashing = runner.apart("hash the inputs", build_fingerprint, options, None)
     if published is not None and published == hashing.result():
