@@ -152,6 +152,7 @@ def test_operators_only_is_served_by_the_generated_nginx_configuration(operators
             assert status == 200 and body, path
 
 
+@pytest.mark.slow  # the whole example with its pages
 def test_a_site_with_both_lists_the_catalogs_on_its_home_page(tmp_path):
     assert main(["build", "--graph-data", str(EXAMPLE), "--out", str(tmp_path / "site"), "-q",
                  "--cache-dir", str(tmp_path / "c"), *catalog_arguments("4.15", "4.16")]) == 0
