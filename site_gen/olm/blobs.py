@@ -168,10 +168,10 @@ def _bundle(meta: dict[str, str], context: _Context) -> Bundle:
                               "{packageName, version[, release]} strings")
                 continue
             packages.append((value.get("packageName", ""), value.get("version", ""), value.get("release") or ""))
+        elif kind == "olm.maxOpenShiftVersion" and isinstance(value, JsonNumberText):
+            max_versions.append(str(value))  # a bare JSON number as written (4.10, not the float 4.1)
         elif kind == "olm.maxOpenShiftVersion":
-            # a bare JSON number as written (4.10, not the float 4.1), as OLM reads it
-            max_versions.append(str(value) if isinstance(value, JsonNumberText)
-                                else orjson.dumps(value, default=str).decode())
+            max_versions.append(orjson.dumps(value, default=str).decode())
         elif kind == "olm.deprecated":
             deprecated = True
         elif kind == "olm.bundle.object":
