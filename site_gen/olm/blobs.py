@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError
+from .decoding import JsonNumberText
 from .model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 
 _META_KEYS = ("schema", "package", "name")
@@ -177,6 +178,8 @@ def _bundle(meta: dict[str, str], context: _Context) -> Bundle:
                               "{packageName, version[, release]} strings")
                 continue
             packages.append((value.get("packageName", ""), value.get("version", ""), value.get("release") or ""))
+        elif kind == "olm.maxOpenShiftVersion" and isinstance(value, JsonNumberText):
+            max_versions.append(str(value))  # a bare JSON number as written (4.10, not the float 4.1)
         elif kind == "olm.maxOpenShiftVersion":
             max_versions.append(json_text(value))
         elif kind == "olm.deprecated":

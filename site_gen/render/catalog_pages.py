@@ -3,10 +3,7 @@ each channel's update graph as OLM v0 walks it.
 
 Pages are built from view models made once from the engine's results (site_gen/olm/),
 in the process that loaded the catalogs, and returned as files for the build to stage.
-The picture draws every update OLM v0 picks (bold), and of the other edges opm lists
-only those no path already shows (the transitive reduction, as for cluster graphs):
-replaces solid, skips dashed, skipRange dotted. Deprecated bundles are grey, bundles v0
-never updates from (stranded) have a red border, the head a double one.
+The pictures are drawn by :mod:`.catalog_picture`.
 """
 
 from __future__ import annotations
@@ -20,20 +17,12 @@ from ..olm.graphs import ChannelGraph, v0_stranded
 from ..olm.model import Catalog
 from ..olm.publish import PackageView, graphs_of, package_views, path_component
 from ..olm.validation import Validation
+from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
+from .catalog_picture import GROUP_FROM, dot_source
 from .environment import PageRenderer
 from .graph_drawer import GraphDrawer
-from .reduction import transitive_reduction
+from .package_history import PackageFacts, package_histories
 from .svg_inline import inline_svg
-
-KIND_STYLES = {"replaces": "solid", "skips": "dashed", "skipRange": "dotted"}
-
-
-def catalog_dir(name: str) -> str:
-    return f"{layout.OLM_DIR}/{path_component(name)}"
-
-
-def catalog_index(catalog: str) -> str:
-    return f"{catalog_dir(catalog)}/index.html"
 
 
 def package_page(catalog: str, package: str) -> str:
@@ -122,7 +111,7 @@ def _rows(graph: ChannelGraph, deprecations: PackageDeprecations, openshift: str
     return rows
 
 
-def _channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
+def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
     rows = _rows(graph, view.deprecations, openshift)
     edges = [EdgeRow(rows[edge.source].version, rows[edge.target].version, ", ".join(edge.kinds),
                      graph.updates.get(edge.source) == edge.target) for edge in graph.edges]
@@ -132,33 +121,12 @@ def _channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGr
                        graph.v0_error, view.deprecations.channels.get(graph.channel), rows, edges, json_file)
 
 
-def dot_source(graph: ChannelGraph, rows: list[NodeRow], title: str) -> str:
-    """The DOT text of a channel: v0's choices, then what else no path already shows."""
-    chosen = {(source, target) for source, target in graph.updates.items()}
-    others = [(edge.source, edge.target) for edge in graph.edges if (edge.source, edge.target) not in chosen]
-    drawn = set(transitive_reduction(len(rows), sorted(chosen) + others)) | chosen
-    kinds = {(edge.source, edge.target): edge.kinds for edge in graph.edges}
-    lines = [f"digraph {_quoted(title)} {{", 'rankdir="LR"; node [shape=box, style="rounded,filled", '
-             'fillcolor="#ffffff", fontname="sans-serif", fontsize=11]; edge [color="#5a5a5a"];']
-    for index, row in enumerate(rows):
-        attributes = [f"label={_quoted(row.version)}", f"tooltip={_quoted(row.name)}"]
-        if row.deprecated or row.not_installable:
-            attributes.append('fillcolor="#d9d9d9"')
-        if row.stranded:
-            attributes.append('color="#b00020", penwidth=2')
-        if row.head:
-            attributes.append("peripheries=2")
-        lines.append(f"n{index} [{', '.join(attributes)}];")
-    for source, target in sorted(drawn):
-        style = KIND_STYLES.get(kinds[source, target][0], "solid")
-        extra = ', penwidth=2.5, color="#0b6bcb"' if (source, target) in chosen else ""
-        lines.append(f'n{source} -> n{target} [style="{style}"{extra}];')
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def package_facts(package: PackageSummary) -> PackageFacts:
+    """What the package's history across minors compares."""
+    heads = {view.channel: next((row.version for row in view.rows if row.head), "") for view in package.channels}
+    return PackageFacts(package.default_channel, heads, package.deprecation,
+                        {view.channel: view.deprecation for view in package.channels if view.deprecation},
+                        {row.name: row.deprecated for view in package.channels for row in view.rows if row.deprecated})
 
 
 class _Collected:
@@ -172,11 +140,15 @@ class _Collected:
 
 
 def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
-                  has_changes_page: bool = False) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``."""
+                  has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
+    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``.
+    Without ``has_graphs`` (an operators-only site) the menu has no cluster pages and the
+    site's home page, which lists the catalogs, is written here too."""
     collected = _Collected()
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
     pages.env.globals["catalog_index"] = catalog_index
+    pages.env.globals["has_graphs"] = has_graphs
+    pages.env.globals["group_from"] = GROUP_FROM
     summaries = []
     for catalog, validation, openshift in catalogs:
         packages = []
@@ -184,7 +156,7 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
             graphs = graphs_of(view)
             channels = []
             for graph in graphs.values():
-                channel = _channel_view(catalog.name, openshift, view, graph)
+                channel = channel_view(catalog.name, openshift, view, graph)
                 title = f"{view.package.name} {graph.channel} ({catalog.name})"
                 picture = drawer.submit(title, dot_source(graph, channel.rows, title))
                 channels.append((channel, picture))
@@ -192,15 +164,23 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
                      for channel, picture in channels]
             packages.append(PackageSummary(view.package.name, view.valid, view.error,
                                            view.package.default_channel, view.deprecations.package, drawn))
-        summary = CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(), packages)
-        summaries.append(summary)
-        pages.write(catalog_index(catalog.name), "olm_catalog.html.j2", catalog=summary,
+        summaries.append(CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
+                                        packages))
+    histories = package_histories([(summary.name, summary.openshift,
+                                    {package.name: package_facts(package) for package in summary.packages})
+                                   for summary in summaries])
+    for summary in summaries:
+        pages.write(catalog_index(summary.name), "olm_catalog.html.j2", catalog=summary,
                     package_page=package_page)
-        for package in packages:
-            pages.write(package_page(catalog.name, package.name), "olm_package.html.j2", catalog=summary,
-                        package=package, channel_page=channel_page)
+        for package in summary.packages:
+            pages.write(package_page(summary.name, package.name), "olm_package.html.j2", catalog=summary,
+                        package=package, channel_page=channel_page, package_page=package_page,
+                        history=histories.get((summary.name, package.name), []))
             for channel in package.channels:
-                pages.write(channel_page(catalog.name, package.name, channel.channel), "olm_channel.html.j2",
+                pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
                             catalog=summary, package=package, view=channel, package_page=package_page)
     pages.write(f"{layout.OLM_DIR}/index.html", "olm_catalogs.html.j2", catalogs=summaries)
+    if not has_graphs:
+        links = [CatalogLink(c.name, c.openshift, len(c.packages), c.valid) for c in summaries]
+        pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))
     return collected.files

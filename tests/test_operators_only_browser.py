@@ -1,0 +1,59 @@
+"""An operators-only site (site-gen build --catalog ... alone) in Chromium at 1280×900: every
+page kind loads without an error or a failed request, the home page leads to a package's
+history and from there to the same package in the next minor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from site_gen.cli import main
+
+from conftest import REPO
+from site_helpers import chromium, serve
+
+CATALOGS = REPO / "example-catalogs"
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("operators-browser")
+    arguments = [a for m in ("4.14", "4.15", "4.16") for a in ("--catalog", f"community-v{m}={CATALOGS / f'v{m}'}")]
+    assert main(["build", "--out", str(root / "site"), "-q", "--cache-dir", str(root / "cache"), *arguments]) == 0
+    return root / "site"
+
+
+def test_every_page_kind_loads_cleanly_and_the_history_leads_on(site):
+    with serve(site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        problems: list[str] = []
+        page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+        page.goto(base_url + "index.html", wait_until="networkidle")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "olm-operators-only-home.png"))
+        page.click("table.catalog-families a:text-is('4.15')")
+        page.wait_for_load_state("networkidle")
+        page.fill("#package-filter", "ferry")
+        visible = page.locator("#catalog-packages tbody tr:not([hidden])")
+        assert visible.count() == 1
+        visible.locator("a").click()
+        page.wait_for_load_state("networkidle")
+        assert page.locator("h1").inner_text() == "ferryman"
+        history = page.locator("table.package-history")
+        assert "removed alpha, stable-1.x" in history.inner_text()
+        page.screenshot(path=str(SCREENSHOTS / "olm-package-history.png"), full_page=True)
+        history.locator("a:text-is('4.16')").click()
+        page.wait_for_load_state("networkidle")
+        assert page.url.endswith("olm/community-v4.16/ferryman/index.html")
+        page.click("table.channels a:text-is('stable')")
+        page.wait_for_load_state("networkidle")
+        assert page.locator(".graph-scroll svg").count() == 1
+        page.goto(base_url + "olm/index.html", wait_until="networkidle")
+        assert page.locator("nav[aria-label=Site] a").all_inner_texts() == ["OpenShift update graphs", "Operators"]
+    assert problems == []
