@@ -79,9 +79,10 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
     if not (pages and loaded):
         return CatalogsRead(read, {})
     from ..render.catalog_pages import catalog_pages
+    from ..render.checker_page import checker_page
     from ..render.graph_drawer import GraphDrawer
     with GraphDrawer(cache_dir, jobs) as drawer:
-        return CatalogsRead(read, catalog_pages(loaded, drawer, has_changes_page))
+        return CatalogsRead(read, {**catalog_pages(loaded, drawer, has_changes_page), **checker_page(has_changes_page)})
 
 
 def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:

@@ -365,5 +365,5 @@ const SiteGenOperatorRules = (() => {
     return answer;
   }
 
-  return {checkOperator, pathComponent, VERDICTS};
+  return {checkOperator, pathComponent, parseMinor, VERDICTS};
 })();
