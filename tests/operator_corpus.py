@@ -46,6 +46,7 @@ QUESTIONS = {
         q("demo", "mover", "1.0.0", "4.18", "4.19"),              # the channel is gone in 4.19
         q("demo", "ranger", "1.0.0", "4.18", "4.19"),             # skipRange: one hop; 4.19 replaces the old head
         q("demo", "dropped", "3.0.0", "4.18", "4.19"),            # nothing in 4.19 updates the old head
+        q("demo", "spanner", "1.0.0", "4.18", "4.19"),            # 4.19 lists neither; a skipRange holds 1.1.0
         q("demo", "gated", "1.0.0", "4.19", "4.18"),              # no downgrade
         q("demo", "gated", "1.0.0", "4.x", "4.19"),
         q("demo", "nope", "1.0.0", "4.18", "4.19"),

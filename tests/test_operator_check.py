@@ -19,7 +19,8 @@ from site_helpers import PHONE, chromium, serve
 
 DESKTOP = {"width": 1280, "height": 900}
 CORPUS = load_corpus()
-RULES = Path(__file__).resolve().parent.parent / "site_gen" / "templates" / "assets" / "operator-rules.js"
+ASSETS = Path(__file__).resolve().parent.parent / "site_gen" / "templates" / "assets"
+RULES, BLANG = ASSETS / "operator-rules.js", ASSETS / "olm-blang.js"
 needs_community = pytest.mark.skipif(not COMMUNITY.is_dir(), reason="../shared/data is not beside the checkout")
 
 
@@ -152,7 +153,7 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert page.input_value("#family") == "demo"
         assert (page.input_value("#from"), page.input_value("#to")) == ("4.18", "4.19")
         assert page.evaluate("[...document.querySelectorAll('#checker-packages option')].map(o => o.value)") == [
-            "dropped", "gated", "legacy", "mover", "pulse", "ranger", "sunset"]
+            "dropped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset"]
         page.fill("#package", "sunset")
         page.dispatch_event("#package", "change")
         page.wait_for_function("document.querySelectorAll('#checker-channels option').length === 2")
@@ -184,6 +185,7 @@ def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
     with serve(real_site) as base_url, chromium() as browser:
         page = browser.new_context().new_page()
         page.goto(base_url + "olm/catalogs.json")
+        page.add_script_tag(content=BLANG.read_text())
         page.add_script_tag(content=RULES.read_text())
         for entry in CORPUS["real"]:
             answer = page.evaluate("""([question, base]) => SiteGenOperatorRules.checkOperator(question, (path) =>
@@ -191,3 +193,53 @@ def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
                                    [entry["question"], base_url])
             assert answer == entry["answer"], entry["question"]
 
+
+
+# ----------------------------------------------------------------------------- blang in the browser
+HOSTILE_RANGES = [">=1.0.0 <2.0.0", ">=1.2.x <1.3.0", "1.2.x", "<=1.x.x", "!=1.2.x", ">1.x", "1.x", ">= 1.0.0",
+                  "<1.0.0 || >=3.0.0", "|| 1.0.0", "1.0.0 ||", ">=4.7 <4.8", "=1.0.0-rc.1", ">=1.0.0-rc.x",
+                  "~1.0.0", "a", ">=01.0.0", "*", ">=1.0.0  <2.0.0", "<1.0.0-0", "> 1.0.0 <= 2.0.0", "!1.0.0",
+                  "1.0.0 || || 2.0.0", ">=1.0.0+build", "<2.0.0-rc.1 >1.0.0-alpha.beta", "x", "<=1.2.x", ">1.2.x",
+                  ">=1.2.3-x.1"]
+VERSIONS = ["0.9.9", "1.0.0", "1.0.0-0", "1.0.0-1", "1.0.0-alpha.beta", "1.0.0-rc.1", "1.0.0-rc.2", "1.0.0-rc.10",
+            "1.2.0", "1.2.5", "1.3.0-alpha", "2.0.0", "2.0.0-rc.1", "3.0.0+build", "1.2.3-x.1", "1.2.3-x.2"]
+
+
+def _python_matches(ranges: list[str], versions: list[str]) -> list:
+    from site_gen.olm import blang
+    results = []
+    for text in ranges:
+        try:
+            test = blang.parse_range(text)
+        except blang.SemverError:
+            results.append(None)
+            continue
+        results.append([test(blang.parse(version)) for version in versions])
+    return results
+
+
+@pytest.mark.browser
+def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
+    """olm-blang.js (the skipRange test of a bundle the target channel lacks) against site_gen/olm/blang.py,
+    on blang's quirks and on every skipRange of the shared catalogs."""
+    ranges, versions = list(HOSTILE_RANGES), list(VERSIONS)
+    if COMMUNITY.is_dir():
+        import yaml
+        for path in sorted(COMMUNITY.glob("v4.20/*/catalog.yaml")):
+            for blob in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
+                if blob and blob.get("schema") == "olm.channel":
+                    ranges += [entry["skipRange"] for entry in blob.get("entries") or [] if entry.get("skipRange")]
+                if blob and blob.get("schema") == "olm.bundle":
+                    versions += [p["value"]["version"] for p in blob.get("properties") or []
+                                 if p.get("type") == "olm.package"]
+    ranges, versions = sorted(set(ranges)), sorted(set(versions))
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "olm/checker.html", wait_until="load")
+        shown = page.evaluate("""([ranges, versions]) => ranges.map((text) => {
+            let test;
+            try { test = SiteGenBlang.parseRange(text); } catch (error) { return null; }
+            return versions.map((version) => test(SiteGenBlang.parse(version)));
+        })""", [ranges, versions])
+    assert shown == _python_matches(ranges, versions)
+    assert sum(result is None for result in shown) >= 8 and len(ranges) > len(HOSTILE_RANGES)
