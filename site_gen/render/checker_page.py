@@ -21,9 +21,10 @@ class _Collected:
         self.files[relative] = content
 
 
-def checker_page(has_changes_page: bool = False) -> dict[str, bytes]:
-    """Site path -> bytes of the checker page."""
+def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
+    """Site path -> bytes of the checker page (``has_graphs``: the menu lists the cluster pages)."""
     collected = _Collected()
-    PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True).write(
-        CHECKER_PAGE, "olm_checker.html.j2")
+    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
+    pages.env.globals["has_graphs"] = has_graphs
+    pages.write(CHECKER_PAGE, "olm_checker.html.j2")
     return collected.files
