@@ -114,7 +114,7 @@ def links_resolve(site: Path, below: str) -> list[str]:
         for _, _, target in parse_page(page).links:
             if re.match(r"[a-z]+:|#", target):
                 continue
-            if not (page.parent / unquote(target.split("#")[0])).is_file():
+            if not (page.parent / unquote(target.split("#")[0].split("?")[0])).is_file():
                 broken.append(f"{page.relative_to(site)} -> {target}")
     return broken
 

@@ -55,5 +55,6 @@ def test_every_page_kind_loads_cleanly_and_the_history_leads_on(site):
         page.wait_for_load_state("networkidle")
         assert page.locator(".graph-scroll svg").count() == 1
         page.goto(base_url + "olm/index.html", wait_until="networkidle")
-        assert page.locator("nav[aria-label=Site] a").all_inner_texts() == ["OpenShift update graphs", "Operators"]
+        assert page.locator("nav[aria-label=Site] a").all_inner_texts() == ["OpenShift update graphs", "Operators",
+                                                                                  "Check an operator"]
     assert problems == []

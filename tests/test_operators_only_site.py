@@ -65,8 +65,8 @@ def test_a_build_with_no_sources_publishes_both(tmp_path, monkeypatch):
     assert main(["build", "--out", str(tmp_path / "site"), "-q", "--no-html", "--cache-dir", str(tmp_path / "c")]) == 0
     site = tmp_path / "site"
     assert (site / V1 / "stable-4.16" / "amd64.json").is_file()
-    assert sorted(p.name for p in (site / "olm").iterdir()) == ["community-v4.14", "community-v4.15",
-                                                               "community-v4.16"]
+    assert sorted(p.name for p in (site / "olm").iterdir()) == ["catalogs.json", "community-v4.14",
+                                                               "community-v4.15", "community-v4.16"]
 
 
 def test_graph_data_alone_publishes_no_catalogs(tmp_path):

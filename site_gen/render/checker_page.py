@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import layout
 from .environment import PageRenderer
 
-CHECKER_PAGE = f"{layout.OLM_DIR}/checker.html"
+CHECKER_PAGE = f"{layout.OLM_DIR}/checker.html"   # also OPERATOR_CHECKER in the templates
 
 
 class _Collected:

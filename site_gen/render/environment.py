@@ -10,6 +10,7 @@ from __future__ import annotations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import layout
+from ..olm.sources import catalog_family
 from ..publish.precompressed import precompress_written
 from ..resources import TEMPLATE_DIR
 from . import links
@@ -42,6 +43,7 @@ def make_environment() -> Environment:
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
         OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=f"{layout.OLM_DIR}/index.html",
+        OPERATOR_CHECKER=f"{layout.OLM_DIR}/checker.html", catalog_family=catalog_family,
     )
     return env
 
