@@ -13,8 +13,10 @@ import orjson
 import pytest
 
 from site_gen.cli import main
+from site_gen.olm.catalog_list import catalog_list_file
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.publish import catalog_files
+from site_gen.olm.sources import catalog_source
 
 from conftest import EXAMPLE, SHARED, needs_shared
 from site_helpers import parse_html, parse_page, table_rows
@@ -47,6 +49,8 @@ def test_catalogs_are_published_beside_the_graphs_as_the_engine_writes_them(tmp_
         expected.update(files)
         index = orjson.loads(files[f"olm/{name}/index.json"])
         assert index["openshiftVersion"] == minor and index["catalog"] == name
+    expected.update(catalog_list_file([catalog_source(f"deprecations@4.19={FIXTURES / 'deprecations'}"),
+                                       catalog_source(f"gates-v4.20={FIXTURES / 'gates'}")]))
     assert {name: data for name, data in published.items() if not name.endswith(".gz")} == expected
     for name, data in published.items():  # the larger files also get a .gz copy, as the pages do
         if name.endswith(".gz"):

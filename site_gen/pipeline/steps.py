@@ -13,6 +13,7 @@ from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model.errors import InputWarning, Warnings
 from ..model.graph_data import GraphData
+from ..olm.catalog_list import catalog_list_file
 from ..olm.loading import load_catalog
 from ..olm.publish import catalog_files
 from ..olm.sources import CatalogSource
@@ -86,7 +87,13 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
 def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:
     for catalog in read.catalogs:
         write_files(site, catalog.files)
+    write_catalog_list(site, read)
     write_files(site, read.pages)
+
+
+def write_catalog_list(site: StagedSite, read: CatalogsRead) -> None:
+    """``olm/catalogs.json``: the catalogs by family and minor, where the operator checker starts."""
+    write_files(site, catalog_list_file([catalog.source for catalog in read.catalogs]))
 
 
 def render_nginx_files() -> dict[str, str]:

@@ -1,0 +1,393 @@
+"""The operator update checker's rules: an installed operator and a cluster update -> OLM v0's
+hops, the deprecations met, the ``olm.maxOpenShiftVersion`` gate, the path in the target
+minor's catalog, and whether OLM leaves the operator stranded.
+
+They read only the site's published JSON (``olm/catalogs.json``, ``olm/NAME/index.json``,
+``olm/NAME/PKG/CHANNEL.json``) through ``read_json``, as the checker page does with
+``assets/operator-rules.js``: the same steps under the same names, so ``site-gen
+plan-operator`` and ``olm/checker.html`` give the same object (tests/data/operator_corpus.json
+holds both to it). docs/operator-catalogs.md ("The operator update checker") describes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .publish import path_component
+
+ReadJson = Callable[[str], Any | None]
+
+VERDICTS = ("not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
+            "no-path-in-target", "update-available", "up-to-date")
+_MINOR = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
+
+
+@dataclass(frozen=True)
+class OperatorQuestion:
+    family: str
+    package: str
+    channel: str | None      # None: the package's default channel
+    installed: str           # a version ("1.2.3") or a bundle name
+    openshiftFrom: str       # noqa: N815 (the JSON key, as the page writes it)
+    openshiftTo: str         # noqa: N815
+
+
+def parse_minor(text: str) -> tuple[int, int] | None:
+    """``4.18`` (or ``4.18.3``, ``v4.18``) -> (4, 18), normalised as OLM does (4.23 is 5.0)."""
+    found = _MINOR.match(text)
+    if not found:
+        return None
+    major, minor = int(found.group(1)), int(found.group(2))
+    return (5, 0) if (major, minor) == (4, 23) else (major, minor)
+
+
+def _minor_text(text: str) -> str:
+    found = _MINOR.match(text)
+    return f"{int(found.group(1))}.{int(found.group(2))}" if found else text
+
+
+def _normalized_question(question: OperatorQuestion) -> dict:
+    channel = (question.channel or "").strip()
+    return {"family": question.family.strip(), "package": question.package.strip(),
+            "channel": channel or None, "installed": question.installed.strip(),
+            "openshiftFrom": _minor_text(question.openshiftFrom.strip()),
+            "openshiftTo": _minor_text(question.openshiftTo.strip())}
+
+
+def _empty_answer(question: dict) -> dict:
+    return {"question": question, "found": False, "problem": None, "catalog": None, "package": question["package"],
+            "channel": question["channel"], "defaultChannel": None, "installed": None, "head": None, "hops": [],
+            "deprecations": [], "gate": None, "target": None, "stranded": None, "verdict": "not-found", "steps": []}
+
+
+def _not_found(answer: dict, problem: str) -> dict:
+    answer["problem"] = problem
+    answer["steps"] = [problem]
+    return answer
+
+
+def _catalog_for(catalogs: list[dict], family: str, minor: tuple[int, int]) -> dict | None:
+    return next((entry for entry in catalogs if entry.get("family") == family
+                 and parse_minor(str(entry.get("openshift", ""))) == minor), None)
+
+
+def _meta(node: dict, key: str) -> str:
+    return str(node["metadata"].get(key, ""))
+
+
+def _bundle_of(node: dict, head: bool) -> dict:
+    maximum = _meta(node, "io.openshift.maxOpenShiftVersion")
+    return {"version": node["version"], "bundle": _meta(node, "io.operatorframework.bundle.name"),
+            "deprecated": _meta(node, "io.operatorframework.deprecated") or None,
+            "maxOpenShiftVersion": maximum or None, "head": head}
+
+
+def _find_node(document: dict, installed: str) -> int | None:
+    """The node named ``installed``, else the one of that version (``v`` prefix allowed)."""
+    nodes = document["nodes"]
+    for index, node in enumerate(nodes):
+        if _meta(node, "io.operatorframework.bundle.name") == installed:
+            return index
+    version = installed[1:] if installed[:1] in ("v", "V") and installed[1:2].isdigit() else installed
+    for index, node in enumerate(nodes):
+        if node["version"] == version:
+            return index
+    return None
+
+
+def _walk(document: dict, start: int) -> list[int]:
+    """OLM v0's updates from ``start`` one at a time (the published ``updates`` map), ``start`` excluded."""
+    updates = document.get("updates") or {}
+    path, seen, current = [], {start}, start
+    while str(current) in updates and updates[str(current)] not in seen:
+        current = updates[str(current)]
+        seen.add(current)
+        path.append(current)
+    return path
+
+
+def _is_head(document: dict, index: int) -> bool:
+    return document.get("head") is not None and document["head"] == index
+
+
+def _skippers(document: dict, name: str) -> list[str]:
+    return [_meta(node, "io.operatorframework.bundle.name") for node in document["nodes"]
+            if name in [item for item in _meta(node, "io.operatorframework.channel.skips").split(",") if item]]
+
+
+def _stranded_why(document: dict, index: int, package_error: str | None) -> str:
+    """Why OLM v0 offers nothing from a node that is not the head (spec §3.2, §3.4)."""
+    node = document["nodes"][index]
+    name = _meta(node, "io.operatorframework.bundle.name")
+    channel = document["channel"]
+    if not document.get("packageValid", True):
+        return f"opm validate rejects package {document['package']} ({package_error or 'invalid'}), " \
+               "so OLM v0 is offered no update from it"
+    if document.get("v0Error"):
+        return f"OLM v0 cannot order channel {channel}: {document['v0Error']}"
+    targets = [target for source, target in document["edges"] if source == index]
+    if not targets:
+        return f"no entry of channel {channel} replaces or skips {name}, and no skipRange contains {node['version']}"
+    reasons = []
+    for target in targets:
+        other = document["nodes"][target]
+        other_name = _meta(other, "io.operatorframework.bundle.name")
+        if _meta(other, "io.operatorframework.deprecated.legacy") == "true":
+            reasons.append(f"{other_name} carries olm.deprecated, which OLM never chooses")
+        elif _meta(other, "io.operatorframework.v0.skipped") == "true":
+            reasons.append(f"{other_name} is named in the skips of {', '.join(_skippers(document, other_name))}, "
+                           "so OLM v0 leaves it out of the channel order")
+        else:
+            reasons.append(f"{other_name} is not on the replaces chain from the head")
+    return f"the bundles that update {name} are not candidates for OLM v0: " + "; ".join(reasons)
+
+
+def _path_part(document: dict, start: int, package_error: str | None) -> dict:
+    """The hops from ``start``, the head, and where OLM v0 stops if not at the head."""
+    path = _walk(document, start)
+    head = document.get("head")
+    end = path[-1] if path else start
+    hops = [_bundle_of(document["nodes"][i], _is_head(document, i)) for i in path]
+    at_head = _is_head(document, end)
+    stranded: dict[str, Any] = {"stranded": not at_head, "at": None, "why": None}
+    if not at_head:
+        stranded["at"] = _meta(document["nodes"][end], "io.operatorframework.bundle.name")
+        stranded["why"] = _stranded_why(document, end, package_error)
+    return {"hops": hops, "end": end,
+            "head": _bundle_of(document["nodes"][head], True) if head is not None else None,
+            "stranded": stranded}
+
+
+def _max_minor(hop: dict) -> tuple[int, int] | None:
+    text = (hop["maxOpenShiftVersion"] or "").strip()
+    text = text[1:] if text[:1] == "v" else text
+    parts = text.split(".")
+    return (int(parts[0]), int(parts[1])) if len(parts) >= 2 else None
+
+
+def _blocks(document: dict, index: int, now: tuple[int, int]) -> str | None:
+    """OLM's reason when the bundle at ``index`` makes it report Upgradeable=False at ``now``, else None."""
+    node = document["nodes"][index]
+    name = _meta(node, "io.operatorframework.bundle.name")
+    error = _meta(node, "io.openshift.maxOpenShiftVersion.error")
+    if error:
+        return f"{name} has invalid olm.maxOpenShiftVersion properties: {error}"
+    maximum = _max_minor(_bundle_of(node, False))
+    if maximum is None:
+        return None
+    normal = (5, 0) if maximum == (4, 23) else maximum
+    if normal < (now[0], now[1] + 1):
+        return f"maximum supported OCP version for {name} is {maximum[0]}.{maximum[1]}"
+    return None
+
+
+def _gate(document: dict, start: int, path: list[int], now: tuple[int, int], to: tuple[int, int]) -> dict:
+    installed = document["nodes"][start]
+    gate: dict[str, Any] = {"blocks": False, "reason": None, "liftedBy": None,
+            "maxOpenShiftVersion": _meta(installed, "io.openshift.maxOpenShiftVersion") or None,
+            "patchOnly": now == to}
+    reason = _blocks(document, start, now)
+    if gate["patchOnly"] or reason is None:
+        return gate
+    gate["blocks"] = True
+    gate["reason"] = reason
+    lifting = next((i for i in path if _blocks(document, i, now) is None), None)
+    if lifting is not None:
+        gate["liftedBy"] = _meta(document["nodes"][lifting], "io.operatorframework.bundle.name")
+    return gate
+
+
+def _deprecations(document: dict, bundles: list[dict]) -> list[dict]:
+    found = []
+    if document.get("packageDeprecation"):
+        found.append({"scope": "package", "name": document["package"], "message": document["packageDeprecation"]})
+    if document.get("channelDeprecation"):
+        found.append({"scope": "channel", "name": document["channel"], "message": document["channelDeprecation"]})
+    seen = set()
+    for bundle in bundles:
+        if bundle["deprecated"] and bundle["bundle"] not in seen:
+            seen.add(bundle["bundle"])
+            found.append({"scope": "bundle", "name": bundle["bundle"], "message": bundle["deprecated"]})
+    return found
+
+
+def _channel_path(catalog: str, package: str, channel: str) -> str:
+    return f"olm/{path_component(catalog)}/{path_component(package)}/{path_component(channel)}.json"
+
+
+def _index_path(catalog: str) -> str:
+    return f"olm/{path_component(catalog)}/index.json"
+
+
+def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: str, channel: str,
+            bundle: str, to: tuple[int, int]) -> dict:
+    """The openshiftTo catalog of the family: is the package, channel and bundle there, and
+    which hops OLM v0 takes there from it."""
+    target: dict[str, Any] = {
+              "catalog": None, "openshift": question["openshiftTo"], "problem": None, "packagePresent": False,
+              "channel": channel, "channelPresent": False, "channels": [], "defaultChannel": None,
+              "bundle": bundle, "installedPresent": False, "hops": [], "head": None, "stranded": None,
+              "deprecations": [], "path": False}
+    entry = _catalog_for(catalogs, question["family"], to)
+    if entry is None:
+        target["problem"] = (f"no {question['family']} catalog for OpenShift {question['openshiftTo']} "
+                             "is published on this site")
+        return target
+    name = str(entry["name"])
+    target["catalog"] = name
+    index = read_json(_index_path(name))
+    info = ((index or {}).get("packages") or {}).get(package)
+    if info is None:
+        target["problem"] = f"package {package} is not in catalog {name}"
+        return target
+    target["packagePresent"] = True
+    target["channels"] = list(info.get("channels") or [])
+    target["defaultChannel"] = info.get("defaultChannel")
+    document = read_json(_channel_path(name, package, channel)) if channel in target["channels"] else None
+    if document is None:
+        target["problem"] = f"package {package} has no channel {channel} in catalog {name}"
+        return target
+    target["channelPresent"] = True
+    start = next((i for i, node in enumerate(document["nodes"])
+                  if _meta(node, "io.operatorframework.bundle.name") == bundle), None)
+    if start is None:
+        # OLM matches the installed CSV by name too when the catalog lacks it: the first entry
+        # of channel order that replaces or skips it (its version is not published to test a skipRange)
+        order = document.get("v0Order") or []
+        start_hop = next((i for i in order if bundle == _meta(document["nodes"][i], "io.operatorframework.channel"
+                                                                                      ".replaces")
+                          or bundle in _meta(document["nodes"][i], "io.operatorframework.channel.skips").split(",")),
+                         None)
+        if start_hop is None:
+            target["problem"] = (f"{bundle} is not in channel {channel} of catalog {name}, "
+                                 "and no entry there replaces or skips it")
+            return target
+        part = _path_part(document, start_hop, info.get("error"))
+        first = _bundle_of(document["nodes"][start_hop], _is_head(document, start_hop))
+        target["hops"] = [first, *part["hops"]]
+    else:
+        target["installedPresent"] = True
+        part = _path_part(document, start, info.get("error"))
+        target["hops"] = part["hops"]
+    target["head"] = part["head"]
+    target["stranded"] = part["stranded"]
+    target["deprecations"] = _deprecations(document, target["hops"])
+    target["path"] = not part["stranded"]["stranded"]
+    return target
+
+
+def _arrow(bundles: list[dict]) -> str:
+    return " → ".join(bundle["version"] for bundle in bundles)
+
+
+def _verdict(answer: dict) -> str:
+    gate, target, stranded = answer["gate"], answer["target"], answer["stranded"]
+    if gate["blocks"]:
+        return "update-before-cluster-update" if gate["liftedBy"] else "blocks-cluster-update"
+    if stranded["stranded"]:
+        return "stranded"
+    if not target["path"]:
+        return "no-path-in-target"
+    return "update-available" if answer["hops"] else "up-to-date"
+
+
+def _steps(answer: dict) -> list[str]:
+    question, installed, gate, target = answer["question"], answer["installed"], answer["gate"], answer["target"]
+    package, channel = answer["package"], answer["channel"]
+    to = question["openshiftTo"]
+    steps = []
+    if answer["hops"]:
+        steps.append(f"OLM v0 updates {package} in channel {channel} one bundle at a time: "
+                     f"{_arrow([installed, *answer['hops']])}.")
+    elif installed["head"]:
+        steps.append(f"{installed['bundle']} is the head of channel {channel}: no update to take.")
+    for item in answer["deprecations"]:
+        steps.append(f"Deprecated {item['scope']} {item['name']}: {item['message']}")
+    if answer["stranded"]["stranded"]:
+        steps.append(f"OLM v0 offers no update from {answer['stranded']['at']}: {answer['stranded']['why']}.")
+    if gate["blocks"] and gate["liftedBy"]:
+        steps.append(f"Before updating the cluster to {to}, update {package} to {gate['liftedBy']} at least: "
+                     f"{gate['reason']}, so OLM reports Upgradeable=False while it is installed.")
+    elif gate["blocks"]:
+        steps.append(f"{package} blocks updating the cluster to {to}: {gate['reason']}, and no update in "
+                     f"channel {channel} lifts it.")
+    if not gate["patchOnly"] and not (gate["blocks"] and not gate["liftedBy"]):
+        steps.append(f"Update the cluster from {question['openshiftFrom']} to {to}.")
+    if target["problem"]:
+        steps.append(f"After the cluster update: {target['problem']}.")
+    elif gate["patchOnly"]:
+        pass  # the same catalog: its path is the one above
+    elif target["hops"]:
+        steps.append(f"In catalog {target['catalog']} (OpenShift {to}), OLM v0 then takes {package} "
+                     f"{_arrow([{'version': installed_version(answer)}, *target['hops']])}.")
+    elif target["installedPresent"] and not target["stranded"]["stranded"]:
+        steps.append(f"In catalog {target['catalog']} (OpenShift {to}), {target['bundle']} is the head of "
+                     f"channel {target['channel']}: no update to take.")
+    if target["stranded"] and target["stranded"]["stranded"] and not gate["patchOnly"]:
+        steps.append(f"In catalog {target['catalog']}, OLM v0 offers no update from {target['stranded']['at']}: "
+                     f"{target['stranded']['why']}.")
+    return steps
+
+
+def installed_version(answer: dict) -> str:
+    """The version the operator is at when the cluster updates (the end of the hops)."""
+    return answer["hops"][-1]["version"] if answer["hops"] else answer["installed"]["version"]
+
+
+def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
+    """The answer to ``question`` from the site's published JSON (see the module's docstring)."""
+    asked = _normalized_question(question)
+    answer = _empty_answer(asked)
+    now, to = parse_minor(asked["openshiftFrom"]), parse_minor(asked["openshiftTo"])
+    if now is None or to is None:
+        bad = asked["openshiftFrom"] if now is None else asked["openshiftTo"]
+        return _not_found(answer, f'"{bad}" is not an OpenShift minor such as 4.18')
+    if to < now:
+        return _not_found(answer, f"OpenShift does not downgrade from {asked['openshiftFrom']} "
+                                  f"to {asked['openshiftTo']}")
+    if not asked["installed"]:
+        return _not_found(answer, "which version of the operator is installed?")
+    listing = read_json("olm/catalogs.json")
+    catalogs = list((listing or {}).get("catalogs") or [])
+    if not catalogs:
+        return _not_found(answer, "this site publishes no operator catalog")
+    entry = _catalog_for(catalogs, asked["family"], now)
+    if entry is None:
+        families = sorted({str(item.get("family")) for item in catalogs})
+        if asked["family"] not in families:
+            return _not_found(answer, f"no catalog family {asked['family']} on this site "
+                                      f"(families: {', '.join(families)})")
+        return _not_found(answer, f"no {asked['family']} catalog for OpenShift {asked['openshiftFrom']} "
+                                  "is published on this site")
+    name = str(entry["name"])
+    answer["catalog"] = name
+    info = ((read_json(_index_path(name)) or {}).get("packages") or {}).get(asked["package"])
+    if info is None:
+        return _not_found(answer, f"package {asked['package']} is not in catalog {name}")
+    channel = asked["channel"] or info.get("defaultChannel")
+    answer["channel"] = channel
+    answer["defaultChannel"] = channel == info.get("defaultChannel")
+    if not channel or channel not in (info.get("channels") or []):
+        return _not_found(answer, f"package {asked['package']} has no channel {channel} in catalog {name} "
+                                  f"(channels: {', '.join(info.get('channels') or [])})")
+    document = read_json(_channel_path(name, asked["package"], channel))
+    if document is None:
+        return _not_found(answer, f"channel {channel} of package {asked['package']} is missing from this site")
+    start = _find_node(document, asked["installed"])
+    if start is None:
+        return _not_found(answer, f"{asked['installed']} is not a bundle or version of channel {channel} "
+                                  f"of package {asked['package']} in catalog {name}")
+    answer["found"] = True
+    answer["installed"] = _bundle_of(document["nodes"][start], _is_head(document, start))
+    part = _path_part(document, start, info.get("error"))
+    answer["hops"], answer["head"], answer["stranded"] = part["hops"], part["head"], part["stranded"]
+    answer["deprecations"] = _deprecations(document, [answer["installed"], *answer["hops"]])
+    answer["gate"] = _gate(document, start, _walk(document, start), now, to)
+    at = _meta(document["nodes"][part["end"]], "io.operatorframework.bundle.name")
+    answer["target"] = _target(read_json, catalogs, asked, asked["package"], channel, at, to)
+    answer["verdict"] = _verdict(answer)
+    answer["steps"] = _steps(answer)
+    return answer
