@@ -6,11 +6,17 @@ separated by ---; copied CSVs counted once; the CSV's own olm.maxOpenShiftVersio
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
 import yaml
-from planner_corpus import CLUSTERS_DIR
+from cluster_operator_site import build_operators_site
+from hypothesis import example, given
+from planner_corpus import CLUSTERS_DIR, load_corpus
+from test_no_tracebacks import FAST, any_input, run_cli
 
+from site_gen.cli import main
 from site_gen.planner.cluster import ClusterError
 from site_gen.planner.cluster_operators import (
     max_openshift_version,
@@ -124,3 +130,122 @@ def test_nothing_to_read_and_a_list_without_its_cluster():
         split_cluster(parse_objects(OPERATORS)[:8])
     lone = parse_objects('{"kind": "Subscription"}')
     assert split_cluster(lone) == (lone[0], [])  # read_cluster then says it is not a ClusterVersion
+
+
+# -- what they say about the route (site_gen/planner/operator_findings.py) ------------------------
+
+def _corpus_answer(file: str, operators: str | None = None, target: str = "", site: str = "operators") -> dict:
+    return next(e["answer"] for e in load_corpus()["clusters"]
+                if e["site"] == site and e["file"] == file and e.get("operators") == operators
+                and e["target"] == target)
+
+
+def test_each_case_says_what_it_meets_before_the_route():
+    """tests/cluster_operator_site.py: a block lifted by a later bundle, one with no lift, an invalid
+    maximum, no path in the target catalog, deprecations, an unknown and an ambiguous catalog; the
+    copied CSV and packageserver add nothing."""
+    operators = _corpus_answer("with-operators.json")["operators"]
+    assert (operators["from"], operators["to"], operators["catalogs"]) == ("4.15", "4.16", True)
+    assert len(operators["operators"]) == 8
+    by = {o["package"] or o["csv"]: o for o in operators["operators"]}
+    assert by["alpha"]["gate"]["blocks"] and by["alpha"]["liftedBy"] == {"bundle": "alpha.v1.1.0", "version": "1.1.0"}
+    assert by["alpha"]["family"] == "community" and by["alpha"]["familyFrom"] == "the Subscription's source community"
+    assert by["bravo"]["gate"]["blocks"] and by["bravo"]["checked"] and by["bravo"]["liftedBy"] is None
+    assert by["hotel"]["gate"]["blocks"] and by["hotel"]["liftedBy"]["bundle"] == "hotel.v1.0.1"
+    assert by["charlie"]["path"] == {"catalog": "community-v4.16", "present": False,
+                                     "why": "package charlie is not in catalog community-v4.16"}
+    assert by["alpha"]["path"]["present"] and not by["echo"]["gate"]["blocks"]  # echo's maximum is 4.16
+    assert by["delta"]["family"] == "community" and by["delta"]["familyFrom"].startswith("the only catalog family")
+    assert [d["scope"] for d in by["delta"]["deprecations"]] == ["channel", "bundle"]
+    assert by["echo"]["family"] is None and not by["echo"]["checked"]
+    assert by["foxtrot"]["problem"].startswith("the catalog families certified, community all hold package foxtrot")
+    kinds = [(line["kind"], line["operator"]) for line in operators["summary"]]
+    assert kinds == [("blocks", "alpha"), ("blocks", "bravo"), ("blocks", "hotel"), ("no-path", "charlie"),
+                     ("deprecated", "delta"), ("deprecated", "delta"), ("not-checked", "echo"),
+                     ("not-checked", "foxtrot")]
+    assert operators["summary"][0]["text"] == (
+        "alpha blocks updating the cluster beyond 4.15: maximum supported OCP version for alpha-ops/alpha.v1.0.0 "
+        "is 4.15; update it to alpha.v1.1.0 (1.1.0) or later first.")
+
+
+def test_the_eus_steps_name_the_operators_to_update_first():
+    procedure = _corpus_answer("multi-eus.json", "operators.yaml")["procedure"]
+    step = next(step for step in procedure if "operators installed with OLM" in step["text"])
+    assert step["text"].endswith(
+        "Update these first: alpha (alpha-ops) to alpha.v1.1.0 at least: it blocks updates beyond 4.15; "
+        "bravo (bravo-ops): it blocks updates beyond 4.15 and no update lifts it; charlie (charlie-ops) to "
+        "charlie.v0.2.0; delta (delta-ops) to delta.v1.1.0; hotel (hotel-ops) to hotel.v1.0.1 at least: it "
+        "blocks updates beyond 4.15.")
+    assert procedure.index(step) < next(i for i, s in enumerate(procedure) if s["text"].startswith(
+        "Update the cluster to 4.16"))
+
+
+def test_a_patch_update_is_never_blocked_and_a_site_without_catalogs_says_so():
+    patch = _corpus_answer("single-arch-true.json", "operators.yaml", "4.15.6")["operators"]
+    assert patch["to"] == "4.15" and not any(o["gate"]["blocks"] for o in patch["operators"])
+    bare = _corpus_answer("with-operators.json", site="example")["operators"]
+    assert not bare["catalogs"] and bare["message"].startswith("This site publishes no operator catalog")
+    # the CSVs' own maximum needs no catalog: the blocks are still said, without what lifts them
+    assert [line["operator"] for line in bare["summary"]] == ["alpha", "bravo", "hotel"]
+    assert all(line["text"].endswith("whether an update lifts it is not known here.") for line in bare["summary"])
+
+
+# -- site-gen plan --cluster FILE --operators FILE --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def operators_site(tmp_path_factory):
+    return build_operators_site(tmp_path_factory.mktemp("operators-site"))
+
+
+def test_the_terminal_says_it_first_and_the_json_holds_it(operators_site, capsys):
+    cluster, operators = CLUSTERS_DIR / "single-arch-true.json", CLUSTERS_DIR / "operators.yaml"
+    assert main(["plan", "--site", str(operators_site), "--cluster", str(cluster), "--operators", str(operators)]) == 0
+    out = capsys.readouterr().out
+    assert out.index("Operators (8), for the update from 4.15 to 4.16:") < out.index("Route: 4.15.3 -> 4.16.0")
+    assert "  bravo blocks updating the cluster beyond 4.15: " in out
+    assert main(["plan", "--site", str(operators_site), "--cluster", str(CLUSTERS_DIR / "with-operators.json"),
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["operators"] == _corpus_answer("with-operators.json")["operators"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--from", "4.15.3", "--to", "4.16", "--operators", "operators.yaml"], "error: --operators needs --cluster FILE"),
+    (["--cluster", "single-arch-true.json", "--operators", "single-arch-true.json"],
+     "single-arch-true.json: error: There is no Subscription and no ClusterServiceVersion here."),
+    (["--cluster", "single-arch-true.json", "--operators", "missing.yaml"], "missing.yaml: error: No such file"),
+    (["--cluster", "operators.yaml"], "operators.yaml: error: There is no ClusterVersion among these 16 objects"),
+])
+def test_bad_operator_input_is_one_line(operators_site, capsys, argv, message):
+    argv = [str(CLUSTERS_DIR / arg) if arg.endswith((".json", ".yaml")) else arg for arg in argv]
+    assert main(["plan", "--site", str(operators_site), *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err
+    assert err.startswith(str(CLUSTERS_DIR)) or err.startswith("error:")
+
+
+OPERATOR_DOCUMENTS = [OPERATORS.encode(), (CLUSTERS_DIR / "with-operators.json").read_bytes()]
+
+
+@FAST
+@given(text=any_input(OPERATOR_DOCUMENTS))
+@example(text=b"---\n---\n")
+@example(text=b'{"kind": "List", "items": [{"kind": "ClusterServiceVersion", "metadata": {"annotations": '
+              b'{"operatorframework.io/properties": "{\\"properties\\": [{\\"type\\": \\"olm.maxOpenShiftVersion\\", '
+              b'\\"value\\": [1]}]}"}}}]}')
+def test_plan_with_operators_never_crashes(operators_site, text):
+    with tempfile.TemporaryDirectory() as tmp:
+        operators = Path(tmp) / "operators"
+        operators.write_bytes(text)
+        status, _, err = run_cli("plan", "--site", operators_site, "--cluster", CLUSTERS_DIR / "single-arch-true.json",
+                                 "--operators", operators)
+        assert "Traceback" not in err
+        assert status in (0, 2)
+        if err:
+            assert err.startswith(f"{operators}: error: ") and err.count("\n") == 1, err
+        # and in the cluster's own file, as one List or YAML documents
+        both = Path(tmp) / "both"
+        both.write_bytes((CLUSTERS_DIR / "single-arch-true.json").read_bytes().rstrip() + b"\n---\n" + text)
+        status, _, err = run_cli("plan", "--site", operators_site, "--cluster", both)
+        assert "Traceback" not in err and status in (0, 1, 2)
+        if err:
+            assert err.startswith(f"{both}: error: ") and err.count("\n") == 1, err
