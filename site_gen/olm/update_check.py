@@ -23,6 +23,7 @@ ReadJson = Callable[[str], Any | None]
 VERDICTS = ("not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
             "no-path-in-target", "update-available", "up-to-date")
 _MINOR = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
+_V_PREFIX = re.compile(r"^[vV][0-9]")
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ def _find_node(document: dict, installed: str) -> int | None:
     for index, node in enumerate(nodes):
         if _meta(node, "io.operatorframework.bundle.name") == installed:
             return index
-    version = installed[1:] if installed[:1] in ("v", "V") and installed[1:2].isdigit() else installed
+    version = installed[1:] if _V_PREFIX.match(installed) else installed
     for index, node in enumerate(nodes):
         if node["version"] == version:
             return index

@@ -1,0 +1,369 @@
+/* The operator update checker's rules: site_gen/olm/update_check.py, the same steps under the same
+   names, so olm/checker.html answers as `site-gen plan-operator` does (tests/data/operator_corpus.json
+   holds both to it). They read only the site's published JSON through readJson(path), a Promise of the
+   parsed file or null when it is missing. docs/operator-catalogs.md describes the answer. */
+"use strict";
+
+const SiteGenOperatorRules = (() => {
+  const VERDICTS = ["not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
+    "no-path-in-target", "update-available", "up-to-date"];
+  const MINOR = /^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$/;
+  const V_PREFIX = /^[vV][0-9]/;
+  const SAFE = /[A-Za-z0-9._-]/;
+
+  /* publish.path_component: every UTF-8 byte outside A-Za-z0-9._- as %XX; ".", ".." and "" whole. */
+  function pathComponent(name) {
+    const bytes = new TextEncoder().encode(name);
+    const all = () => Array.from(bytes, (b) => "%" + b.toString(16).toUpperCase().padStart(2, "0")).join("");
+    const encoded = Array.from(bytes, (b) => (b < 128 && SAFE.test(String.fromCharCode(b))
+      ? String.fromCharCode(b) : "%" + b.toString(16).toUpperCase().padStart(2, "0"))).join("");
+    if (encoded === "" || encoded === "." || encoded === "..") return all() || "%00";
+    return encoded;
+  }
+
+  const less = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+  const same = (a, b) => a !== null && b !== null && a[0] === b[0] && a[1] === b[1];
+
+  function parseMinor(text) {
+    const found = MINOR.exec(text);
+    if (!found) return null;
+    const major = parseInt(found[1], 10), minor = parseInt(found[2], 10);
+    return major === 4 && minor === 23 ? [5, 0] : [major, minor];
+  }
+
+  function minorText(text) {
+    const found = MINOR.exec(text);
+    return found ? `${parseInt(found[1], 10)}.${parseInt(found[2], 10)}` : text;
+  }
+
+  function normalizedQuestion(question) {
+    const channel = (question.channel || "").trim();
+    return {family: (question.family || "").trim(), package: (question.package || "").trim(),
+      channel: channel || null, installed: (question.installed || "").trim(),
+      openshiftFrom: minorText((question.openshiftFrom || "").trim()),
+      openshiftTo: minorText((question.openshiftTo || "").trim())};
+  }
+
+  function emptyAnswer(question) {
+    return {question, found: false, problem: null, catalog: null, package: question.package,
+      channel: question.channel, defaultChannel: null, installed: null, head: null, hops: [],
+      deprecations: [], gate: null, target: null, stranded: null, verdict: "not-found", steps: []};
+  }
+
+  function notFound(answer, problem) {
+    answer.problem = problem;
+    answer.steps = [problem];
+    return answer;
+  }
+
+  function catalogFor(catalogs, family, minor) {
+    return catalogs.find((entry) => entry.family === family && same(parseMinor(String(entry.openshift ?? "")), minor))
+      ?? null;
+  }
+
+  const meta = (node, key) => String(node.metadata[key] ?? "");
+
+  function bundleOf(node, head) {
+    const maximum = meta(node, "io.openshift.maxOpenShiftVersion");
+    return {version: node.version, bundle: meta(node, "io.operatorframework.bundle.name"),
+      deprecated: meta(node, "io.operatorframework.deprecated") || null,
+      maxOpenShiftVersion: maximum || null, head};
+  }
+
+  function findNode(document, installed) {
+    const nodes = document.nodes;
+    const byName = nodes.findIndex((node) => meta(node, "io.operatorframework.bundle.name") === installed);
+    if (byName >= 0) return byName;
+    const version = V_PREFIX.test(installed) ? installed.slice(1) : installed;
+    const byVersion = nodes.findIndex((node) => node.version === version);
+    return byVersion >= 0 ? byVersion : null;
+  }
+
+  function walk(document, start) {
+    const updates = document.updates || {};
+    const path = [], seen = new Set([start]);
+    let current = start;
+    while (String(current) in updates && !seen.has(updates[String(current)])) {
+      current = updates[String(current)];
+      seen.add(current);
+      path.push(current);
+    }
+    return path;
+  }
+
+  const isHead = (document, index) => document.head !== null && document.head !== undefined && document.head === index;
+
+  function skippers(document, name) {
+    return document.nodes.filter((node) => meta(node, "io.operatorframework.channel.skips").split(",")
+      .filter((item) => item).includes(name)).map((node) => meta(node, "io.operatorframework.bundle.name"));
+  }
+
+  function strandedWhy(document, index, packageError) {
+    const node = document.nodes[index];
+    const name = meta(node, "io.operatorframework.bundle.name");
+    const channel = document.channel;
+    if (!(document.packageValid ?? true)) {
+      return `opm validate rejects package ${document.package} (${packageError || "invalid"}), ` +
+        "so OLM v0 is offered no update from it";
+    }
+    if (document.v0Error) return `OLM v0 cannot order channel ${channel}: ${document.v0Error}`;
+    const targets = document.edges.filter(([source]) => source === index).map(([, target]) => target);
+    if (!targets.length) {
+      return `no entry of channel ${channel} replaces or skips ${name}, and no skipRange contains ${node.version}`;
+    }
+    const reasons = targets.map((target) => {
+      const other = document.nodes[target];
+      const otherName = meta(other, "io.operatorframework.bundle.name");
+      if (meta(other, "io.operatorframework.deprecated.legacy") === "true") {
+        return `${otherName} carries olm.deprecated, which OLM never chooses`;
+      }
+      if (meta(other, "io.operatorframework.v0.skipped") === "true") {
+        return `${otherName} is named in the skips of ${skippers(document, otherName).join(", ")}, ` +
+          "so OLM v0 leaves it out of the channel order";
+      }
+      return `${otherName} is not on the replaces chain from the head`;
+    });
+    return `the bundles that update ${name} are not candidates for OLM v0: ` + reasons.join("; ");
+  }
+
+  function pathPart(document, start, packageError) {
+    const path = walk(document, start);
+    const head = document.head ?? null;
+    const end = path.length ? path[path.length - 1] : start;
+    const hops = path.map((i) => bundleOf(document.nodes[i], isHead(document, i)));
+    const atHead = isHead(document, end);
+    const stranded = {stranded: !atHead, at: null, why: null};
+    if (!atHead) {
+      stranded.at = meta(document.nodes[end], "io.operatorframework.bundle.name");
+      stranded.why = strandedWhy(document, end, packageError);
+    }
+    return {hops, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
+  }
+
+  function maxMinor(hop) {
+    let text = (hop.maxOpenShiftVersion || "").trim();
+    text = text.slice(0, 1) === "v" ? text.slice(1) : text;
+    const parts = text.split(".");
+    return parts.length >= 2 ? [parseInt(parts[0], 10), parseInt(parts[1], 10)] : null;
+  }
+
+  function blocks(document, index, now) {
+    const node = document.nodes[index];
+    const name = meta(node, "io.operatorframework.bundle.name");
+    const error = meta(node, "io.openshift.maxOpenShiftVersion.error");
+    if (error) return `${name} has invalid olm.maxOpenShiftVersion properties: ${error}`;
+    const maximum = maxMinor(bundleOf(node, false));
+    if (maximum === null) return null;
+    const normal = maximum[0] === 4 && maximum[1] === 23 ? [5, 0] : maximum;
+    if (less(normal, [now[0], now[1] + 1])) {
+      return `maximum supported OCP version for ${name} is ${maximum[0]}.${maximum[1]}`;
+    }
+    return null;
+  }
+
+  function gateOf(document, start, path, now, to) {
+    const installed = document.nodes[start];
+    const gate = {blocks: false, reason: null, liftedBy: null,
+      maxOpenShiftVersion: meta(installed, "io.openshift.maxOpenShiftVersion") || null, patchOnly: same(now, to)};
+    const reason = blocks(document, start, now);
+    if (gate.patchOnly || reason === null) return gate;
+    gate.blocks = true;
+    gate.reason = reason;
+    const lifting = path.find((i) => blocks(document, i, now) === null);
+    if (lifting !== undefined) gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
+    return gate;
+  }
+
+  function deprecationsOf(document, bundles) {
+    const found = [];
+    if (document.packageDeprecation) {
+      found.push({scope: "package", name: document.package, message: document.packageDeprecation});
+    }
+    if (document.channelDeprecation) {
+      found.push({scope: "channel", name: document.channel, message: document.channelDeprecation});
+    }
+    const seen = new Set();
+    for (const bundle of bundles) {
+      if (bundle.deprecated && !seen.has(bundle.bundle)) {
+        seen.add(bundle.bundle);
+        found.push({scope: "bundle", name: bundle.bundle, message: bundle.deprecated});
+      }
+    }
+    return found;
+  }
+
+  const channelPath = (catalog, pkg, channel) =>
+    `olm/${pathComponent(catalog)}/${pathComponent(pkg)}/${pathComponent(channel)}.json`;
+  const indexPath = (catalog) => `olm/${pathComponent(catalog)}/index.json`;
+
+  async function targetOf(readJson, catalogs, question, pkg, channel, bundle, to) {
+    const target = {catalog: null, openshift: question.openshiftTo, problem: null, packagePresent: false,
+      channel, channelPresent: false, channels: [], defaultChannel: null, bundle, installedPresent: false,
+      hops: [], head: null, stranded: null, deprecations: [], path: false};
+    const entry = catalogFor(catalogs, question.family, to);
+    if (entry === null) {
+      target.problem = `no ${question.family} catalog for OpenShift ${question.openshiftTo} is published on this site`;
+      return target;
+    }
+    const name = String(entry.name);
+    target.catalog = name;
+    const index = await readJson(indexPath(name));
+    const info = ((index || {}).packages || {})[pkg];
+    if (info === undefined || info === null || !Object.hasOwn((index || {}).packages || {}, pkg)) {
+      target.problem = `package ${pkg} is not in catalog ${name}`;
+      return target;
+    }
+    target.packagePresent = true;
+    target.channels = [...(info.channels || [])];
+    target.defaultChannel = info.defaultChannel ?? null;
+    const document = target.channels.includes(channel) ? await readJson(channelPath(name, pkg, channel)) : null;
+    if (document === null) {
+      target.problem = `package ${pkg} has no channel ${channel} in catalog ${name}`;
+      return target;
+    }
+    target.channelPresent = true;
+    const start = document.nodes.findIndex((node) => meta(node, "io.operatorframework.bundle.name") === bundle);
+    let part;
+    if (start < 0) {
+      // OLM matches the installed CSV by name too when the catalog lacks it (see update_check.py)
+      const order = document.v0Order || [];
+      const startHop = order.find((i) => bundle === meta(document.nodes[i], "io.operatorframework.channel.replaces")
+        || meta(document.nodes[i], "io.operatorframework.channel.skips").split(",").includes(bundle));
+      if (startHop === undefined) {
+        target.problem = `${bundle} is not in channel ${channel} of catalog ${name}, ` +
+          "and no entry there replaces or skips it";
+        return target;
+      }
+      part = pathPart(document, startHop, info.error ?? null);
+      target.hops = [bundleOf(document.nodes[startHop], isHead(document, startHop)), ...part.hops];
+    } else {
+      target.installedPresent = true;
+      part = pathPart(document, start, info.error ?? null);
+      target.hops = part.hops;
+    }
+    target.head = part.head;
+    target.stranded = part.stranded;
+    target.deprecations = deprecationsOf(document, target.hops);
+    target.path = !part.stranded.stranded;
+    return target;
+  }
+
+  const arrow = (bundles) => bundles.map((bundle) => bundle.version).join(" → ");
+
+  function verdictOf(answer) {
+    const {gate, target, stranded} = answer;
+    if (gate.blocks) return gate.liftedBy ? "update-before-cluster-update" : "blocks-cluster-update";
+    if (stranded.stranded) return "stranded";
+    if (!target.path) return "no-path-in-target";
+    return answer.hops.length ? "update-available" : "up-to-date";
+  }
+
+  function installedVersion(answer) {
+    return answer.hops.length ? answer.hops[answer.hops.length - 1].version : answer.installed.version;
+  }
+
+  function stepsOf(answer) {
+    const {question, installed, gate, target} = answer;
+    const pkg = answer.package, channel = answer.channel, to = question.openshiftTo;
+    const steps = [];
+    if (answer.hops.length) {
+      steps.push(`OLM v0 updates ${pkg} in channel ${channel} one bundle at a time: ` +
+        `${arrow([installed, ...answer.hops])}.`);
+    } else if (installed.head) {
+      steps.push(`${installed.bundle} is the head of channel ${channel}: no update to take.`);
+    }
+    for (const item of answer.deprecations) steps.push(`Deprecated ${item.scope} ${item.name}: ${item.message}`);
+    if (answer.stranded.stranded) {
+      steps.push(`OLM v0 offers no update from ${answer.stranded.at}: ${answer.stranded.why}.`);
+    }
+    if (gate.blocks && gate.liftedBy) {
+      steps.push(`Before updating the cluster to ${to}, update ${pkg} to ${gate.liftedBy} at least: ` +
+        `${gate.reason}, so OLM reports Upgradeable=False while it is installed.`);
+    } else if (gate.blocks) {
+      steps.push(`${pkg} blocks updating the cluster to ${to}: ${gate.reason}, and no update in ` +
+        `channel ${channel} lifts it.`);
+    }
+    if (!gate.patchOnly && !(gate.blocks && !gate.liftedBy)) {
+      steps.push(`Update the cluster from ${question.openshiftFrom} to ${to}.`);
+    }
+    if (target.problem) {
+      steps.push(`After the cluster update: ${target.problem}.`);
+    } else if (gate.patchOnly) {
+      // the same catalog: its path is the one above
+    } else if (target.hops.length) {
+      steps.push(`In catalog ${target.catalog} (OpenShift ${to}), OLM v0 then takes ${pkg} ` +
+        `${arrow([{version: installedVersion(answer)}, ...target.hops])}.`);
+    } else if (target.installedPresent && !target.stranded.stranded) {
+      steps.push(`In catalog ${target.catalog} (OpenShift ${to}), ${target.bundle} is the head of ` +
+        `channel ${target.channel}: no update to take.`);
+    }
+    if (target.stranded && target.stranded.stranded && !gate.patchOnly) {
+      steps.push(`In catalog ${target.catalog}, OLM v0 offers no update from ${target.stranded.at}: ` +
+        `${target.stranded.why}.`);
+    }
+    return steps;
+  }
+
+  /* The answer to question from the site's published JSON: a Promise of the same object as
+     update_check.check_operator. */
+  async function checkOperator(question, readJson) {
+    const asked = normalizedQuestion(question);
+    const answer = emptyAnswer(asked);
+    const now = parseMinor(asked.openshiftFrom), to = parseMinor(asked.openshiftTo);
+    if (now === null || to === null) {
+      const bad = now === null ? asked.openshiftFrom : asked.openshiftTo;
+      return notFound(answer, `"${bad}" is not an OpenShift minor such as 4.18`);
+    }
+    if (less(to, now)) {
+      return notFound(answer, `OpenShift does not downgrade from ${asked.openshiftFrom} to ${asked.openshiftTo}`);
+    }
+    if (!asked.installed) return notFound(answer, "which version of the operator is installed?");
+    const listing = await readJson("olm/catalogs.json");
+    const catalogs = [...((listing || {}).catalogs || [])];
+    if (!catalogs.length) return notFound(answer, "this site publishes no operator catalog");
+    const entry = catalogFor(catalogs, asked.family, now);
+    if (entry === null) {
+      const families = [...new Set(catalogs.map((item) => String(item.family)))].sort();
+      if (!families.includes(asked.family)) {
+        return notFound(answer, `no catalog family ${asked.family} on this site (families: ${families.join(", ")})`);
+      }
+      return notFound(answer, `no ${asked.family} catalog for OpenShift ${asked.openshiftFrom} is published on this site`);
+    }
+    const name = String(entry.name);
+    answer.catalog = name;
+    const packages = ((await readJson(indexPath(name))) || {}).packages || {};
+    const info = Object.hasOwn(packages, asked.package) ? packages[asked.package] : null;
+    if (info === null) return notFound(answer, `package ${asked.package} is not in catalog ${name}`);
+    const channel = asked.channel || info.defaultChannel || null;
+    answer.channel = channel;
+    answer.defaultChannel = channel === (info.defaultChannel ?? null);
+    if (!channel || !(info.channels || []).includes(channel)) {
+      return notFound(answer, `package ${asked.package} has no channel ${channel} in catalog ${name} ` +
+        `(channels: ${(info.channels || []).join(", ")})`);
+    }
+    const document = await readJson(channelPath(name, asked.package, channel));
+    if (document === null) {
+      return notFound(answer, `channel ${channel} of package ${asked.package} is missing from this site`);
+    }
+    const start = findNode(document, asked.installed);
+    if (start === null) {
+      return notFound(answer, `${asked.installed} is not a bundle or version of channel ${channel} ` +
+        `of package ${asked.package} in catalog ${name}`);
+    }
+    answer.found = true;
+    answer.installed = bundleOf(document.nodes[start], isHead(document, start));
+    const part = pathPart(document, start, info.error ?? null);
+    answer.hops = part.hops;
+    answer.head = part.head;
+    answer.stranded = part.stranded;
+    answer.deprecations = deprecationsOf(document, [answer.installed, ...answer.hops]);
+    answer.gate = gateOf(document, start, walk(document, start), now, to);
+    const at = meta(document.nodes[part.end], "io.operatorframework.bundle.name");
+    answer.target = await targetOf(readJson, catalogs, asked, asked.package, channel, at, to);
+    answer.verdict = verdictOf(answer);
+    answer.steps = stepsOf(answer);
+    return answer;
+  }
+
+  return {checkOperator, pathComponent, VERDICTS};
+})();
