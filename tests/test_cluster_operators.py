@@ -89,7 +89,7 @@ def _properties(*values) -> str:
     return json.dumps({"properties": [{"type": "olm.maxOpenShiftVersion", "value": v} for v in values]})
 
 
-@pytest.mark.parametrize(("annotation", "value", "error"), [
+ANNOTATIONS = [
     (None, None, None),                                 # no annotation: no limit
     (_properties(), None, None),
     (_properties("4.16"), "4.16", None),
@@ -101,14 +101,20 @@ def _properties(*values) -> str:
     (_properties("4.15", "4.16"), None, 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'),
     ("{not json", None, "is not {\"properties\": [...]} JSON"),
     (json.dumps({"properties": "4.16"}), None, "is not {\"properties\": [...]} JSON"),
-])
+]
+# the page's blang port is held to the same messages on these too
+TRICKY = ["04.016", "4", "4.x", "v", "4.16-rc.1", "4.0016.0", "4.16.0+build", "99999999999999999999.1",
+          "4.16.0-01", "4.16.0-a..b", "4.16.0+", "4.1é", " 4.16 ", "4.16.0-rc.1"]
+
+
+@pytest.mark.parametrize(("annotation", "value", "error"), ANNOTATIONS)
 def test_the_csvs_own_max_openshift_version_as_olm_reads_it(annotation, value, error):
     got = max_openshift_version(_csv(annotation))
     assert got["value"] == value
     assert (got["error"] is None) if error is None else (error in got["error"]), got
 
 
-@pytest.mark.parametrize(("text", "message"), [
+BAD_INPUT = [
     ("", "The text is empty"),
     ("# only a comment\n---\n", "The text is empty"),
     ("[1, 2]", "This is not a Kubernetes object"),
@@ -116,7 +122,10 @@ def test_the_csvs_own_max_openshift_version_as_olm_reads_it(annotation, value, e
     ('{"kind": "List", "items": [1]}', "item 0 of the List is not an object"),
     ("kind: Subscription\n---\n- a\n", "document 2: This is not a Kubernetes object"),
     ("{", "Could not read the text as JSON."),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_INPUT)
 def test_bad_input_is_one_clear_message(text, message):
     with pytest.raises(ClusterError) as raised:
         read_operators(parse_objects(text))
@@ -161,11 +170,13 @@ def test_each_case_says_what_it_meets_before_the_route():
     assert by["foxtrot"]["problem"].startswith("the catalog families certified, community all hold package foxtrot")
     kinds = [(line["kind"], line["operator"]) for line in operators["summary"]]
     assert kinds == [("blocks", "alpha"), ("blocks", "bravo"), ("blocks", "hotel"), ("no-path", "charlie"),
-                     ("deprecated", "delta"), ("deprecated", "delta"), ("not-checked", "echo"),
-                     ("not-checked", "foxtrot")]
-    assert operators["summary"][0]["text"] == (
-        "alpha blocks updating the cluster beyond 4.15: maximum supported OCP version for alpha-ops/alpha.v1.0.0 "
-        "is 4.15; update it to alpha.v1.1.0 (1.1.0) or later first.")
+                     ("deprecated", "delta"), ("not-checked", "echo"), ("not-checked", "foxtrot")]
+    assert operators["summary"][0] == {
+        "kind": "blocks", "operator": "alpha",
+        "text": "alpha blocks updates beyond 4.15: update it to alpha.v1.1.0 first.",
+        "detail": "maximum supported OCP version for alpha-ops/alpha.v1.0.0 is 4.15"}
+    assert operators["summary"][1]["text"] == "bravo blocks updates beyond 4.15: nothing in its channel lifts it."
+    assert operators["summary"][4]["text"] == "delta is deprecated: channel stable, bundle delta.v1.0.0."
 
 
 def test_the_eus_steps_name_the_operators_to_update_first():
@@ -202,7 +213,8 @@ def test_the_terminal_says_it_first_and_the_json_holds_it(operators_site, capsys
     assert main(["plan", "--site", str(operators_site), "--cluster", str(cluster), "--operators", str(operators)]) == 0
     out = capsys.readouterr().out
     assert out.index("Operators (8), for the update from 4.15 to 4.16:") < out.index("Route: 4.15.3 -> 4.16.0")
-    assert "  bravo blocks updating the cluster beyond 4.15: " in out
+    assert ("  bravo blocks updates beyond 4.15: nothing in its channel lifts it.\n"
+            "      maximum supported OCP version for bravo-ops/bravo.v2.0.0 is 4.15\n") in out
     assert main(["plan", "--site", str(operators_site), "--cluster", str(CLUSTERS_DIR / "with-operators.json"),
                  "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["operators"] == _corpus_answer("with-operators.json")["operators"]
@@ -249,3 +261,33 @@ def test_plan_with_operators_never_crashes(operators_site, text):
         assert "Traceback" not in err and status in (0, 1, 2)
         if err:
             assert err.startswith(f"{both}: error: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.browser
+def test_the_page_reads_as_python_does(operators_site):
+    """assets/cluster-operators.js against cluster_operators.py: every annotation above and blang's
+    messages on odd values, the bad inputs' messages, and mutated operator documents."""
+    from site_helpers import chromium, serve
+    csvs = [_csv(annotation) for annotation, _, _ in ANNOTATIONS] + [_csv(_properties(value)) for value in TRICKY]
+    documents = [OPERATORS, (CLUSTERS_DIR / "with-operators.json").read_text("utf-8")]
+    documents += ["".join("---\n" + yaml.safe_dump(item) for item in yaml.safe_load(OPERATORS)["items"][:k])
+                  for k in (1, 3, 9)]
+    documents += [text for text, _ in BAD_INPUT]
+
+    def python(text: str):
+        try:
+            objects = parse_objects(text)
+            return {"read": read_operators(objects)}
+        except ClusterError as error:
+            return {"error": error.message}
+    with serve(operators_site) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        got = page.evaluate("(csvs) => csvs.map((csv) => SiteGenClusterOperators.maxOpenShiftVersion(csv))", csvs)
+        assert got == [max_openshift_version(csv) for csv in csvs]
+        read = page.evaluate("""(texts) => texts.map((text) => {
+            const {parseObjects, readOperators} = SiteGenClusterOperators;
+            try { return {read: readOperators(parseObjects(text))}; } catch (error) { return {error: error.message}; }
+        })""", documents)
+    for text, page_result in zip(documents, read, strict=True):
+        assert page_result == python(text), text[:80]

@@ -145,39 +145,38 @@ def _finding(operator: dict, now: tuple[int, int], to: tuple[int, int], catalogs
     return finding
 
 
-def _summary(findings: list[dict], to: tuple[int, int], catalogs: bool) -> list[dict]:
-    """The sentences shown before the route: blocks, no path, deprecated (the package, its channel
-    or the installed bundle), not checked (operators with a Subscription, on a site with catalogs)."""
+def _line(kind: str, operator: str, text: str, detail: str | None) -> dict:
+    return {"kind": kind, "operator": operator, "text": text, "detail": detail}
+
+
+def _summary(findings: list[dict], catalogs: bool) -> list[dict]:
+    """The short lines shown before the route, one per operator and kind (``detail``: OLM's words or
+    the catalog's, shown with the operator): blocks, no path, deprecated (the package, its channel or
+    the installed bundle), not checked (operators with a Subscription, on a site with catalogs)."""
     lines = []
     for f in findings:
-        gate = f["gate"]
+        gate, lift = f["gate"], f["liftedBy"]
         if gate["blocks"]:
-            lift = f["liftedBy"]
-            then = (f"update it to {lift['bundle']} ({lift['version']}) or later first" if lift
-                    else "no update in its channel lifts it" if f["checked"]
-                    else "whether an update lifts it is not known here")
-            text = f"{_name(f)} blocks updating the cluster beyond {gate['at']}: {gate['reason']}; {then}."
-            lines.append({"kind": "blocks", "operator": _name(f), "text": text})
+            then = (f"update it to {lift['bundle']} first" if lift else "nothing in its channel lifts it"
+                    if f["checked"] else "whether an update lifts it is not known here")
+            lines.append(_line("blocks", _name(f), f"{_name(f)} blocks updates beyond {gate['at']}: {then}.",
+                               gate["reason"]))
     for f in findings:
         if f["path"] is not None and not f["path"]["present"]:
-            lines.append({"kind": "no-path", "operator": _name(f),
-                          "text": f"{_name(f)} has no path in the {_text(to)} catalog"
-                                  + (f" {f['path']['catalog']}" if f["path"]["catalog"] else "")
-                                  + (f": {f['path']['why']}." if f["path"]["why"] else ".")})
+            lines.append(_line("no-path", _name(f), f"{_name(f)} has no path in "
+                               f"{f['path']['catalog'] or 'the target catalog'}.", f["path"]["why"]))
     for f in findings:
-        for item in f["deprecations"]:
-            if item["scope"] == "bundle" and item["name"] != f["csv"]:
-                continue  # a bundle on the way: in the operator's details, not the summary
-            lines.append({"kind": "deprecated", "operator": _name(f),
-                          "text": f"{_name(f)}: deprecated {item['scope']} {item['name']}: {item['message']}"})
+        met = [item for item in f["deprecations"] if item["scope"] != "bundle" or item["name"] == f["csv"]]
+        if met:  # a bundle deprecated further on is in the operator's details, not here
+            lines.append(_line("deprecated", _name(f), f"{_name(f)} is deprecated: "
+                               + ", ".join(f"{item['scope']} {item['name']}" for item in met) + ".",
+                               " ".join(item["message"] for item in met)))
     for f in findings:
         if not f["checked"] and f["package"] and catalogs:
-            lines.append({"kind": "not-checked", "operator": _name(f),
-                          "text": f"{_name(f)} ({f['namespace']}) is not checked against a catalog: {f['problem']}."})
+            lines.append(_line("not-checked", _name(f), f"{_name(f)} is not checked against a catalog.", f["problem"]))
         elif not f["gate"]["known"]:
-            lines.append({"kind": "not-checked", "operator": _name(f),
-                          "text": f"{_name(f)}: its CSV {f['csv']} is not among the documents, so its own "
-                                  "olm.maxOpenShiftVersion is not known."})
+            lines.append(_line("not-checked", _name(f), f"{_name(f)}: its own olm.maxOpenShiftVersion is not known.",
+                               f"its CSV {f['csv']} is not among the documents"))
     return lines
 
 
@@ -201,7 +200,7 @@ def evaluate_operators(read: dict, version_from: str, version_to: str, read_json
                                 else "there is no target minor")
                 for operator in read["operators"]]
     result["operators"] = findings
-    result["summary"] = _summary(findings, to, bool(catalogs))
+    result["summary"] = _summary(findings, bool(catalogs))
     return result
 
 

@@ -30,7 +30,10 @@ def operators_text(operators: dict | None) -> list[str]:
              f"{operators['to']}:" if operators["to"] else f"Operators ({len(operators['operators'])}):"]
     if operators["message"]:
         lines.append(operators["message"])
-    lines += [f"  {line['text']}" for line in operators["summary"]]
+    for line in operators["summary"]:
+        lines.append(f"  {line['text']}")
+        if line["detail"]:
+            lines.append(f"      {line['detail']}")
     if not operators["summary"]:
         lines.append("  None blocks the update, lacks a path in the target catalog or is deprecated.")
     return lines + [""]
