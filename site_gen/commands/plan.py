@@ -110,13 +110,18 @@ class OperatorsError(Exception):
 
 
 def _site_json(site: Path):
-    """read_json for the operator rules: a site file's data, None when it is missing."""
+    """read_json for the operator rules: a site file's data, None when it is missing. Each file is
+    read once: every operator looks through every catalog's index.json for its family."""
+    read: dict[str, object] = {}
+
     def read_json(path: str):
-        file = site / path
-        try:
-            return orjson.loads(file.read_bytes()) if file.is_file() else None
-        except orjson.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc}", file) from None
+        if path not in read:
+            file = site / path
+            try:
+                read[path] = orjson.loads(file.read_bytes()) if file.is_file() else None
+            except orjson.JSONDecodeError as exc:
+                raise InputError(f"invalid JSON: {exc}", file) from None
+        return read[path]
     return read_json
 
 
