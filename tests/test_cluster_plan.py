@@ -203,6 +203,8 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
                          "data/payloads.json"} | {f"data/planner-{arch}.json"
                                                   for arch in ("amd64", "arm64", "multi", "s390x")} | catalogs
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
+        # the operators' catalog files are public and asked for by package; nothing else of theirs goes out
+        assert not any("-ops" in url or "packageserver" in url for _, url, _ in requests)
 
 
 @pytest.mark.browser

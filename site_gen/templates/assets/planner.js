@@ -13,6 +13,7 @@
   const root = form.dataset.root;
   const releases = form.dataset.releases;
   const SHOWN_ALTERNATIVES = 8;  // the rest of a step's list is folded away
+  const SHOWN_FINDINGS = 8;  // the operators' lines on the first screen of a phone
   const loaded = new Map();
 
   function load(arch) {
@@ -147,10 +148,15 @@
      no path in its catalog, is deprecated or could not be checked. Why (OLM's words, the catalog's) is
      with each operator read, folded after them. */
   function operatorsSection(operators) {
+    const item = (line) => el("li", {class: `operator-finding operator-${line.kind}`, "data-kind": line.kind,
+                                      "data-operator": line.operator}, line.text);
+    // blocks come first, then no path, deprecated, not checked: past a screenful the rest is folded
+    const shown = operators.summary.slice(0, SHOWN_FINDINGS);
+    const folded = operators.summary.slice(SHOWN_FINDINGS);
     const lines = operators.summary.length
-      ? el("ul", {class: "operator-findings"}, operators.summary.map((line) =>
-          el("li", {class: `operator-finding operator-${line.kind}`, "data-kind": line.kind,
-                    "data-operator": line.operator}, line.text)))
+      ? el("ul", {class: "operator-findings"}, shown.map(item),
+          folded.length ? el("li", {}, el("details", {class: "operator-findings-more"},
+            el("summary", {}, `${count(folded.length, "more line")}`), el("ul", {}, folded.map(item)))) : null)
       : el("p", {class: "operator-findings"}, "None blocks the update, lacks a path in the target catalog or is deprecated.");
     const why = (o) => [o.gate.reason, o.path && !o.path.present ? o.path.why : null,
       ...o.deprecations.map((item) => `${item.scope} ${item.name}: ${item.message}`), o.problem].filter(Boolean);
