@@ -104,7 +104,7 @@ ANNOTATIONS = [
 ]
 # the page's blang port is held to the same messages on these too
 TRICKY = ["04.016", "4", "4.x", "v", "4.16-rc.1", "4.0016.0", "4.16.0+build", "99999999999999999999.1",
-          "4.16.0-01", "4.16.0-a..b", "4.16.0+", "4.1é", " 4.16 ", "4.16.0-rc.1"]
+          "4.16.0-01", "4.16.0-a..b", "4.16.0+", "4.1é", " 4.16 ", "4.16.0-rc.1", "4-rc", "4.16+b"]
 
 
 @pytest.mark.parametrize(("annotation", "value", "error"), ANNOTATIONS)
