@@ -25,6 +25,7 @@ COMMANDS = {
     "check": "check",
     "diff": "diff",
     "plan": "plan",
+    "plan-operator": "plan_operator",
 }
 
 DESCRIPTION = """\

@@ -74,3 +74,37 @@ def test_patch_updates_are_never_blocked():
 def test_installed_bundle_missing_from_the_catalog():
     result = gate("4.21", "4.22", [Installed("gated", "stable", "gated.v9")], fixture_graphs())[0]
     assert not result.blocking and "not in this catalog" in (result.reason or "")
+
+
+def _gated_catalog(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("written, raw, value", [
+    ("4.10", "4.10", (4, 10)),        # opm keeps a JSON number's text: 4.10, not the float 4.1
+    ("4.1", "4.1", (4, 1)),
+    ("4.100", "4.100", (4, 100)),
+    ('"4.10"', '"4.10"', (4, 10)),
+    ("4.10e0", "4.10e0", None),       # the text as written, which blang cannot parse: it blocks
+])
+def test_an_unquoted_json_number_is_read_as_written(tmp_path, written, raw, value):
+    text = ('{"schema": "olm.package", "name": "a", "defaultChannel": "stable"}\n'
+            '{"schema": "olm.channel", "package": "a", "name": "stable", "entries": [{"name": "a.v1.0.0"}]}\n'
+            '{"schema": "olm.bundle", "package": "a", "name": "a.v1.0.0", "image": "quay.io/example/a:v1",'
+            ' "properties": [{"type": "olm.package", "value": {"packageName": "a", "version": "1.0.0"}},'
+            f' {{"type": "olm.maxOpenShiftVersion", "value": {written}}}]}}\n')
+    for cache in (None, tmp_path / "cache", tmp_path / "cache"):  # cold, then warm from the parse cache
+        bundle = load_catalog(_gated_catalog(tmp_path / "c.json", text), cache_dir=cache).bundles[0]
+        assert bundle.max_openshift_versions == (raw,)
+        parsed = max_openshift_version(bundle.max_openshift_versions)
+        assert parsed.value == value and (value is not None or parsed.error)
+
+
+def test_an_unquoted_yaml_number_is_a_float_as_kubernetes_reads_it(tmp_path):
+    # sigs.k8s.io/yaml turns YAML into JSON through float64: 4.10 reaches OLM as 4.1
+    text = ("schema: olm.bundle\npackage: a\nname: a.v1.0.0\nimage: quay.io/example/a:v1\nproperties:\n"
+            "  - {type: olm.package, value: {packageName: a, version: 1.0.0}}\n"
+            "  - {type: olm.maxOpenShiftVersion, value: 4.10}\n")
+    bundle = load_catalog(_gated_catalog(tmp_path / "c.yaml", text)).bundles[0]
+    assert bundle.max_openshift_versions == ("4.1",)

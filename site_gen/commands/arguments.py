@@ -9,8 +9,8 @@ from ..registry.source import REGISTRY_HELP, release_source
 GRAPH_DATA_HELP = "cincinnati-graph-data checkout (default: graph-data)"
 
 
-def add_graph_data_argument(parser, help: str = GRAPH_DATA_HELP) -> None:
-    parser.add_argument("--graph-data", type=Path, default=Path("graph-data"), metavar="DIR", help=help)
+def add_graph_data_argument(parser, help: str = GRAPH_DATA_HELP, default: Path | None = Path("graph-data")) -> None:
+    parser.add_argument("--graph-data", type=Path, default=default, metavar="DIR", help=help)
 
 
 def add_releases_argument(parser, help: str) -> None:

@@ -16,6 +16,7 @@ from ..publish.api import ApiTotals
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS
 from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
+from .build_sources import build_sources
 
 if TYPE_CHECKING:
     from ..render.site import SiteTotals
@@ -28,10 +29,20 @@ examples:
   python build.py                              # the embedded example -> _site/
   site-gen build --graph-data ~/cincinnati-graph-data --releases releases/ --out public/
   site-gen build --graph-data DIR --releases graph-gb.json --no-html
+  site-gen build --catalog community-v4.20=catalogs/v4.20   # operators only
+
+What is built depends on the sources given:
+  none                      the whole embedded example: graph-data/ and, when beside it,
+                            the example catalogs example-catalogs/v4.N (community-v4.N)
+  --graph-data / --releases the OpenShift update graphs only (no example catalogs)
+  --catalog only            an operators-only site: the catalogs, their pages and a home
+                            page listing them; no update graphs, channel pages, planner
+                            or feeds
+  both                      one site with both
 
 Output: OUT/api/upgrades_info/v1/graph/<channel>/<arch>.json for every channel and
-architecture, and OUT/api/upgrades_info/v1/graph/index.json; unless --no-html, the pages
-(OUT/index.html) with SVG graphs drawn by graphviz's `dot`. Kept in --cache-dir by
+architecture, and OUT/api/upgrades_info/v1/graph/index.json; OUT/olm/NAME/ for each
+catalog; unless --no-html, the pages (OUT/index.html) with SVG graphs drawn by graphviz's `dot`. Kept in --cache-dir by
 content: the drawn SVGs, the parsed release documents and graph-data YAML (a
 rebuild parses only files whose bytes changed), and the git blame of the channel
 files that dates feed entries and promotion's entry times (by each file's last
@@ -44,7 +55,8 @@ def add_parser(sub) -> None:
     build = sub.add_parser("build", help="build the site (the default command)", epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Build the JSON graphs (and, unless --no-html, the pages).")
-    add_graph_data_argument(build)
+    add_graph_data_argument(build, "cincinnati-graph-data checkout (default: graph-data, unless only --catalog "
+                                   "is given: see below)", default=None)
     add_releases_argument(build, "directory of release documents (YAML or JSON, searched recursively), "
                                  "or a raw graph-builder JSON file (default: GRAPH_DATA/releases)")
     build.add_argument("--out", type=Path, default=Path("_site"), metavar="DIR",
@@ -84,11 +96,12 @@ def add_parser(sub) -> None:
 
 
 def run(args, warnings: Warnings) -> int:
-    options = BuildOptions(graph_data=args.graph_data, releases=resolve_releases(args, warnings), out=args.out,
+    sources = build_sources(args.graph_data, args.releases, args.catalogs)
+    options = BuildOptions(graph_data=sources.graph_data, releases=resolve_releases(args, warnings), out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
-                           wait=args.wait, catalogs=pull_catalog_images(args.catalogs, args, warnings))
+                           wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, args, warnings))
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:
@@ -109,6 +122,9 @@ def summary_line(result: BuildResult) -> str:
     if result.totals is None:
         return (f"{result.out} is up to date: inputs, options and site-gen are unchanged since "
                 f"it was built ({result.seconds:.2f} s; --force rebuilds anyway)")
+    if result.channels == 0 and result.catalogs:  # an operators-only site
+        return (f"wrote {catalogs_summary(result).removeprefix('; ')}{pages_summary(result.pages)} "
+                f"in {result.seconds:.2f} s -> {result.out}")
     t = result.totals
     return (f"wrote {t.graphs:,} graphs ({result.channels} channels × {result.arches} arches"
             f"{unchanged_summary(t)}): "

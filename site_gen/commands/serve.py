@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..layout import GRAPH_INDEX
+from ..layout import GRAPH_INDEX, OLM_DIR
 from ..model.errors import InputError, Warnings
 from .arguments import add_quiet_argument
 
@@ -50,12 +50,17 @@ def add_parser(sub) -> None:
     add_quiet_argument(serve, "no access log")
 
 
+def looks_foreign(site: Path) -> bool:
+    """Neither graphs nor operator catalogs (an operators-only site has no graph index)."""
+    return not (site / GRAPH_INDEX).is_file() and not (site / OLM_DIR).is_dir()
+
+
 def run(args, warnings: Warnings) -> int:
     # imported here: every command's parser is built on each run, this module's imports with it
     from ..server.httpd import SiteServer
     if not args.site.is_dir():
         raise InputError("no site here: build one first (site-gen build --out DIR)", args.site)
-    if not (args.site / GRAPH_INDEX).is_file():
+    if looks_foreign(args.site):
         warnings.add(f"no {GRAPH_INDEX}: not a site-gen site? every graph query "
                      "will get the empty graph", args.site)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError
+from .decoding import JsonNumberText
 from .model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 
 _META_KEYS = ("schema", "package", "name")
@@ -168,7 +169,9 @@ def _bundle(meta: dict[str, str], context: _Context) -> Bundle:
                 continue
             packages.append((value.get("packageName", ""), value.get("version", ""), value.get("release") or ""))
         elif kind == "olm.maxOpenShiftVersion":
-            max_versions.append(orjson.dumps(value, default=str).decode())
+            # a bare JSON number as written (4.10, not the float 4.1), as OLM reads it
+            max_versions.append(str(value) if isinstance(value, JsonNumberText)
+                                else orjson.dumps(value, default=str).decode())
         elif kind == "olm.deprecated":
             deprecated = True
         elif kind == "olm.bundle.object":

@@ -10,6 +10,7 @@ boundaries, so a file of any size is held one blob at a time.
 
 from __future__ import annotations
 
+import json
 import mmap
 import os
 import re
@@ -38,6 +39,12 @@ _BOUNDARY = re.compile(rb"\}\s*(?=\{)")
 # one (and some "&" inside text, which only costs the slower walk); bounded_yaml tests for any "&".
 _MAY_HAVE_ANCHOR = re.compile(r"(?:^|[\s\[\{,])&\S")
 _WHITESPACE = b" \t\r\n"
+
+class JsonNumberText(str):
+    """A property value written as a bare JSON number, as its text: opm keeps property values
+    as raw JSON, so OLM reads ``4.10`` as "4.10" where a float would say 4.1. Pickled across
+    processes as it is; the parse cache does not keep it (not plain JSON), so the file is parsed again."""
+
 
 # A blob: its data, its first line, and the line of every value inside it (may be empty).
 Blob = tuple[object, int, dict[tuple, int]]
@@ -79,7 +86,7 @@ def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
             end = boundary.start() + 1 if boundary else _end_of_content(data)
             chunk = data[start:end]
             try:
-                value = orjson.loads(chunk)
+                value = _numbers_as_written(orjson.loads(chunk), chunk)
                 break
             except orjson.JSONDecodeError as exc:
                 if boundary is None:
@@ -93,6 +100,21 @@ def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
         following = _skip_space(data, end)
         line += chunk.count(b"\n") + data[end:following].count(b"\n")
         start = following
+
+
+def _numbers_as_written(blob: object, chunk: bytes) -> object:
+    """``blob`` with each property value that is a bare number replaced by its text as written
+    (:class:`JsonNumberText`). Rare, so only then is the chunk decoded again, keeping texts."""
+    properties = blob.get("properties") if isinstance(blob, dict) else None
+    if not isinstance(properties, list) or not any(
+            isinstance(item, dict) and type(item.get("value")) in (int, float) for item in properties):
+        return blob
+    texts = json.loads(chunk, parse_float=JsonNumberText, parse_int=JsonNumberText)["properties"]
+    assert isinstance(blob, dict)
+    blob["properties"] = [{**item, "value": text["value"]}
+                          if isinstance(item, dict) and type(item.get("value")) in (int, float) else item
+                          for item, text in zip(properties, texts)]
+    return blob
 
 
 def _skip_space(data: mmap.mmap, position: int) -> int:

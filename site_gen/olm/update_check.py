@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import blang
 from .publish import path_component
 
 ReadJson = Callable[[str], Any | None]
@@ -223,10 +224,27 @@ def _index_path(catalog: str) -> str:
     return f"olm/{path_component(catalog)}/index.json"
 
 
+def _updates_from(node: dict, bundle: str, version: str) -> bool:
+    """Whether OLM v0 takes the entry ``node`` as an update of an installed ``bundle`` at
+    ``version`` (a candidate of spec §3.1 step 3; ``olm.deprecated`` is never chosen)."""
+    if _meta(node, "io.operatorframework.deprecated.legacy") == "true":
+        return False
+    if bundle == _meta(node, "io.operatorframework.channel.replaces") \
+            or bundle in _meta(node, "io.operatorframework.channel.skips").split(","):
+        return True
+    skip_range = _meta(node, "io.operatorframework.channel.skipRange")
+    if not skip_range:
+        return False
+    try:  # OLM ignores a skipRange it cannot parse
+        return blang.parse_range(skip_range)(blang.parse(version))
+    except blang.SemverError:
+        return False
+
+
 def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: str, channel: str,
-            bundle: str, to: tuple[int, int]) -> dict:
-    """The openshiftTo catalog of the family: is the package, channel and bundle there, and
-    which hops OLM v0 takes there from it."""
+            bundle: str, version: str, to: tuple[int, int]) -> dict:
+    """The openshiftTo catalog of the family: is the package, channel and bundle (at ``version``)
+    there, and which hops OLM v0 takes there from it."""
     target: dict[str, Any] = {
               "catalog": None, "openshift": question["openshiftTo"], "problem": None, "packagePresent": False,
               "channel": channel, "channelPresent": False, "channels": [], "defaultChannel": None,
@@ -255,16 +273,13 @@ def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: 
     start = next((i for i, node in enumerate(document["nodes"])
                   if _meta(node, "io.operatorframework.bundle.name") == bundle), None)
     if start is None:
-        # OLM matches the installed CSV by name too when the catalog lacks it: the first entry
-        # of channel order that replaces or skips it (its version is not published to test a skipRange)
+        # OLM resolves from the installed CSV, listed in the channel or not (spec §3.1): the first
+        # entry of v0's order that replaces or skips its name, or whose skipRange holds its version
         order = document.get("v0Order") or []
-        start_hop = next((i for i in order if bundle == _meta(document["nodes"][i], "io.operatorframework.channel"
-                                                                                      ".replaces")
-                          or bundle in _meta(document["nodes"][i], "io.operatorframework.channel.skips").split(",")),
-                         None)
+        start_hop = next((i for i in order if _updates_from(document["nodes"][i], bundle, version)), None)
         if start_hop is None:
             target["problem"] = (f"{bundle} is not in channel {channel} of catalog {name}, "
-                                 "and no entry there replaces or skips it")
+                                 f"and no entry there replaces or skips it or has a skipRange holding {version}")
             return target
         part = _path_part(document, start_hop, info.get("error"))
         first = _bundle_of(document["nodes"][start_hop], _is_head(document, start_hop))
@@ -387,8 +402,9 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
     answer["hops"], answer["head"], answer["stranded"] = part["hops"], part["head"], part["stranded"]
     answer["deprecations"] = _deprecations(document, [answer["installed"], *answer["hops"]])
     answer["gate"] = _gate(document, start, _walk(document, start), now, to)
-    at = _meta(document["nodes"][part["end"]], "io.operatorframework.bundle.name")
-    answer["target"] = _target(read_json, catalogs, asked, asked["package"], channel, at, to)
+    end = document["nodes"][part["end"]]
+    answer["target"] = _target(read_json, catalogs, asked, asked["package"], channel,
+                               _meta(end, "io.operatorframework.bundle.name"), end["version"], to)
     answer["verdict"] = _verdict(answer)
     answer["steps"] = _steps(answer)
     return answer

@@ -43,6 +43,8 @@ from .steps import (
     CatalogRead,
     GraphDataRead,
     PageSettings,
+    catalog_links,
+    copy_assets,
     pack_graph_data_as_read,
     read_catalogs,
     read_graph_data,
@@ -60,7 +62,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class BuildOptions:
-    graph_data: Path
+    graph_data: Path | None         # None: an operators-only site (the catalogs alone)
     releases: Path | None
     out: Path
     html: bool = True
@@ -95,10 +97,12 @@ _NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait"}
 
 def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince | None = None) -> str:
     settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
+    catalogs = {f"catalog {catalog.name}": catalog.source for catalog in options.catalogs}
+    if options.graph_data is None or releases is None:  # operators only
+        return fingerprint(catalogs, settings)
     settings["graph_data_revision"] = git_revision(options.graph_data)
     # a ref such as HEAD~1 can name another commit tomorrow: the commit is what changes.html shows
     settings["changes_since_commit"] = since.commit if since else None
-    catalogs = {f"catalog {catalog.name}": catalog.source for catalog in options.catalogs}
     return fingerprint({"graph-data": options.graph_data, "releases": releases,
                         **options.promotion.files(), **catalogs}, settings)
 
@@ -106,7 +110,7 @@ def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince
 @dataclass
 class Destination:
     """Where the build reads and writes, once checked."""
-    releases: Path
+    releases: Path | None  # None: an operators-only site
     inputs: list[Path]
     out: Path
     cache_dir: Path | None
@@ -114,9 +118,13 @@ class Destination:
 
 def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
-    releases = options.releases if options.releases is not None else options.graph_data / "releases"
-    inputs = [options.graph_data, releases, *options.promotion.files().values(),
-              *(catalog.source for catalog in options.catalogs)]
+    if options.graph_data is None:
+        releases = None
+        inputs = [catalog.source for catalog in options.catalogs]
+    else:
+        releases = options.releases if options.releases is not None else options.graph_data / "releases"
+        inputs = [options.graph_data, releases, *options.promotion.files().values(),
+                  *(catalog.source for catalog in options.catalogs)]
     out = check_destination(options.out, inputs)
     chosen_cache = options.cache_dir or default_cache_dir()
     cache_dir: Path | None = chosen_cache
@@ -132,7 +140,10 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     where = Destination(releases, inputs, out, cache_dir)
     with OutputLock(out, options.wait, options.quiet), collector_paused(), Runner() as runner:
         check_destination(out, inputs)  # again: another build may have written it meanwhile
-        result = build_steps(options, where, warnings, runner)
+        if options.graph_data is None:
+            result = operators_only_steps(options, where, warnings, runner)
+        else:
+            result = build_steps(options, where, warnings, runner)
     result.seconds = time.perf_counter() - started
     result.timings = runner.timings
     return result
@@ -155,7 +166,38 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def operators_only_steps(options: BuildOptions, where: Destination, warnings: Warnings,
+                         runner: Runner) -> BuildResult:
+    """The catalogs alone (``--catalog`` without graph-data or releases): their JSON and pages,
+    a home page listing them, the assets and the nginx files; no update graphs."""
+    if options.changes_since is not None:
+        raise InputError("--changes-since compares update graphs: give --graph-data too (this build has only "
+                         "--catalog)")
+    published = None if options.force else published_marker(where.out).get("fingerprint")
+    hashing = runner.apart("hash the inputs", build_fingerprint, options, None)
+    if published is not None and published == hashing.result():
+        return BuildResult(None, 0, 0, 0.0, where.out, warnings)
+    configuring = runner.apart("render nginx files", render_nginx_files)
+    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+                               options.html, options.jobs, False, False)
+    with StagedSite(where.out, where.inputs) as site:
+        runner.here("write nginx files", write_files, site, configuring.result())
+        catalogs = cataloguing.result()
+        runner.here("write operator catalogs", write_catalogs, site, catalogs)
+        if options.html:
+            runner.here("copy assets", copy_assets, site)
+        runner.here("precompress pages", precompress_pages, site)
+        site.marker["fingerprint"] = hashing.result()
+    pages = None
+    if options.html:
+        from ..render.graph_drawer import DrawStats
+        from ..render.site import SiteTotals
+        pages = SiteTotals(sum(path.endswith(".html") for path in catalogs.pages), catalogs.drawing or DrawStats())
+    return BuildResult(ApiTotals(), 0, 0, 0.0, site.out, warnings, pages=pages, catalogs=catalogs.catalogs)
+
+
 def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, runner: Runner) -> BuildResult:
+    assert options.graph_data is not None and where.releases is not None
     progress = Progress(options.quiet)
     since = None
     if options.changes_since is not None:
@@ -181,7 +223,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
     configuring = runner.apart("render nginx files", render_nginx_files)
     cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
-                               options.html, options.jobs, since is not None)
+                               options.html, options.jobs, since is not None, True)
 
     with StagedSite(where.out, where.inputs) as site:
         try:
@@ -221,7 +263,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
         pages = None
         if options.html:
-            settings = PageSettings(where.cache_dir, options.jobs, since, blames, bool(options.catalogs))
+            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalog_links(catalogs))
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
         runner.here("precompress pages", precompress_pages, site)

@@ -4,7 +4,7 @@ model or the writers: each takes typed inputs and gives one typed output."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +23,11 @@ from ..promotion.blame_store import ChannelBlames
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball
 from ..publish.staging import StagedSite
+from ..render.catalog_links import CatalogLink
 
 if TYPE_CHECKING:  # the pages and site-gen diff are imported only by the builds that need them
     from ..diffing.since import ChangesSince
+    from ..render.graph_drawer import DrawStats
     from ..render.site import SiteTotals
 
 
@@ -64,11 +66,14 @@ class CatalogRead:
 class CatalogsRead:
     catalogs: list[CatalogRead]
     pages: dict[str, bytes]  # site path -> bytes of the catalog pages (none with --no-html)
+    drawing: DrawStats | None = None  # the channel pictures (None: no pages)
 
 
 def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: bool,
-                  jobs: int | None = None, has_changes_page: bool = False) -> CatalogsRead:
-    """Every --catalog, as opm loads and validates it, its JSON files and (``pages``) its pages."""
+                  jobs: int | None = None, has_changes_page: bool = False,
+                  has_graphs: bool = True) -> CatalogsRead:
+    """Every --catalog, as opm loads and validates it, its JSON files and (``pages``) its pages;
+    without ``has_graphs`` (an operators-only site) the pages include the site's home page."""
     read, loaded = [], []
     for source in sources:
         catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
@@ -79,9 +84,22 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
     if not (pages and loaded):
         return CatalogsRead(read, {})
     from ..render.catalog_pages import catalog_pages
+    from ..render.checker_page import checker_page
     from ..render.graph_drawer import GraphDrawer
     with GraphDrawer(cache_dir, jobs) as drawer:
-        return CatalogsRead(read, catalog_pages(loaded, drawer, has_changes_page))
+        files = {**catalog_pages(loaded, drawer, has_changes_page, has_graphs),
+                 **checker_page(has_changes_page, has_graphs)}
+    return CatalogsRead(read, files, drawer.stats)
+
+
+def catalog_links(read: CatalogsRead) -> list[CatalogLink]:
+    """What the home page says of each catalog."""
+    return [CatalogLink(c.source.name, c.source.openshift, c.packages, c.valid) for c in read.catalogs]
+
+
+def copy_assets(site: StagedSite) -> None:
+    from ..render.site import copy_assets as copy
+    copy(site)
 
 
 def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:
@@ -118,7 +136,7 @@ class PageSettings:
     jobs: int | None
     changes_since: ChangesSince | None
     blames: ChannelBlames
-    has_catalogs: bool = False
+    catalogs: list[CatalogLink] = field(default_factory=list)  # the home page lists them
 
 
 def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str, Any], settings: PageSettings,
@@ -126,5 +144,5 @@ def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str
     from ..publish.graph_json import graph_documents
     from ..render.site import SiteOptions, render_site
     drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,
-                          settings.has_catalogs)
+                          settings.catalogs)
     return render_site(site, built, graph_documents(built), promotion_model, drawing, warnings, progress)

@@ -20,20 +20,14 @@ from ..olm.graphs import ChannelGraph, v0_stranded
 from ..olm.model import Catalog
 from ..olm.publish import PackageView, graphs_of, package_views, path_component
 from ..olm.validation import Validation
+from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
 from .environment import PageRenderer
 from .graph_drawer import GraphDrawer
+from .package_history import PackageFacts, package_histories
 from .reduction import transitive_reduction
 from .svg_inline import inline_svg
 
 KIND_STYLES = {"replaces": "solid", "skips": "dashed", "skipRange": "dotted"}
-
-
-def catalog_dir(name: str) -> str:
-    return f"{layout.OLM_DIR}/{path_component(name)}"
-
-
-def catalog_index(catalog: str) -> str:
-    return f"{catalog_dir(catalog)}/index.html"
 
 
 def package_page(catalog: str, package: str) -> str:
@@ -161,6 +155,14 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def package_facts(package: PackageSummary) -> PackageFacts:
+    """What the package's history across minors compares."""
+    heads = {view.channel: next((row.version for row in view.rows if row.head), "") for view in package.channels}
+    return PackageFacts(package.default_channel, heads, package.deprecation,
+                        {view.channel: view.deprecation for view in package.channels if view.deprecation},
+                        {row.name: row.deprecated for view in package.channels for row in view.rows if row.deprecated})
+
+
 class _Collected:
     """What PageRenderer writes, kept as files for the build to stage."""
 
@@ -172,11 +174,14 @@ class _Collected:
 
 
 def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
-                  has_changes_page: bool = False) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``."""
+                  has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
+    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``.
+    Without ``has_graphs`` (an operators-only site) the menu has no cluster pages and the
+    site's home page, which lists the catalogs, is written here too."""
     collected = _Collected()
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
     pages.env.globals["catalog_index"] = catalog_index
+    pages.env.globals["has_graphs"] = has_graphs
     summaries = []
     for catalog, validation, openshift in catalogs:
         packages = []
@@ -192,15 +197,23 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
                      for channel, picture in channels]
             packages.append(PackageSummary(view.package.name, view.valid, view.error,
                                            view.package.default_channel, view.deprecations.package, drawn))
-        summary = CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(), packages)
-        summaries.append(summary)
-        pages.write(catalog_index(catalog.name), "olm_catalog.html.j2", catalog=summary,
+        summaries.append(CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
+                                        packages))
+    histories = package_histories([(summary.name, summary.openshift,
+                                    {package.name: package_facts(package) for package in summary.packages})
+                                   for summary in summaries])
+    for summary in summaries:
+        pages.write(catalog_index(summary.name), "olm_catalog.html.j2", catalog=summary,
                     package_page=package_page)
-        for package in packages:
-            pages.write(package_page(catalog.name, package.name), "olm_package.html.j2", catalog=summary,
-                        package=package, channel_page=channel_page)
+        for package in summary.packages:
+            pages.write(package_page(summary.name, package.name), "olm_package.html.j2", catalog=summary,
+                        package=package, channel_page=channel_page, package_page=package_page,
+                        history=histories.get((summary.name, package.name), []))
             for channel in package.channels:
-                pages.write(channel_page(catalog.name, package.name, channel.channel), "olm_channel.html.j2",
+                pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
                             catalog=summary, package=package, view=channel, package_page=package_page)
     pages.write(f"{layout.OLM_DIR}/index.html", "olm_catalogs.html.j2", catalogs=summaries)
+    if not has_graphs:
+        links = [CatalogLink(c.name, c.openshift, len(c.packages), c.valid) for c in summaries]
+        pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))
     return collected.files

@@ -40,6 +40,7 @@ def make_environment() -> Environment:
         standalone=False,        # a page outside any site (site-gen diff --format html)
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
+        has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
         OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=f"{layout.OLM_DIR}/index.html",
     )
     return env

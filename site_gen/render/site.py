@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from ..two_processes import ChildJob
 from . import links
+from .catalog_links import CatalogLink, catalog_families, catalog_index
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
@@ -48,7 +49,11 @@ class SiteOptions:
     jobs: int | None = None  # parallel dot processes (default: one per core)
     changes_since: ChangesSince | None = None  # also write changes.html (--changes-since)
     blames: ChannelBlames | None = None  # the build's git blame of channel files (for the feeds)
-    has_catalogs: bool = False  # operator catalogs are published too: the menu links them
+    catalogs: list[CatalogLink] = field(default_factory=list)  # published too: the menu and home link them
+
+    @property
+    def has_catalogs(self) -> bool:
+        return bool(self.catalogs)
 
 
 @dataclass
@@ -78,7 +83,7 @@ def _risk_pages_json(view: ChannelView) -> str:
     return orjson.dumps(entries).decode("utf-8").replace("<", "\\u003c")
 
 
-def _copy_assets(site: StagedSite) -> None:
+def copy_assets(site: StagedSite) -> None:
     for path in sorted(ASSET_DIR.iterdir()):
         if path.is_file():
             site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
@@ -107,8 +112,9 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
 
 def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
-                          all_versions: list[str], revision: dict) -> None:
+                          all_versions: list[str], revision: dict, catalogs: list[CatalogLink]) -> None:
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
+                catalog_families=catalog_families(catalogs), catalog_index=catalog_index,
                 current=current_channels(page_arches, views), feed_kinds=feed_kinds(page_arches),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
@@ -195,7 +201,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
             served = set(all_versions)
             page_arches = {channel: [a for a in built.arches if (channel, a) in views]
                            for channel in built.channels}
-            _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {})
+            _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {},
+                                  options.catalogs)
             promotion_view = promotion_page(promotion, page_arches)
             _write_promotion_page(pages, promotion_view, served)
             if changes is not None:
@@ -218,5 +225,5 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
                 bar.update(apart_pages)  # the child's: done by now
     if drawer.cache_problem:
         warnings.add(drawer.cache_problem)
-    _copy_assets(site)
+    copy_assets(site)
     return SiteTotals(pages.pages + apart_pages, drawer.stats)

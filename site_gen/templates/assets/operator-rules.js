@@ -196,7 +196,21 @@ const SiteGenOperatorRules = (() => {
     `olm/${pathComponent(catalog)}/${pathComponent(pkg)}/${pathComponent(channel)}.json`;
   const indexPath = (catalog) => `olm/${pathComponent(catalog)}/index.json`;
 
-  async function targetOf(readJson, catalogs, question, pkg, channel, bundle, to) {
+  function updatesFrom(node, bundle, version) {
+    if (meta(node, "io.operatorframework.deprecated.legacy") === "true") return false;
+    if (bundle === meta(node, "io.operatorframework.channel.replaces")
+      || meta(node, "io.operatorframework.channel.skips").split(",").includes(bundle)) return true;
+    const skipRange = meta(node, "io.operatorframework.channel.skipRange");
+    if (!skipRange) return false;
+    try {  // OLM ignores a skipRange it cannot parse
+      return SiteGenBlang.parseRange(skipRange)(SiteGenBlang.parse(version));
+    } catch (error) {
+      if (error instanceof SiteGenBlang.SemverError) return false;
+      throw error;
+    }
+  }
+
+  async function targetOf(readJson, catalogs, question, pkg, channel, bundle, version, to) {
     const target = {catalog: null, openshift: question.openshiftTo, problem: null, packagePresent: false,
       channel, channelPresent: false, channels: [], defaultChannel: null, bundle, installedPresent: false,
       hops: [], head: null, stranded: null, deprecations: [], path: false};
@@ -225,13 +239,12 @@ const SiteGenOperatorRules = (() => {
     const start = document.nodes.findIndex((node) => meta(node, "io.operatorframework.bundle.name") === bundle);
     let part;
     if (start < 0) {
-      // OLM matches the installed CSV by name too when the catalog lacks it (see update_check.py)
+      // OLM resolves from the installed CSV, listed in the channel or not (see update_check.py)
       const order = document.v0Order || [];
-      const startHop = order.find((i) => bundle === meta(document.nodes[i], "io.operatorframework.channel.replaces")
-        || meta(document.nodes[i], "io.operatorframework.channel.skips").split(",").includes(bundle));
+      const startHop = order.find((i) => updatesFrom(document.nodes[i], bundle, version));
       if (startHop === undefined) {
         target.problem = `${bundle} is not in channel ${channel} of catalog ${name}, ` +
-          "and no entry there replaces or skips it";
+          `and no entry there replaces or skips it or has a skipRange holding ${version}`;
         return target;
       }
       part = pathPart(document, startHop, info.error ?? null);
@@ -358,12 +371,13 @@ const SiteGenOperatorRules = (() => {
     answer.stranded = part.stranded;
     answer.deprecations = deprecationsOf(document, [answer.installed, ...answer.hops]);
     answer.gate = gateOf(document, start, walk(document, start), now, to);
-    const at = meta(document.nodes[part.end], "io.operatorframework.bundle.name");
-    answer.target = await targetOf(readJson, catalogs, asked, asked.package, channel, at, to);
+    const end = document.nodes[part.end];
+    answer.target = await targetOf(readJson, catalogs, asked, asked.package, channel,
+      meta(end, "io.operatorframework.bundle.name"), end.version, to);
     answer.verdict = verdictOf(answer);
     answer.steps = stepsOf(answer);
     return answer;
   }
 
-  return {checkOperator, pathComponent, VERDICTS};
+  return {checkOperator, pathComponent, parseMinor, VERDICTS};
 })();

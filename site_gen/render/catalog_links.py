@@ -1,0 +1,41 @@
+"""Where the catalog pages live, and what the home pages say of each catalog.
+
+Kept apart from :mod:`.catalog_pages` so the cluster pages' home can link the catalogs
+without importing the catalog engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+
+from .. import layout
+from ..olm.publish import path_component
+from ..olm.sources import catalog_family
+
+
+def catalog_dir(name: str) -> str:
+    return f"{layout.OLM_DIR}/{path_component(name)}"
+
+
+def catalog_index(catalog: str) -> str:
+    return f"{catalog_dir(catalog)}/index.html"
+
+
+@dataclass(frozen=True)
+class CatalogLink:
+    name: str
+    openshift: str  # the minor it serves, "4.20"
+    packages: int
+    valid: bool     # opm validate passes it
+
+
+def minor_key(openshift: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in openshift.split(".") if part.isdigit())
+
+
+def catalog_families(catalogs: list[CatalogLink]) -> list[tuple[str, list[CatalogLink]]]:
+    """The catalogs grouped by family (community-v4.19 and -v4.20 are "community"), families
+    by name, each family's catalogs oldest minor first."""
+    ordered = sorted(catalogs, key=lambda c: (catalog_family(c.name), minor_key(c.openshift), c.name))
+    return [(family, list(members)) for family, members in groupby(ordered, key=lambda c: catalog_family(c.name))]

@@ -1,0 +1,30 @@
+"""``OUT/olm/checker.html``: the operator update checker's page.
+
+The page holds no data: its script reads ``olm/catalogs.json`` and the catalogs' JSON as
+the terminal command does, and answers with assets/operator-rules.js (the rules of
+site_gen/olm/update_check.py).
+"""
+
+from __future__ import annotations
+
+from .. import layout
+from .environment import PageRenderer
+
+CHECKER_PAGE = f"{layout.OLM_DIR}/checker.html"
+
+
+class _Collected:
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def write(self, relative: str, content: bytes) -> None:
+        self.files[relative] = content
+
+
+def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
+    """Site path -> bytes of the checker page (``has_graphs``: the menu lists the cluster pages)."""
+    collected = _Collected()
+    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
+    pages.env.globals["has_graphs"] = has_graphs
+    pages.write(CHECKER_PAGE, "olm_checker.html.j2")
+    return collected.files

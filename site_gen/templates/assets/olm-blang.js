@@ -1,0 +1,186 @@
+/* Versions and skipRanges exactly as blang/semver v4 reads them (OLM's and opm's library): the rules of
+   site_gen/olm/blang.py, step for step. The operator checker needs them where OLM tests a skipRange
+   against an installed version the channel does not list. Numbers are BigInts, as blang's are uint64. */
+"use strict";
+
+const SiteGenBlang = (() => {
+  class SemverError extends Error {}
+  const NUMBERS = /^[0-9]+$/;
+  const ALPHANUM = /^[0-9A-Za-z-]+$/;
+  const UINT64_MAX = (1n << 64n) - 1n;
+
+  function number(text, what) {
+    if (!text || !NUMBERS.test(text)) throw new SemverError(`Invalid character(s) found in ${what} number`);
+    if (text.length > 1 && text[0] === "0") throw new SemverError(`${what} number must not contain leading zeroes`);
+    const value = BigInt(text);
+    if (value > UINT64_MAX) throw new SemverError(`${what} number is out of range`);
+    return value;
+  }
+
+  function prereleasePart(text) {
+    if (!text) throw new SemverError("Prerelease is empty");
+    if (NUMBERS.test(text)) {
+      if (text.length > 1 && text[0] === "0") {
+        throw new SemverError("Numeric PreRelease version must not contain leading zeroes");
+      }
+      return BigInt(text);
+    }
+    if (ALPHANUM.test(text)) return text;
+    throw new SemverError("Invalid character(s) found in prerelease");
+  }
+
+  /* text.split(".", 2) as Python splits: at most three parts, the last keeps its dots. */
+  function splitThree(text) {
+    const first = text.indexOf(".");
+    if (first < 0) return [text];
+    const second = text.indexOf(".", first + 1);
+    if (second < 0) return [text.slice(0, first), text.slice(first + 1)];
+    return [text.slice(0, first), text.slice(first + 1, second), text.slice(second + 1)];
+  }
+
+  function partition(text, separator) {
+    const at = text.indexOf(separator);
+    return [text.slice(0, at), text.slice(at + separator.length)];
+  }
+
+  /* blang Parse: strict MAJOR.MINOR.PATCH[-PRE][+BUILD]. */
+  function parse(text) {
+    if (!text) throw new SemverError("Version string empty");
+    const parts = splitThree(text);
+    if (parts.length !== 3) throw new SemverError("No Major.Minor.Patch elements found");
+    const major = number(parts[0], "Major"), minor = number(parts[1], "Minor");
+    let rest = parts[2], build = [], pre = [];
+    if (rest.includes("+")) {
+      let buildText;
+      [rest, buildText] = partition(rest, "+");
+      build = buildText.split(".");
+    }
+    if (rest.includes("-")) {
+      let preText;
+      [rest, preText] = partition(rest, "-");
+      pre = preText.split(".");
+    }
+    const patch = number(rest, "Patch");
+    const prerelease = pre.map(prereleasePart);
+    for (const part of build) {
+      if (!part) throw new SemverError("Build meta data is empty");
+      if (!ALPHANUM.test(part)) throw new SemverError("Invalid character(s) found in build meta data");
+    }
+    return {major, minor, patch, pre: prerelease, build};
+  }
+
+  function comparePart(a, b) {
+    const numberA = typeof a === "bigint", numberB = typeof b === "bigint";
+    if (numberA && numberB) return a > b ? 1 : a < b ? -1 : 0;
+    if (numberA) return -1;
+    if (numberB) return 1;
+    return a > b ? 1 : a < b ? -1 : 0;  // ASCII only (parse checks it): the same as Go's byte order
+  }
+
+  /* blang Version.Compare: -1, 0 or 1; build metadata ignored. */
+  function compare(a, b) {
+    for (const [x, y] of [[a.major, b.major], [a.minor, b.minor], [a.patch, b.patch]]) {
+      if (x !== y) return x > y ? 1 : -1;
+    }
+    if (!a.pre.length && !b.pre.length) return 0;
+    if (!a.pre.length) return 1;
+    if (!b.pre.length) return -1;
+    for (let i = 0; i < Math.min(a.pre.length, b.pre.length); i++) {
+      const result = comparePart(a.pre[i], b.pre[i]);
+      if (result) return result;
+    }
+    return a.pre.length > b.pre.length ? 1 : a.pre.length < b.pre.length ? -1 : 0;
+  }
+
+  const COMPARATORS = {
+    "": (c) => c === 0, "=": (c) => c === 0, "==": (c) => c === 0,
+    "!": (c) => c !== 0, "!=": (c) => c !== 0,
+    ">": (c) => c > 0, ">=": (c) => c >= 0,
+    "<": (c) => c < 0, "<=": (c) => c <= 0,
+  };
+
+  /* Split on spaces, except one after >, < or =; a one-character token is dropped, as blang does. */
+  function splitAndTrim(text) {
+    const chars = Array.from(text);
+    const result = [];
+    let last = 0, lastChar = "";
+    chars.forEach((char, index) => {
+      if (char === " " && ![">", "<", "="].includes(lastChar)) {
+        if (last < index - 1) result.push(chars.slice(last, index).join(""));
+        last = index + 1;
+      } else if (char !== " ") {
+        lastChar = char;
+      }
+    });
+    if (last < chars.length - 1) result.push(chars.slice(last).join(""));
+    return result.map((token) => token.replaceAll(" ", ""));
+  }
+
+  function splitOr(tokens) {
+    const groups = [];
+    let last = 0;
+    tokens.forEach((token, index) => {
+      if (token === "||") {
+        if (index === 0) throw new SemverError("First element in range is '||'");
+        groups.push(tokens.slice(last, index));
+        last = index + 1;
+      }
+    });
+    if (last === tokens.length) throw new SemverError("Last element in range is '||'");
+    groups.push(tokens.slice(last));
+    return groups;
+  }
+
+  function splitComparator(token) {
+    const chars = Array.from(token);
+    const index = chars.findIndex((char) => /\p{Nd}/u.test(char));
+    if (index < 0) throw new SemverError("Could not get version from string");
+    return [chars.slice(0, index).join("").trim(), chars.slice(index).join("")];
+  }
+
+  /* Python's int() for what blang's Atoi might see here: digits, a sign, spaces, underscores between digits. */
+  function increment(version, position) {
+    const parts = version.split(".");
+    const part = parts[position];
+    if (part === undefined || !/^\s*[+-]?[0-9](?:_?[0-9])*\s*$/.test(part)) return "";
+    parts[position] = String(BigInt(part.trim().replaceAll("_", "")) + 1n);
+    for (let later = position + 1; later < 3; later++) if (later < parts.length) parts[later] = "0";
+    return parts.join(".");
+  }
+
+  function expandWildcard(token) {
+    if (!token.includes("x")) return [token];
+    const [operator, version] = splitComparator(token);
+    const parts = version.split(".");
+    const wildcard = parts[parts.length - 1] === "x" ? ({2: "minor", 3: "patch"})[parts.length] ?? null : null;
+    let flat = version.replace(".x.x", ".x").replace(".x", ".0");
+    if (flat.split(".").length === 2) flat += ".0";
+    let before = [], resultOperator, bump = false;
+    if (operator === ">") [resultOperator, bump] = [">=", true];
+    else if (operator === ">=") resultOperator = ">=";
+    else if (operator === "<") resultOperator = "<";
+    else if (operator === "<=") [resultOperator, bump] = ["<", true];
+    else if (["", "=", "=="].includes(operator)) [before, resultOperator, bump] = [[">=" + flat], "<", true];
+    else if (["!=", "!"].includes(operator)) [before, resultOperator, bump] = [["<" + flat], ">=", true];
+    else return [flat];
+    let result = flat;
+    if (bump) result = wildcard === "patch" ? increment(flat, 1) : wildcard === "minor" ? increment(flat, 0) : "";
+    return [...before, resultOperator + result];
+  }
+
+  /* blang ParseRange: a function of a parsed version; throws SemverError for what blang rejects. */
+  function parseRange(text) {
+    const alternatives = splitOr(splitAndTrim(text)).map((group) => {
+      const expanded = group.flatMap(expandWildcard);
+      if (!expanded.length) throw new SemverError("empty alternative between '||'");
+      return expanded.map((token) => {
+        const [operator, versionText] = splitComparator(token);
+        if (!Object.hasOwn(COMPARATORS, operator)) throw new SemverError("Could not parse comparator");
+        return [COMPARATORS[operator], parse(versionText)];
+      });
+    });
+    return (version) => alternatives.some((terms) => terms.every(([test, bound]) => test(compare(version, bound))));
+  }
+
+  return {SemverError, parse, compare, parseRange};
+})();

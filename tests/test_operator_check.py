@@ -1,0 +1,245 @@
+"""The operator update checker: `site-gen plan-operator` and olm/checker.html give the answers of
+the shared corpus (tests/data/operator_corpus.json, see tests/operator_corpus.py), each checked
+against the channel files it was read from, on a two-minor demo family and on the three real
+community catalogs, in Chromium at desktop and phone sizes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import pytest
+from operator_corpus import COMMUNITY, build_site, load_corpus, python_answer, verify_answer
+
+from site_gen.cli import main
+from site_gen.olm.update_check import VERDICTS
+
+from site_helpers import PHONE, chromium, serve
+
+DESKTOP = {"width": 1280, "height": 900}
+CORPUS = load_corpus()
+ASSETS = Path(__file__).resolve().parent.parent / "site_gen" / "templates" / "assets"
+RULES, BLANG = ASSETS / "operator-rules.js", ASSETS / "olm-blang.js"
+needs_community = pytest.mark.skipif(not COMMUNITY.is_dir(), reason="../shared/data is not beside the checkout")
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory):
+    return build_site("demo", tmp_path_factory.mktemp("operator-demo"), html=True)
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory):
+    return build_site("real", tmp_path_factory.mktemp("operator-real"), html=False)
+
+
+def test_the_corpus_covers_every_verdict():
+    assert {entry["answer"]["verdict"] for entry in CORPUS["demo"]} == set(VERDICTS)
+
+
+def _id(entry: dict) -> str:
+    return "{package}-{installed}-{openshiftFrom}-{openshiftTo}".format(**entry["question"])
+
+
+@pytest.mark.parametrize("entry", CORPUS["demo"], ids=_id)
+def test_python_gives_the_corpus_answers(demo_site, entry):
+    answer = python_answer(demo_site, entry["question"])
+    assert answer == entry["answer"]
+    verify_answer(demo_site, answer)
+
+
+@pytest.mark.real_data
+@needs_community
+def test_python_gives_the_corpus_answers_on_the_real_catalogs(real_site):
+    for entry in CORPUS["real"]:
+        answer = python_answer(real_site, entry["question"])
+        assert answer == entry["answer"], entry["question"]
+        verify_answer(real_site, answer)
+
+
+# ----------------------------------------------------------------------------- the command line
+def _argv(site: Path, question: dict, *extra: str) -> list[str]:
+    argv = ["plan-operator", "--site", str(site), "--catalog", question["family"], "--package", question["package"],
+            "--installed", question["installed"], "--openshift", question["openshiftFrom"],
+            "--to-openshift", question["openshiftTo"], *extra]
+    return argv + (["--channel", question["channel"]] if question["channel"] else [])
+
+
+EXIT = {"up-to-date": 0, "update-available": 0, "update-before-cluster-update": 0, "blocks-cluster-update": 1,
+        "stranded": 1, "no-path-in-target": 1, "not-found": 2}
+
+
+def test_the_command_gives_the_corpus_answers_as_json(demo_site, capsys):
+    for entry in CORPUS["demo"]:
+        status = main(_argv(demo_site, entry["question"], "--format", "json"))
+        captured = capsys.readouterr()
+        assert json.loads(captured.out) == entry["answer"], entry["question"]
+        assert status == EXIT[entry["answer"]["verdict"]], entry["question"]
+        if status == 2:  # bad input: one line saying why
+            assert captured.err == f"error: {entry['answer']['problem']}\n"
+
+
+def test_the_command_prints_the_answer_in_the_pages_order(demo_site, capsys):
+    question = CORPUS["demo"][0]["question"]
+    assert main(_argv(demo_site, question)) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("gated 1.0.0 in channel stable (catalog demo-v4.18), OpenShift 4.18 to 4.19: "
+                           "update the operator before the cluster [update-before-cluster-update]\n")
+    order = [text.index(part) for part in ("1. OLM v0 updates gated", "Updates OLM v0 takes", "Deprecations:",
+                                            "Cluster gate: blocks the update to 4.19", "After the cluster update")]
+    assert order == sorted(order)
+    assert "updating to gated.v1.2.0 lifts it" in text and "-> 1.3.0 gated.v1.3.0" in text
+
+
+def test_the_command_refuses_bad_input_in_one_line(demo_site, tmp_path, capsys):
+    question = CORPUS["demo"][0]["question"]
+    assert main(_argv(tmp_path / "missing", question)) == 2
+    assert capsys.readouterr().err == f"{tmp_path / 'missing'}: error: no such site directory\n"
+    broken = tmp_path / "broken"
+    (broken / "olm").mkdir(parents=True)
+    (broken / "olm" / "catalogs.json").write_text('{"version": 1, "catalogs": [')
+    assert main(_argv(broken, question)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{broken / 'olm' / 'catalogs.json'}: error: invalid JSON") and err.count("\n") == 1
+    assert main(_argv(tmp_path, question)) == 2  # a folder that is no site
+    assert capsys.readouterr().err == "error: this site publishes no operator catalog\n"
+    with pytest.raises(SystemExit) as stopped:
+        main(["plan-operator", "--site", str(demo_site), "--catalog", "demo"])
+    assert stopped.value.code == 2
+
+
+def test_help_shows_an_example(capsys):
+    with pytest.raises(SystemExit):
+        main(["plan-operator", "--help"])
+    assert "site-gen plan-operator --site public --catalog community --package sailoperator" in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- the page
+ANSWERED = "!!document.getElementById('checker-result').dataset.verdict"
+
+
+def _query(question: dict) -> str:
+    fields = {"family": question["family"], "from": question["openshiftFrom"], "to": question["openshiftTo"],
+              "package": question["package"], "installed": question["installed"]}
+    return urlencode({**fields, **({"channel": question["channel"]} if question["channel"] else {})})
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_page_gives_the_corpus_answers(demo_site, viewport):
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=viewport).new_page()
+        outside, errors = [], []
+        page.on("request", lambda request: request.url.startswith(base_url) or outside.append(request.url))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for entry in CORPUS["demo"]:
+            page.goto(base_url + "olm/checker.html?" + _query(entry["question"]), wait_until="load")
+            page.wait_for_function(ANSWERED)
+            assert page.evaluate("window.operatorAnswer") == entry["answer"], entry["question"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], entry["question"]
+            shown = page.locator("#checker-result").inner_text()
+            for step in entry["answer"]["steps"]:
+                assert step in shown
+        assert errors == [] and outside == []
+
+
+@pytest.mark.browser
+def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(demo_site):
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(base_url + "olm/checker.html", wait_until="load")
+        page.wait_for_function("document.getElementById('checker-form').dataset.ready === 'true'")
+        assert page.input_value("#family") == "demo"
+        assert (page.input_value("#from"), page.input_value("#to")) == ("4.18", "4.19")
+        assert page.evaluate("[...document.querySelectorAll('#checker-packages option')].map(o => o.value)") == [
+            "dropped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset"]
+        page.fill("#package", "sunset")
+        page.dispatch_event("#package", "change")
+        page.wait_for_function("document.querySelectorAll('#checker-channels option').length === 2")
+        page.fill("#channel", "alpha")
+        page.dispatch_event("#channel", "change")
+        page.wait_for_function("document.querySelectorAll('#checker-versions option').length === 2")
+        page.fill("#installed", "2.0.0")
+        page.click("#checker-form button[type=submit]")
+        page.wait_for_function(ANSWERED)
+        assert page.get_attribute("#checker-result", "data-verdict") == "no-path-in-target"
+        parts = page.evaluate("[...document.querySelectorAll('#checker-result section')].map(s => s.dataset.part)")
+        assert parts == ["hops", "deprecations", "gate", "target"]
+        query = parse_qs(urlparse(page.url).query)
+        assert query == {"family": ["demo"], "from": ["4.18"], "to": ["4.19"], "package": ["sunset"],
+                         "installed": ["2.0.0"], "channel": ["alpha"]}
+        shown = page.evaluate("window.operatorAnswer")
+        page.goto(page.url, wait_until="load")  # the shared link answers the same
+        page.wait_for_function(ANSWERED)
+        assert page.evaluate("window.operatorAnswer") == shown
+        href = page.get_attribute("section[data-part=hops] a", "href")
+        assert (demo_site / "olm" / href).is_file()  # the hop's channel page
+
+
+@pytest.mark.browser
+@pytest.mark.real_data
+@needs_community
+def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
+    """operator-rules.js itself over the real catalogs' JSON (that site is built without pages)."""
+    with serve(real_site) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "olm/catalogs.json")
+        page.add_script_tag(content=BLANG.read_text())
+        page.add_script_tag(content=RULES.read_text())
+        for entry in CORPUS["real"]:
+            answer = page.evaluate("""([question, base]) => SiteGenOperatorRules.checkOperator(question, (path) =>
+                fetch(base + path).then((response) => response.ok ? response.json() : null))""",
+                                   [entry["question"], base_url])
+            assert answer == entry["answer"], entry["question"]
+
+
+
+# ----------------------------------------------------------------------------- blang in the browser
+HOSTILE_RANGES = [">=1.0.0 <2.0.0", ">=1.2.x <1.3.0", "1.2.x", "<=1.x.x", "!=1.2.x", ">1.x", "1.x", ">= 1.0.0",
+                  "<1.0.0 || >=3.0.0", "|| 1.0.0", "1.0.0 ||", ">=4.7 <4.8", "=1.0.0-rc.1", ">=1.0.0-rc.x",
+                  "~1.0.0", "a", ">=01.0.0", "*", ">=1.0.0  <2.0.0", "<1.0.0-0", "> 1.0.0 <= 2.0.0", "!1.0.0",
+                  "1.0.0 || || 2.0.0", ">=1.0.0+build", "<2.0.0-rc.1 >1.0.0-alpha.beta", "x", "<=1.2.x", ">1.2.x",
+                  ">=1.2.3-x.1"]
+VERSIONS = ["0.9.9", "1.0.0", "1.0.0-0", "1.0.0-1", "1.0.0-alpha.beta", "1.0.0-rc.1", "1.0.0-rc.2", "1.0.0-rc.10",
+            "1.2.0", "1.2.5", "1.3.0-alpha", "2.0.0", "2.0.0-rc.1", "3.0.0+build", "1.2.3-x.1", "1.2.3-x.2"]
+
+
+def _python_matches(ranges: list[str], versions: list[str]) -> list:
+    from site_gen.olm import blang
+    results = []
+    for text in ranges:
+        try:
+            test = blang.parse_range(text)
+        except blang.SemverError:
+            results.append(None)
+            continue
+        results.append([test(blang.parse(version)) for version in versions])
+    return results
+
+
+@pytest.mark.browser
+def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
+    """olm-blang.js (the skipRange test of a bundle the target channel lacks) against site_gen/olm/blang.py,
+    on blang's quirks and on every skipRange of the shared catalogs."""
+    ranges, versions = list(HOSTILE_RANGES), list(VERSIONS)
+    if COMMUNITY.is_dir():
+        import yaml
+        for path in sorted(COMMUNITY.glob("v4.20/*/catalog.yaml")):
+            for blob in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
+                if blob and blob.get("schema") == "olm.channel":
+                    ranges += [entry["skipRange"] for entry in blob.get("entries") or [] if entry.get("skipRange")]
+                if blob and blob.get("schema") == "olm.bundle":
+                    versions += [p["value"]["version"] for p in blob.get("properties") or []
+                                 if p.get("type") == "olm.package"]
+    ranges, versions = sorted(set(ranges)), sorted(set(versions))
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "olm/checker.html", wait_until="load")
+        shown = page.evaluate("""([ranges, versions]) => ranges.map((text) => {
+            let test;
+            try { test = SiteGenBlang.parseRange(text); } catch (error) { return null; }
+            return versions.map((version) => test(SiteGenBlang.parse(version)));
+        })""", [ranges, versions])
+    assert shown == _python_matches(ranges, versions)
+    assert sum(result is None for result in shown) >= 8 and len(ranges) > len(HOSTILE_RANGES)
