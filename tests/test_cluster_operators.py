@@ -101,6 +101,12 @@ ANNOTATIONS = [
     (_properties("4.15", "4.16"), None, 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'),
     ("{not json", None, "is not {\"properties\": [...]} JSON"),
     (json.dumps({"properties": "4.16"}), None, "is not {\"properties\": [...]} JSON"),
+    # a bare number as written, as OLM holds property values (raw JSON): 4.10 is not the float 4.1
+    ('{"properties": [{"type": "olm.maxOpenShiftVersion", "value": 4.10}]}', "4.10", None),
+    ('{"properties": [{"type": "olm.maxOpenShiftVersion", "value": 4.1}]}', "4.1", None),
+    ('{"properties": [{"type": "olm.maxOpenShiftVersion", "value": 1e2}]}', None, 'failed to parse "1e2" as semver'),
+    ('{"properties": [{"type": "olm.maxOpenShiftVersion", "value": 4}]}', "4.0", None),
+    ('{"properties": [{"type": "olm.maxOpenShiftVersion", "value": NaN}]}', None, "is not {\"properties\""),
 ]
 # the page's blang port is held to the same messages on these too
 TRICKY = ["04.016", "4", "4.x", "v", "4.16-rc.1", "4.0016.0", "4.16.0+build", "99999999999999999999.1",

@@ -88,6 +88,14 @@ def is_copied(csv: dict) -> bool:
     return (isinstance(labels, dict) and COPIED_LABEL in labels) or _field(csv, "status", "reason") == "Copied"
 
 
+class _NumberText(str):
+    """A JSON number as written."""
+
+
+def _refuse(constant: str):
+    raise ValueError(f"{constant} is not JSON")  # Python's json reads NaN and Infinity; OLM's does not
+
+
 def max_openshift_version(csv: dict) -> dict:
     """The CSV's own ``olm.maxOpenShiftVersion``: {"raw": [JSON texts], "value": "4.16" or None, "error"}.
     An annotation that is not the JSON OLM expects is an error, and so blocks, as in OLM."""
@@ -95,16 +103,21 @@ def max_openshift_version(csv: dict) -> dict:
     if annotation is None:
         return {"raw": [], "value": None, "error": None}
     try:
-        document = json.loads(annotation) if isinstance(annotation, str) else None
+        document = json.loads(annotation, parse_constant=_refuse) if isinstance(annotation, str) else None
     except ValueError:
         document = None
     properties = document.get("properties") if isinstance(document, dict) else None
     if not isinstance(properties, list) or not all(isinstance(p, dict) for p in properties):
         return {"raw": [], "value": None,
                 "error": f"the annotation {PROPERTIES_ANNOTATION} is not {{\"properties\": [...]}} JSON"}
+    values = [p.get("value") for p in properties if p.get("type") == MAX_PROPERTY]
+    if any(type(value) in (int, float) for value in values):  # OLM holds a value as raw JSON: 4.10 stays 4.10
+        texts = json.loads(annotation, parse_float=_NumberText, parse_int=_NumberText)["properties"]
+        values = [p.get("value") for p in texts if p.get("type") == MAX_PROPERTY]
     # the JSON text of each value, as OLM holds it (a string with its quotes, which OLM trims)
-    raw = [json.dumps(p.get("value"), separators=(",", ":"), ensure_ascii=False)
-           for p in properties if p.get("type") == MAX_PROPERTY]
+    raw = [str(value) if isinstance(value, _NumberText) else json.dumps(value, separators=(",", ":"),
+                                                                        ensure_ascii=False)
+           for value in values]
     parsed = gates.max_openshift_version(tuple(raw))
     value = f"{parsed.value[0]}.{parsed.value[1]}" if parsed.value else None
     return {"raw": raw, "value": value, "error": parsed.error}

@@ -10,6 +10,7 @@ const SiteGenClusterOperators = (() => {
   const PROPERTIES_ANNOTATION = "operatorframework.io/properties";
   const MAX_PROPERTY = "olm.maxOpenShiftVersion";
   const COPIED_LABEL = "olm.copiedFrom";
+  const NUMBER_TEXT = Symbol("a JSON number as written");
   const EXPECTED = "expected the output of “oc get subscriptions.operators.coreos.com," +
     "clusterserviceversions.operators.coreos.com -A -o yaml”";
   const SEPARATOR = /^---[ \t]*(?:#.*)?$/m;
@@ -112,9 +113,10 @@ const SiteGenClusterOperators = (() => {
   }
 
   /* The JSON text of a value, as Python's json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-     writes it (a number as JavaScript writes it: 4.0 reads as 4 here, which parses the same). */
+     writes it; a number kept as written (NUMBER_TEXT) is its text. */
   function pyJson(value) {
     if (value === undefined) return "null";
+    if (isMapping(value) && NUMBER_TEXT in value) return value[NUMBER_TEXT];
     if (Array.isArray(value)) return `[${value.map(pyJson).join(",")}]`;
     if (isMapping(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${pyJson(v)}`).join(",")}}`;
     return JSON.stringify(value);
@@ -126,7 +128,14 @@ const SiteGenClusterOperators = (() => {
     let parsed = null;
     if (typeof annotation === "string") {
       try {
-        parsed = JSON.parse(annotation);
+        // OLM holds a value as raw JSON: a number keeps its text (4.10 stays 4.10), from the reviver's source
+        parsed = JSON.parse(annotation, function keepNumberText(key, value, context) {
+          if (key === "value" && typeof value === "number" && isMapping(this) && this.type === MAX_PROPERTY &&
+              context && typeof context.source === "string") {
+            return {[NUMBER_TEXT]: context.source};
+          }
+          return value;
+        });
       } catch {
         parsed = null;
       }
