@@ -11,7 +11,8 @@ The operators and what the cluster route from 4.15 to 4.16 meets:
   is no family here, so the only family holding it is used.
 * echo: from my-private-catalog, which no catalog here holds: not checked.
 * foxtrot: in both families, its source names neither: ambiguous, not checked.
-* hotel: an invalid maxOpenShiftVersion (4.15.1) blocks; hotel.v1.0.1 lifts it.
+* hotel: an invalid maxOpenShiftVersion (4.15.1) blocks; hotel.v1.0.1 lifts it; the 4.16 catalog
+  lacks hotel.v1.0.1, and OLM goes on to hotel.v1.1.0 by its skipRange.
 * the alpha CSV copied into team-a, and packageserver (no Subscription): counted once, and not at all.
 """
 
@@ -59,8 +60,10 @@ def community(minor: str) -> list[dict]:
         return [*_chain("alpha", [("v1.0.0", "1.0.0", (_max("4.15"),)), ("v1.1.0", "1.1.0", ())]), *bravo,
                 *_chain("charlie", [("v0.1.0", "0.1.0", ()), ("v0.2.0", "0.2.0", ())]), *_delta(), *foxtrot,
                 *_chain("hotel", [("v1.0.0", "1.0.0", ()), ("v1.0.1", "1.0.1", ())])]
-    return [*_chain("alpha", [("v1.1.0", "1.1.0", ()), ("v1.2.0", "1.2.0", ())]), *bravo, *_delta(), *foxtrot,
-            *_chain("hotel", [("v1.0.1", "1.0.1", ())])]
+    # hotel.v1.0.1 is gone from 4.16: OLM finds hotel.v1.1.0 by its skipRange (blang, in the page too)
+    hotel = [package("hotel", "stable"), bundle("hotel", "hotel.v1.1.0", "1.1.0"),
+             channel("hotel", "stable", [entry("hotel.v1.1.0", skip_range=">=1.0.0 <1.1.0")])]
+    return [*_chain("alpha", [("v1.1.0", "1.1.0", ()), ("v1.2.0", "1.2.0", ())]), *bravo, *_delta(), *foxtrot, *hotel]
 
 
 def write_catalogs(root: Path) -> list[CatalogSource]:

@@ -199,7 +199,8 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
                     } if (sites[site_name] / "olm").is_dir() else set()
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
-                         "assets/operator-rules.js", "assets/cluster-operators.js", "olm/catalogs.json",
+                         "assets/olm-blang.js", "assets/operator-rules.js", "assets/cluster-operators.js",
+                         "olm/catalogs.json",
                          "data/payloads.json"} | {f"data/planner-{arch}.json"
                                                   for arch in ("amd64", "arm64", "multi", "s390x")} | catalogs
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
