@@ -266,10 +266,16 @@
     }
   }
 
+  /* The answer's top on the screen's top, rounded down: scrollIntoView rounds a fractional position
+     either way, and could leave the answer's first line a fraction of a pixel above the screen. */
+  function scrollToAnswer() {
+    window.scrollTo(0, Math.floor(result.getBoundingClientRect().top + window.scrollY));
+  }
+
   /* The answer replaces the form on screen: after a paste, its first lines are what the admin reads. */
   function planAndShow() {
     result.dataset.outcome = "loading";
-    planCluster().then(() => result.scrollIntoView({block: "start"})).catch(failed);
+    planCluster().then(scrollToAnswer).catch(failed);
   }
 
   function inputValue(id) {
