@@ -24,6 +24,7 @@ sys.path.insert(0, str(TESTS))
 sys.path.insert(0, str(TESTS.parent))
 CORPUS = TESTS / "data" / "operator_corpus.json"
 DEMO = TESTS / "olm_fixtures" / "checker"
+EXAMPLE_CATALOGS = TESTS.parent / "example-catalogs"
 COMMUNITY = TESTS.parent.parent / "shared" / "data" / "olm-catalogs-2026-08"
 
 
@@ -56,6 +57,19 @@ QUESTIONS = {
         q("demo", "gated", "9.9.9", "4.18", "4.19"),
         q("demo", "gated", " ", "4.18", "4.19"),
     ],
+    "example": [  # example-catalogs/ (olm-site's), as the example site publishes them
+        q("community", "lighthouse", "1.1.0", "4.15", "4.16"),               # max 4.15 blocks 4.16; 1.2.0 lifts it
+        q("community", "lighthouse", "1.1.0", "4.14", "4.15"),               # ... but not 4.14 -> 4.15
+        q("community", "lighthouse", "1.0.0", "4.15", "4.16"),               # 1.0.0 is gone from 4.16
+        q("community", "harbourmaster", "2.0.0", "4.15", "4.16"),            # fan-in: one hop
+        q("community", "harbourmaster", "2.0.0", "4.14", "4.15"),            # not in 4.14 yet
+        q("community", "tidewatch", "1.0.0", "4.14", "4.14"),                # a path that skips 1.0.1
+        q("community", "tidewatch", "1.1.0", "4.15", "4.16", "fast"),        # stranded in 4.15, reached in 4.16
+        q("community", "oldstone", "2.9.0", "4.15", "4.16", "maintenance"),  # deprecated channel, package in 4.16
+        q("community", "oldstone", "3.0.1", "4.16", "4.16"),                 # the legacy olm.deprecated tail
+        q("community", "ferryman", "1.0.0", "4.14", "4.15"),                 # stable-1.x renamed stable
+        q("community", "ferryman", "1.2.0-alpha.1", "4.14", "4.15", "alpha"),  # alpha dropped
+    ],
     "real": [
         q("community", "clusterpulse", "0.2.1", "4.18", "4.19", "fast-v0"),       # §7.2 case 1: stranded
         q("community", "clusterpulse", "0.2.3", "4.19", "4.20", "fast-v0"),
@@ -78,6 +92,8 @@ def catalog_arguments(name: str) -> list[str]:
     """The --catalog options of a corpus site."""
     if name == "demo":
         return [f"demo-v4.18={DEMO / 'demo-v4.18'}", f"demo-v4.19={DEMO / 'demo-v4.19'}"]
+    if name == "example":
+        return [f"community-v{minor}={EXAMPLE_CATALOGS / f'v{minor}'}" for minor in ("4.14", "4.15", "4.16")]
     return [f"community-v{minor}={COMMUNITY / f'v{minor}'}" for minor in ("4.18", "4.19", "4.20")]
 
 

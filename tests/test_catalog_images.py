@@ -10,8 +10,10 @@ import orjson
 import pytest
 
 from site_gen.cli import main
+from site_gen.olm.catalog_list import catalog_list_file
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.publish import catalog_files
+from site_gen.olm.sources import CatalogSource
 
 from registry_images import Pusher, base_layer, gzip_bytes, tar_bytes
 from registry_proxy import FaultProxy, flip_bit
@@ -63,6 +65,7 @@ def test_an_index_image_publishes_what_its_configs_hold(tmp_path, index_images):
     assert build(tmp_path, index_images, "v4.20") == 0
     # the whiteout removed the stale package; the file outside /configs was never read
     expected = catalog_files(load_catalog(FIXTURES / "gates", "ops"), extra={"openshiftVersion": "4.20"})
+    expected.update(catalog_list_file([CatalogSource("ops", Path(), "4.20")]))
     assert published(tmp_path / "site") == expected
     index = orjson.loads(expected["olm/ops/index.json"])
     assert index["openshiftVersion"] == "4.20" and index["valid"] is True

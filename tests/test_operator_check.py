@@ -30,6 +30,11 @@ def demo_site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def example_site(tmp_path_factory):
+    return build_site("example", tmp_path_factory.mktemp("operator-example"), html=False)
+
+
+@pytest.fixture(scope="module")
 def real_site(tmp_path_factory):
     return build_site("real", tmp_path_factory.mktemp("operator-real"), html=False)
 
@@ -47,6 +52,13 @@ def test_python_gives_the_corpus_answers(demo_site, entry):
     answer = python_answer(demo_site, entry["question"])
     assert answer == entry["answer"]
     verify_answer(demo_site, answer)
+
+
+def test_python_gives_the_corpus_answers_on_the_example_catalogs(example_site):
+    for entry in CORPUS["example"]:
+        answer = python_answer(example_site, entry["question"])
+        assert answer == entry["answer"], entry["question"]
+        verify_answer(example_site, answer)
 
 
 @pytest.mark.real_data
@@ -177,22 +189,28 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert (demo_site / "olm" / href).is_file()  # the hop's channel page
 
 
-@pytest.mark.browser
-@pytest.mark.real_data
-@needs_community
-def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
-    """operator-rules.js itself over the real catalogs' JSON (that site is built without pages)."""
-    with serve(real_site) as base_url, chromium() as browser:
+def _rules_answers(site: Path, entries: list[dict]) -> list[dict]:
+    """operator-rules.js itself over a site built without pages."""
+    with serve(site) as base_url, chromium() as browser:
         page = browser.new_context().new_page()
         page.goto(base_url + "olm/catalogs.json")
         page.add_script_tag(content=BLANG.read_text())
         page.add_script_tag(content=RULES.read_text())
-        for entry in CORPUS["real"]:
-            answer = page.evaluate("""([question, base]) => SiteGenOperatorRules.checkOperator(question, (path) =>
-                fetch(base + path).then((response) => response.ok ? response.json() : null))""",
-                                   [entry["question"], base_url])
-            assert answer == entry["answer"], entry["question"]
+        return [page.evaluate("""([question, base]) => SiteGenOperatorRules.checkOperator(question, (path) =>
+                    fetch(base + path).then((response) => response.ok ? response.json() : null))""",
+                              [entry["question"], base_url]) for entry in entries]
 
+
+@pytest.mark.browser
+def test_the_page_rules_give_the_corpus_answers_on_the_example_catalogs(example_site):
+    assert _rules_answers(example_site, CORPUS["example"]) == [entry["answer"] for entry in CORPUS["example"]]
+
+
+@pytest.mark.browser
+@pytest.mark.real_data
+@needs_community
+def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
+    assert _rules_answers(real_site, CORPUS["real"]) == [entry["answer"] for entry in CORPUS["real"]]
 
 
 # ----------------------------------------------------------------------------- blang in the browser
