@@ -66,10 +66,13 @@ CLUSTERS_DIR = TESTS / "data" / "clusters"
 HINT_RULES = [{"type": "PromQL", "promql": {"promql": 'group(cluster_infrastructure_provider{type="BareMetal"})'}}]
 
 
-def c(site: str, file: str, target: str = "", kind: str | None = None, arch: str | None = None) -> dict:
+def c(site: str, file: str, target: str = "", kind: str | None = None, arch: str | None = None,
+      operators: str | None = None) -> dict:
     """A ClusterVersion document pasted into the planner (--cluster FILE): target, kind and
-    architecture as the admin sets them (empty: from the document)."""
-    return {"site": site, "file": file, "target": target, "kind": kind, "arch": arch}
+    architecture as the admin sets them (empty: from the document); the installed operators pasted
+    in their own box (--operators FILE), when given."""
+    entry = {"site": site, "file": file, "target": target, "kind": kind, "arch": arch}
+    return {**entry, "operators": operators} if operators else entry
 
 
 CLUSTER_QUESTIONS = [
@@ -89,6 +92,12 @@ CLUSTER_QUESTIONS = [
     c("example", "malformed-no-status.json"),
     c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
     c("hints", "hint-strongest-evidence.json"),          # cited from the single-risk evaluation, not a 3-risk one
+    # installed operators (tests/cluster_operator_site.py says what each one meets)
+    c("operators", "with-operators.json"),               # one List: the ClusterVersion and the operators
+    c("operators", "multi-eus.json", operators="operators.yaml"),   # the EUS steps name them
+    c("operators", "single-arch-true.json", "4.15.6", operators="operators.yaml"),  # a patch update: none blocks
+    c("operators", "single-arch-true.json", operators="malformed-truncated.json"),  # the operators' own error
+    c("example", "with-operators.json"),                 # a site without catalogs: only the CSVs' own maximum
 ]
 
 
@@ -113,19 +122,39 @@ def build_hints_site(root: Path) -> Path:
     return build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
 
 
-def python_cluster_answer(site: Path, entry: dict) -> dict:
-    """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs)."""
-    import orjson as json_lib
+def site_json(site: Path):
+    """read_json of the operator rules over a built site."""
+    def read_json(path: str):
+        file = site / path
+        return orjson.loads(file.read_bytes()) if file.is_file() else None
+    return read_json
 
-    from site_gen.planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster
+
+def python_cluster_answer(site: Path, entry: dict) -> dict:
+    """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs),
+    with "errorIn": "operators" when the operators' document is the one refused."""
+    from site_gen.planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster
+    from site_gen.planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
     from site_gen.planner.data import load_planner_data
-    payloads = json_lib.loads((site / "data" / "payloads.json").read_bytes())
+    from site_gen.planner.operator_findings import attach_operators
+    payloads = orjson.loads((site / "data" / "payloads.json").read_bytes())
     try:
-        cluster = read_cluster(parse_document((CLUSTERS_DIR / entry["file"]).read_text("utf-8")), payloads)
+        document, others = split_cluster(parse_objects((CLUSTERS_DIR / entry["file"]).read_text("utf-8"),
+                                                       NOT_CLUSTER_VERSION))
+        cluster = read_cluster(document, payloads)
     except ClusterError as exc:
         return {"error": exc.message}
+    objects = list(others)
+    if entry.get("operators"):
+        try:
+            objects += parse_objects((CLUSTERS_DIR / entry["operators"]).read_text("utf-8"))
+        except ClusterError as exc:
+            return {"error": exc.message, "errorIn": "operators"}
     data = load_planner_data(site, cluster["arch"] or entry["arch"])
-    return {"answer": plan_for_cluster(data, cluster, entry["target"], entry["kind"])}
+    answer = plan_for_cluster(data, cluster, entry["target"], entry["kind"])
+    if has_operators(objects):
+        attach_operators(answer, read_operators(objects), site_json(site))
+    return {"answer": answer}
 
 
 def build_example_site(root: Path) -> Path:
@@ -216,7 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     corpus = {}
     with tempfile.TemporaryDirectory() as tmp:
         sites = {}
-        for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site)):
+        from cluster_operator_site import build_operators_site
+        for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site),
+                            ("operators", build_operators_site)):
             site = sites[name] = build(Path(tmp) / name)
             if name not in QUESTIONS:
                 continue

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from cluster_operator_site import build_operators_site
 from planner_corpus import (
     CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
@@ -30,13 +31,14 @@ from site_helpers import PHONE, chromium, serve
 
 CORPUS = load_corpus()["clusters"]
 DESKTOP = {"width": 1280, "height": 900}
-IDS = [f"{e['file']} {e['target']} {e['kind'] or ''}".strip() for e in CORPUS]
+IDS = [f"{e['site']} {e['file']} {e.get('operators') or ''} {e['target']} {e['kind'] or ''}".strip() for e in CORPUS]
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
     return {"example": build_example_site(tmp_path_factory.mktemp("cluster-example")),
-            "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints"))}
+            "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints")),
+            "operators": build_operators_site(tmp_path_factory.mktemp("cluster-operators"))}
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=IDS)
@@ -46,11 +48,13 @@ def test_cli_gives_the_corpus_answer(sites, entry, capsys):
     argv += ["--to", entry["target"]] if entry["target"] else []
     argv += ["--kind", entry["kind"]] if entry["kind"] else []
     argv += ["--arch", entry["arch"]] if entry["arch"] else []
+    argv += ["--operators", str(CLUSTERS_DIR / entry["operators"])] if entry.get("operators") else []
     status = main(argv)
     out, err = capsys.readouterr()
     if "error" in entry:
+        refused = entry["operators"] if entry.get("errorIn") == "operators" else entry["file"]
         assert status == 2 and out == ""
-        assert err.startswith(f"{CLUSTERS_DIR / entry['file']}: error: {entry['error']}") and err.count("\n") == 1
+        assert err.startswith(f"{CLUSTERS_DIR / refused}: error: {entry['error']}") and err.count("\n") == 1
         return
     answer = json.loads(out)
     assert answer == entry["answer"]
@@ -76,7 +80,7 @@ def test_cli_reads_standard_input_and_says_where_the_cluster_reads(sites, capsys
 def test_first_update_follows_the_clusters_own_evaluations():
     """True counts as recommended, False is avoided while another route exists, Unknown stays conditional;
     a later update with the same risk shows the evaluation as a hint."""
-    by_file = {(e["file"], e["target"], e["kind"]): e.get("answer") for e in CORPUS}
+    by_file = {(e["file"], e["target"], e["kind"]): e.get("answer") for e in CORPUS if not e.get("operators")}
     true = by_file["single-arch-true.json", "", None]
     assert true["sections"][0]["route"] == ["4.15.3", "4.16.0", "4.16.1"]
     assert true["sections"][0]["hops"][0]["evaluation"]["status"] == "True"
@@ -154,6 +158,8 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
             if entry["arch"]:
                 page.select_option("#arch", entry["arch"])
             page.fill("#cluster-text", (CLUSTERS_DIR / entry["file"]).read_text("utf-8"))
+            page.fill("#cluster-operators", (CLUSTERS_DIR / entry["operators"]).read_text("utf-8")
+                      if entry.get("operators") else "")
             page.fill("#cluster-to", entry["target"])
             page.select_option("#cluster-kind", entry["kind"] or "")
             before = page.url
@@ -172,13 +178,14 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
-    for site_name in ("example", "hints"):
+    for site_name in ("example", "hints", "operators"):
         entries = [e for e in CORPUS if e["site"] == site_name]
         results, requests, base_url = _paste_all(sites[site_name], entries, viewport)
         for entry, shown in zip(entries, results):
             if "error" in entry:
-                assert shown["answer"] is None and shown["error"] == entry["error"], entry["file"]
-                assert shown["text"].startswith(entry["error"])
+                error = ("Installed operators: " if entry.get("errorIn") == "operators" else "") + entry["error"]
+                assert shown["answer"] is None and shown["error"] == error, entry["file"]
+                assert shown["text"].startswith(error)
             else:
                 assert shown["answer"] == entry["answer"], entry["file"]
                 verify_hops(sites[site_name], cluster_as_question(shown["answer"]), shown["answer"])
@@ -188,11 +195,17 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
         assert all(url.startswith(base_url) for _, url, _ in requests), requests
         assert all(body is None for _, _, body in requests)
         asked = {url[len(base_url):].split("?")[0] for _, url, _ in requests}
+        catalogs = {path.relative_to(sites[site_name]).as_posix() for path in (sites[site_name] / "olm").rglob("*.json")
+                    } if (sites[site_name] / "olm").is_dir() else set()
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
+                         "assets/olm-blang.js", "assets/operator-rules.js", "assets/cluster-operators.js",
+                         "olm/catalogs.json",
                          "data/payloads.json"} | {f"data/planner-{arch}.json"
-                                                  for arch in ("amd64", "arm64", "multi", "s390x")}
+                                                  for arch in ("amd64", "arm64", "multi", "s390x")} | catalogs
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
+        # the operators' catalog files are public and asked for by package; nothing else of theirs goes out
+        assert not any("-ops" in url or "packageserver" in url for _, url, _ in requests)
 
 
 @pytest.mark.browser

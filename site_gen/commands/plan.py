@@ -10,9 +10,11 @@ import orjson
 
 from ..model.errors import InputError, Warnings
 from ..planner.answer import SCOPE_CHOICES, Question, plan
-from ..planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster, upstream_note
+from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
+from ..planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
 from ..planner.data import load_planner_data
-from ..planner.text import answer_text, cluster_text
+from ..planner.operator_findings import attach_operators
+from ..planner.text import answer_text, cluster_text, operators_text
 
 EPILOG = """\
 The route is the one planner.html shows for the same question: both follow the same rules
@@ -24,11 +26,20 @@ or -o yaml) gives the version, channel, channel kind and architecture, and its e
 the conditional updates it is offered decide the first update: the route the planner page shows
 for the same document. FILE "-" reads standard input. Nothing is sent anywhere.
 
+The cluster's installed operators (`oc get subscriptions.operators.coreos.com,
+clusterserviceversions.operators.coreos.com -A -o yaml`) come in the same FILE (one List
+holding them and the ClusterVersion, or YAML documents separated by ---), or with
+--operators FILE. Before the route, the plan then says which operators block the target (their
+own olm.maxOpenShiftVersion) and which bundle lifts the block, which have no path in the target
+minor's catalog and which are deprecated, from the catalogs the site publishes; the EUS-to-EUS
+steps name the operators to update first.
+
 Exit status: 0 a route was found, 1 no route (the reason is printed), 2 bad input.
 
 Examples:
   site-gen plan --site public --arch amd64 --from 4.14.20 --to 4.18
   oc get clusterversion version -o json | site-gen plan --site public --cluster - --to 4.18
+  site-gen plan --site public --cluster cv.json --operators operators.yaml
 """
 
 
@@ -49,6 +60,9 @@ def add_parser(sub) -> None:
                              "kind of the cluster's channel; eus also lists the EUS-to-EUS steps; any mixes kinds)")
     parser.add_argument("--cluster", type=Path, metavar="FILE",
                         help="plan for this cluster: its ClusterVersion as JSON or YAML (- for standard input)")
+    parser.add_argument("--operators", type=Path, metavar="FILE",
+                        help="with --cluster: the cluster's Subscriptions and ClusterServiceVersions, JSON or YAML "
+                             "(- for standard input)")
     parser.add_argument("--site-url", metavar="URL",
                         help="where the site is served, to tell whether the cluster's spec.upstream points at it")
     parser.add_argument("--channel", default=None, metavar="NAME", help="route within this one channel only")
@@ -56,27 +70,76 @@ def add_parser(sub) -> None:
                         help="text (default) or the answer as JSON, as the page computes it")
 
 
-def _cluster(args) -> dict:
+def _read_text(path: Path) -> str:
     try:
-        text = sys.stdin.read() if str(args.cluster) == "-" else args.cluster.read_text("utf-8")
+        return sys.stdin.read() if str(path) == "-" else path.read_text("utf-8")
     except UnicodeDecodeError as exc:
         raise ClusterError(f"The text is not UTF-8 (byte {exc.start}).") from None
+
+
+def _cluster(args) -> tuple[dict, list[dict]]:
+    """The cluster read from --cluster FILE, and the other objects given with it."""
+    document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
     payloads_path = args.site / "data" / "payloads.json"
     try:
         payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
     except orjson.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc}", payloads_path) from None
-    return read_cluster(parse_document(text), payloads if isinstance(payloads, dict) else {})
+    return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others
+
+
+def _operators(args, others: list[dict]) -> dict | None:
+    """The operators given with the cluster and with --operators, or None when there are none."""
+    objects = list(others)
+    if args.operators is not None:
+        try:
+            objects += parse_objects(_read_text(args.operators))
+        except ClusterError as exc:
+            raise OperatorsError(exc) from None
+        if not has_operators(objects):
+            raise OperatorsError(ClusterError("There is no Subscription and no ClusterServiceVersion here."))
+    return read_operators(objects) if has_operators(objects) else None
+
+
+class OperatorsError(Exception):
+    """A ClusterError of the --operators file (the message names that file, not --cluster's)."""
+
+    def __init__(self, error: ClusterError):
+        super().__init__(error.message)
+        self.error = error
+
+
+def _site_json(site: Path):
+    """read_json for the operator rules: a site file's data, None when it is missing. Each file is
+    read once: every operator looks through every catalog's index.json for its family."""
+    read: dict[str, object] = {}
+
+    def read_json(path: str):
+        if path not in read:
+            file = site / path
+            try:
+                read[path] = orjson.loads(file.read_bytes()) if file.is_file() else None
+            except orjson.JSONDecodeError as exc:
+                raise InputError(f"invalid JSON: {exc}", file) from None
+        return read[path]
+    return read_json
+
+
+def _error_line(error: ClusterError) -> str:
+    return error.message + (f" ({error.detail})" if error.detail else "")
 
 
 def run(args, warnings: Warnings) -> int:
     if args.cluster is None and (not args.source or not args.target):
         print("error: give --from and --to, or --cluster FILE", file=sys.stderr)
         return 2
-    cluster = None
+    if args.operators is not None and args.cluster is None:
+        print("error: --operators needs --cluster FILE", file=sys.stderr)
+        return 2
+    cluster, operators = None, None
     if args.cluster is not None:
         try:
-            cluster = _cluster(args)
+            cluster, others = _cluster(args)
         except OSError as exc:
             print(f"{args.cluster}: error: {exc.strerror}", file=sys.stderr)
             return 2
@@ -84,7 +147,18 @@ def run(args, warnings: Warnings) -> int:
             print(f"{exc.location}error: {exc.message}", file=sys.stderr)
             return 2
         except ClusterError as exc:
-            print(f"{args.cluster}: error: {exc.message}" + (f" ({exc.detail})" if exc.detail else ""), file=sys.stderr)
+            print(f"{args.cluster}: error: {_error_line(exc)}", file=sys.stderr)
+            return 2
+        try:
+            operators = _operators(args, others)
+        except OSError as exc:
+            print(f"{args.operators}: error: {exc.strerror}", file=sys.stderr)
+            return 2
+        except OperatorsError as exc:
+            print(f"{args.operators}: error: {_error_line(exc.error)}", file=sys.stderr)
+            return 2
+        except ClusterError as exc:  # the operators in --cluster FILE
+            print(f"{args.cluster}: error: {_error_line(exc)}", file=sys.stderr)
             return 2
         if not cluster["arch"] and args.arch_given is None:
             print(f"{args.cluster}: error: " + cluster["notes"][-1] + " (pass --arch)", file=sys.stderr)
@@ -97,6 +171,12 @@ def run(args, warnings: Warnings) -> int:
         return 2
     if cluster is not None:
         answer = plan_for_cluster(data, cluster, args.target, args.kind)
+        if operators is not None:
+            try:
+                attach_operators(answer, operators, _site_json(args.site))
+            except InputError as exc:
+                print(f"{exc.location}error: {exc.message}", file=sys.stderr)
+                return 2
     else:
         answer = plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
     if args.format == "json":
@@ -104,6 +184,7 @@ def run(args, warnings: Warnings) -> int:
     else:
         lines = [] if cluster is None else cluster_text(answer["cluster"],
                                                          upstream_note(cluster["upstream"], args.site_url))
+        lines += operators_text(answer.get("operators"))
         sys.stdout.write("".join(line + "\n" for line in lines) + answer_text(answer))
     if answer["outcome"] == "invalid":
         return 2

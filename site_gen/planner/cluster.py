@@ -59,9 +59,13 @@ def _plain_scalar(value) -> str:
     return json.dumps(value) if isinstance(value, (bool, int, float)) or value is None else str(value)
 
 
-def parse_document(text: str) -> dict:
-    """JSON, else YAML (`-o yaml`); a mapping either way, nested at most MAX_DEPTH levels (the
-    parsers' own limits are far deeper, or none: Python's json raises RecursionError)."""
+NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of “oc get clusterversion version -o json”."
+
+
+def parse_document(text: str, not_mapping: str = NOT_CLUSTER_VERSION) -> dict:
+    """JSON, else YAML (`-o yaml`); a mapping either way (else ``not_mapping``), nested at most
+    MAX_DEPTH levels (the parsers' own limits are far deeper, or none: Python's json raises
+    RecursionError)."""
     looks_like_json = text.lstrip().startswith(("{", "["))
     if looks_like_json and text_too_deep(text):
         raise ClusterError(f"Could not read the text as JSON: it is nested more than {MAX_DEPTH} levels deep.")
@@ -79,8 +83,7 @@ def parse_document(text: str) -> dict:
                                if bound.line else bound.message) from None
         document = _plain(document)
     if not isinstance(document, dict):
-        raise ClusterError("This is not a ClusterVersion: expected the output of "
-                           "“oc get clusterversion version -o json”.")
+        raise ClusterError(not_mapping)
     return document
 
 

@@ -28,9 +28,20 @@ def ack_command(minor: int) -> str:
     return f"oc -n openshift-config patch cm admin-acks --patch '{{\"data\":{{\"{key}\":\"true\"}}}}' --type=merge"
 
 
-def eus_procedure(section: dict) -> list[dict]:
+def operators_step(operators: list[str] | None) -> str:
+    """What the "update the operators" step adds when the cluster's operators were given: each
+    one to update first, with its target bundle."""
+    if operators is None:
+        return ""
+    if not operators:
+        return " None of the cluster's operators given needs an update first."
+    return " Update these first: " + "; ".join(operators) + "."
+
+
+def eus_procedure(section: dict, operators: list[str] | None = None) -> list[dict]:
     """The steps, in order, for a route (a section of a planner answer); none for a route
-    that stays in its minor."""
+    that stays in its minor. ``operators``: the cluster's operators to update first, with their
+    target bundles (operator_findings.operators_to_update_first), when they were given."""
     hops = section["hops"]
     start = _minor(hops[0]["from"])
     if all(_minor(hop["to"]) == start for hop in hops):
@@ -65,11 +76,14 @@ def eus_procedure(section: dict) -> list[dict]:
             intermediate = [hop["to"] for hop in stage_hops if _minor(hop["to"]) == even - 1][-1]
             step(f"Before you start: update the operators installed with OLM to versions that are compatible "
                  f"with both 4.{first} and 4.{even}, and with 4.{even - 1} on the way (the first command lists "
-                 "them with their versions).", "oc get csv -A")
+                 "them with their versions)." + operators_step(operators), "oc get csv -A")
             step(f"Pause the worker pools, so that the workers update, and reboot, once: to {stage_hops[-1]['to']}.",
                  PAUSE)
             step(f"Update the oc client to the intermediate release's, {intermediate} (the command shows the "
                  "one you have).", "oc version --client")
+        elif operators:  # an ordinary minor update: the operators that block it still come first
+            step(f"Before you start: update the operators installed with OLM that block 4.{even} or have "
+                 "updates." + operators_step(operators), "oc get csv -A")
         crossed = range(first, even)
         step("Give the admin-acks the updates need: the cluster's Upgradeable condition (the first command) names "
              "each key it waits for; the keys below are the usual ones, use the condition's if they differ. "

@@ -22,6 +22,23 @@ def cluster_text(cluster: dict, upstream: str) -> list[str]:
     return lines + [""]
 
 
+def operators_text(operators: dict | None) -> list[str]:
+    """The operators' findings, before the route: what blocks it, no path, deprecated, not checked."""
+    if operators is None:
+        return []
+    lines = [f"Operators ({len(operators['operators'])}), for the update from {operators['from']} to "
+             f"{operators['to']}:" if operators["to"] else f"Operators ({len(operators['operators'])}):"]
+    if operators["message"]:
+        lines.append(operators["message"])
+    for line in operators["summary"]:
+        lines.append(f"  {line['text']}")
+        if line["detail"]:
+            lines.append(f"      {line['detail']}")
+    if not operators["summary"]:
+        lines.append("  None blocks the update, lacks a path in the target catalog or is deprecated.")
+    return lines + [""]
+
+
 def answer_text(answer: dict) -> str:
     lines = [*answer["notes"]]
     if answer["message"]:

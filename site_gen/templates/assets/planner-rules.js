@@ -396,7 +396,15 @@ const SiteGenPlanner = (() => {
 
   /* EUS-to-EUS as Red Hat documents it (site_gen/planner/eus.py): operators first, worker pools paused,
      oc updated, admin-acks given, the control plane through the odd minor, then the workers once. */
-  function eusProcedure(routeSection) {
+  /* What the "update the operators" step adds when the cluster's operators were given. */
+  function operatorsStep(operators) {
+    if (operators === null || operators === undefined) return "";
+    if (!operators.length) return " None of the cluster's operators given needs an update first.";
+    return ` Update these first: ${operators.join("; ")}.`;
+  }
+
+  /* operators: the cluster's operators to update first, with their target bundles, when given. */
+  function eusProcedure(routeSection, operators = null) {
     const hops = routeSection.hops;
     const start = minorOf(hops[0].from);
     if (hops.every((hop) => minorOf(hop.to) === start)) return [];
@@ -428,10 +436,13 @@ const SiteGenPlanner = (() => {
         const intermediate = stageHops.filter((hop) => minorOf(hop.to) === even - 1).map((hop) => hop.to).pop();
         step(`Before you start: update the operators installed with OLM to versions that are compatible ` +
           `with both 4.${first} and 4.${even}, and with 4.${even - 1} on the way (the first command lists ` +
-          "them with their versions).", "oc get csv -A");
+          "them with their versions)." + operatorsStep(operators), "oc get csv -A");
         step(`Pause the worker pools, so that the workers update, and reboot, once: to ${last}.`, PAUSE);
         step(`Update the oc client to the intermediate release's, ${intermediate} (the command shows the ` +
           "one you have).", "oc version --client");
+      } else if (operators && operators.length) {  // an ordinary minor update: blocking operators still come first
+        step(`Before you start: update the operators installed with OLM that block 4.${even} or have ` +
+          "updates." + operatorsStep(operators), "oc get csv -A");
       }
       const acks = [];
       for (let minor = first; minor < even; minor++) acks.push(ackCommand(minor));
@@ -518,7 +529,10 @@ const SiteGenCluster = (() => {
 
   /* JSON, else the YAML `oc get -o yaml` writes (block mappings and sequences, plain, quoted and
      block scalars); a mapping either way. */
-  function parseDocument(text) {
+  const NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of " +
+    "“oc get clusterversion version -o json”.";
+
+  function parseDocument(text, notMapping = NOT_CLUSTER_VERSION) {
     let document;
     try {
       document = JSON.parse(text);
@@ -531,8 +545,7 @@ const SiteGenCluster = (() => {
       }
     }
     if (document === null || typeof document !== "object" || Array.isArray(document)) {
-      throw new ClusterError("This is not a ClusterVersion: expected the output of " +
-        "“oc get clusterversion version -o json”.");
+      throw new ClusterError(notMapping);
     }
     return document;
   }
@@ -772,5 +785,5 @@ const SiteGenCluster = (() => {
     return `The cluster's upstream is ${upstream}.`;
   }
 
-  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote};
+  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote, NOT_CLUSTER_VERSION};
 })();

@@ -13,6 +13,7 @@
   const root = form.dataset.root;
   const releases = form.dataset.releases;
   const SHOWN_ALTERNATIVES = 8;  // the rest of a step's list is folded away
+  const SHOWN_FINDINGS = 8;  // the operators' lines on the first screen of a phone
   const loaded = new Map();
 
   function load(arch) {
@@ -143,11 +144,42 @@
       el("h2", {}, "What the page read from the ClusterVersion"), facts, evaluations);
   }
 
+  /* The installed operators, before the route: one short line per operator that blocks the target, has
+     no path in its catalog, is deprecated or could not be checked. Why (OLM's words, the catalog's) is
+     with each operator read, folded after them. */
+  function operatorsSection(operators) {
+    const item = (line) => el("li", {class: `operator-finding operator-${line.kind}`, "data-kind": line.kind,
+                                      "data-operator": line.operator}, line.text);
+    // blocks come first, then no path, deprecated, not checked: past a screenful the rest is folded
+    const shown = operators.summary.slice(0, SHOWN_FINDINGS);
+    const folded = operators.summary.slice(SHOWN_FINDINGS);
+    const lines = operators.summary.length
+      ? el("ul", {class: "operator-findings"}, shown.map(item),
+          folded.length ? el("li", {}, el("details", {class: "operator-findings-more"},
+            el("summary", {}, `${count(folded.length, "more line")}`), el("ul", {}, folded.map(item)))) : null)
+      : el("p", {class: "operator-findings"}, "None blocks the update, lacks a path in the target catalog or is deprecated.");
+    const why = (o) => [o.gate.reason, o.path && !o.path.present ? o.path.why : null,
+      ...o.deprecations.map((item) => `${item.scope} ${item.name}: ${item.message}`), o.problem].filter(Boolean);
+    const all = el("details", {class: "operator-list"},
+      el("summary", {}, `The ${count(operators.operators.length, "operator")} read, and why`),
+      el("ul", {}, operators.operators.map((o) => el("li", {"data-verdict": o.verdict || ""},
+        el("strong", {}, o.package || o.csv), ` (${o.namespace}): ${o.csv || "nothing installed"}` +
+        (o.version ? ` ${o.version}` : "") + (o.channel ? `, channel ${o.channel}` : "") +
+        (o.family ? `, catalog family ${o.family}` : "") +
+        (o.maxOpenShiftVersion && o.maxOpenShiftVersion.value ? `, maxOpenShiftVersion ${o.maxOpenShiftVersion.value}` : ""),
+        why(o).length ? el("ul", {}, why(o).map((text) => el("li", {}, text))) : null))));
+    return el("section", {class: "cluster-operators", "data-kind": "operators"},
+      el("h2", {}, operators.to ? `Operators, ${operators.from} to ${operators.to}` : "Operators"),
+      operators.message ? el("p", {class: "notice"}, operators.message) : null,
+      lines, all);
+  }
+
   function show(data, answer) {
     window.plannerAnswer = answer;
     window.plannerClusterError = null;
     result.dataset.outcome = answer.outcome;
     const children = answer.cluster ? [clusterHeader(answer.cluster)] : [];
+    if (answer.operators) children.push(operatorsSection(answer.operators));
     children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
     if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
     const sections = answer.sections.map((section) => routeSection(data, section));
@@ -180,17 +212,52 @@
   const clusterText = document.getElementById("cluster-text");
   let payloads = null;
 
+  const siteJson = new Map();
+
+  /* readJson of the operator rules: a file of this site, parsed, or null when it is not there. */
+  function readJson(path) {
+    if (!siteJson.has(path)) {
+      const url = root + path.split("/").map(encodeURIComponent).join("/");
+      siteJson.set(path, fetch(url).then((response) => (response.ok ? response.json() : null)));
+    }
+    return siteJson.get(path);
+  }
+
+  /* The operators pasted with the ClusterVersion and in their own box; null when there are none. */
+  function readOperatorsGiven(others) {
+    const {parseObjects, readOperators, hasOperators} = SiteGenClusterOperators;
+    const {ClusterError} = SiteGenCluster;
+    const objects = [...others];
+    const given = document.getElementById("cluster-operators").value;
+    if (given.trim()) {
+      try {
+        objects.push(...parseObjects(given));
+      } catch (error) {
+        if (!(error instanceof ClusterError)) throw error;
+        throw new ClusterError(`Installed operators: ${error.message}`, error.detail);
+      }
+      if (!hasOperators(objects)) {
+        throw new ClusterError("Installed operators: There is no Subscription and no ClusterServiceVersion here.");
+      }
+    }
+    return hasOperators(objects) ? readOperators(objects) : null;
+  }
+
   async function planCluster() {
-    const {parseDocument, readCluster, planForCluster, ClusterError} = SiteGenCluster;
+    const {readCluster, planForCluster, ClusterError, NOT_CLUSTER_VERSION} = SiteGenCluster;
+    const {parseObjects, splitCluster, attachOperators} = SiteGenClusterOperators;
     try {
-      const parsed = parseDocument(clusterText.value);
+      const [parsed, others] = splitCluster(parseObjects(clusterText.value, NOT_CLUSTER_VERSION));
       if (payloads === null) {  // single-arch clusters need it for their architecture, all for the image check
         payloads = await fetchJSON(`${form.dataset.planner}payloads.json`);
       }
       const cluster = readCluster(parsed, payloads);
+      const operators = readOperatorsGiven(others);
       const data = await load(cluster.arch || fields.arch.value);
-      show(data, planForCluster(data, cluster, typedVersion(inputValue("cluster-to")),
-                                 inputValue("cluster-kind") || null));
+      const answer = planForCluster(data, cluster, typedVersion(inputValue("cluster-to")),
+                                    inputValue("cluster-kind") || null);
+      if (operators !== null) await attachOperators(answer, operators, readJson, SiteGenOperatorRules.checkOperator);
+      show(data, answer);
     } catch (error) {
       if (!(error instanceof ClusterError)) throw error;
       window.plannerAnswer = null;
@@ -199,22 +266,28 @@
     }
   }
 
+  /* The answer's top on the screen's top, rounded down: scrollIntoView rounds a fractional position
+     either way, and could leave the answer's first line a fraction of a pixel above the screen. */
+  function scrollToAnswer() {
+    window.scrollTo(0, Math.floor(result.getBoundingClientRect().top + window.scrollY));
+  }
+
   /* The answer replaces the form on screen: after a paste, its first lines are what the admin reads. */
   function planAndShow() {
     result.dataset.outcome = "loading";
-    planCluster().then(() => result.scrollIntoView({block: "start"})).catch(failed);
+    planCluster().then(scrollToAnswer).catch(failed);
   }
 
   function inputValue(id) {
     return document.getElementById(id).value;
   }
 
-  function readFile(file) {
+  function readFile(file, area = clusterText) {
     if (!file) return;
     const reader = new FileReader();
     reader.addEventListener("load", () => {
-      clusterText.value = reader.result;
-      planAndShow();
+      area.value = reader.result;
+      if (clusterText.value.trim()) planAndShow();
     });
     reader.readAsText(file);
   }
@@ -224,11 +297,16 @@
     planAndShow();
   });
   document.getElementById("cluster-file").addEventListener("change", (event) => readFile(event.target.files[0]));
-  clusterText.addEventListener("dragover", (event) => event.preventDefault());
-  clusterText.addEventListener("drop", (event) => {
-    event.preventDefault();
-    readFile(event.dataTransfer.files[0]);
-  });
+  const operatorsText = document.getElementById("cluster-operators");
+  document.getElementById("cluster-operators-file").addEventListener("change",
+    (event) => readFile(event.target.files[0], operatorsText));
+  for (const area of [clusterText, operatorsText]) {
+    area.addEventListener("dragover", (event) => event.preventDefault());
+    area.addEventListener("drop", (event) => {
+      event.preventDefault();
+      readFile(event.dataTransfer.files[0], area);
+    });
+  }
 
   /* Versions and channels offered by the form follow the chosen architecture. */
   async function refreshChoices() {

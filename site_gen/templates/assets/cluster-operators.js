@@ -1,0 +1,440 @@
+/* The operators installed on a cluster: the rules of site_gen/planner/cluster_operators.py (reading
+   what `oc get subscriptions,clusterserviceversions -A` prints) and operator_findings.py (what they
+   say about the cluster's route), step for step, so the page and `site-gen plan --cluster` give the
+   same answer (the cluster corpus holds both to it). Everything happens here, in the page: the pasted
+   text is never sent anywhere; only the site's own catalog JSON is read. */
+"use strict";
+
+const SiteGenClusterOperators = (() => {
+  const {ClusterError, parseDocument} = SiteGenCluster;
+  const PROPERTIES_ANNOTATION = "operatorframework.io/properties";
+  const MAX_PROPERTY = "olm.maxOpenShiftVersion";
+  const COPIED_LABEL = "olm.copiedFrom";
+  const NUMBER_TEXT = Symbol("a JSON number as written");
+  const EXPECTED = "expected the output of “oc get subscriptions.operators.coreos.com," +
+    "clusterserviceversions.operators.coreos.com -A -o yaml”";
+  const SEPARATOR = /^---[ \t]*(?:#.*)?$/m;
+
+  /* blang/semver v4 Parse and ParseTolerant (site_gen/olm/blang.py), with its messages. */
+  const UINT64_MAX = (1n << 64n) - 1n;
+  const repr = (text) => (text.includes("'") && !text.includes('"')
+    ? `"${text.replace(/\\/g, "\\\\")}"` : `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
+  const only = (text, pattern) => pattern.test(text);
+
+  function number(text, what) {
+    if (!text || !only(text, /^[0-9]+$/)) throw new Error(`Invalid character(s) found in ${what} number ${repr(text)}`);
+    if (text.length > 1 && text[0] === "0") throw new Error(`${what} number must not contain leading zeroes ${repr(text)}`);
+    if (BigInt(text) > UINT64_MAX) throw new Error(`${what} number ${repr(text)} is out of range`);
+    return Number(text);
+  }
+
+  function prereleasePart(text) {
+    if (!text) throw new Error("Prerelease is empty");
+    if (only(text, /^[0-9]+$/)) {
+      if (text.length > 1 && text[0] === "0") {
+        throw new Error(`Numeric PreRelease version must not contain leading zeroes ${repr(text)}`);
+      }
+      return Number(text);
+    }
+    if (only(text, /^[0-9A-Za-z-]+$/)) return text;
+    throw new Error(`Invalid character(s) found in prerelease ${repr(text)}`);
+  }
+
+  function parseStrict(text) {
+    if (!text) throw new Error("Version string empty");
+    const parts = splitN(text, ".", 3);
+    if (parts.length !== 3) throw new Error("No Major.Minor.Patch elements found");
+    const major = number(parts[0], "Major");
+    const minor = number(parts[1], "Minor");
+    let rest = parts[2];
+    let build = [];
+    let pre = [];
+    if (rest.includes("+")) {
+      const at = rest.indexOf("+");
+      build = rest.slice(at + 1).split(".");
+      rest = rest.slice(0, at);
+    }
+    if (rest.includes("-")) {
+      const at = rest.indexOf("-");
+      pre = rest.slice(at + 1).split(".");
+      rest = rest.slice(0, at);
+    }
+    const patch = number(rest, "Patch");
+    const prerelease = pre.map(prereleasePart);
+    for (const part of build) {
+      if (!part) throw new Error("Build meta data is empty");
+      if (!only(part, /^[0-9A-Za-z-]+$/)) throw new Error(`Invalid character(s) found in build meta data ${repr(part)}`);
+    }
+    return {major, minor, patch, pre: prerelease, build};
+  }
+
+  /* Python's str.split(sep, n - 1): at most n parts. */
+  function splitN(text, sep, n) {
+    const parts = text.split(sep);
+    return parts.length <= n ? parts : [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
+  }
+
+  function parseTolerant(input) {
+    let text = input.trim();
+    if (text.startsWith("v")) text = text.slice(1);
+    const parts = splitN(text, ".", 3).map((part) => {
+      if (part.length <= 1) return part;
+      let stripped = part.replace(/^0+/, "");
+      if (!stripped || !/[0-9]/.test(stripped[0])) stripped = "0" + stripped;
+      return stripped;
+    });
+    if (parts.length < 3) {
+      if (/[+-]/.test(parts[parts.length - 1])) throw new Error("Short version cannot contain PreRelease/Build meta data");
+      while (parts.length < 3) parts.push("0");
+    }
+    return parseStrict(parts.join("."));
+  }
+
+  const versionText = (v) => `${v.major}.${v.minor}.${v.patch}` + (v.pre.length ? `-${v.pre.join(".")}` : "") +
+    (v.build.length ? `+${v.build.join(".")}` : "");
+
+  /* site_gen/olm/gates.py max_openshift_version: the JSON texts of the values, as OLM reads them. */
+  function parseMax(raw) {
+    if (!raw.length) return {value: null, error: null};
+    if (raw.length > 1) return {value: null, error: 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'};
+    const text = raw[0].replace(/^"+|"+$/g, "");
+    if (!text) return {value: null, error: 'property "olm.maxOpenShiftVersion" must specify a version, got an empty value'};
+    let version;
+    try {
+      version = parseTolerant(text);
+    } catch (error) {
+      return {value: null, error: `failed to parse "${text}" as semver: ${error.message}`};
+    }
+    if (version.patch || version.pre.length) {
+      return {value: null, error: 'property "olm.maxOpenShiftVersion" must specify only <major>.<minor> version, ' +
+        `got invalid value ${versionText(version)}`};
+    }
+    return {value: [version.major, version.minor], error: null};
+  }
+
+  /* The JSON text of a value, as Python's json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+     writes it; a number kept as written (NUMBER_TEXT) is its text. */
+  function pyJson(value) {
+    if (value === undefined) return "null";
+    if (isMapping(value) && NUMBER_TEXT in value) return value[NUMBER_TEXT];
+    if (Array.isArray(value)) return `[${value.map(pyJson).join(",")}]`;
+    if (isMapping(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${pyJson(v)}`).join(",")}}`;
+    return JSON.stringify(value);
+  }
+
+  function maxOpenShiftVersion(csv) {
+    const annotation = field(csv, "metadata", "annotations", PROPERTIES_ANNOTATION);
+    if (annotation === undefined || annotation === null) return {raw: [], value: null, error: null};
+    let parsed = null;
+    if (typeof annotation === "string") {
+      try {
+        // OLM holds a value as raw JSON: a number keeps its text (4.10 stays 4.10), from the reviver's source
+        parsed = JSON.parse(annotation, function keepNumberText(key, value, context) {
+          if (key === "value" && typeof value === "number" && isMapping(this) && this.type === MAX_PROPERTY &&
+              context && typeof context.source === "string") {
+            return {[NUMBER_TEXT]: context.source};
+          }
+          return value;
+        });
+      } catch {
+        parsed = null;
+      }
+    }
+    const properties = isMapping(parsed) ? parsed.properties : undefined;
+    if (!Array.isArray(properties) || !properties.every(isMapping)) {
+      return {raw: [], value: null, error: `the annotation ${PROPERTIES_ANNOTATION} is not {"properties": [...]} JSON`};
+    }
+    const raw = properties.filter((p) => p.type === MAX_PROPERTY).map((p) => pyJson(p.value === undefined ? null : p.value));
+    const result = parseMax(raw);
+    return {raw, value: result.value ? `${result.value[0]}.${result.value[1]}` : null, error: result.error};
+  }
+
+  const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  const field = (value, ...path) => path.reduce((v, key) => (isMapping(v) ? v[key] : undefined), value);
+  const text = (value) => (typeof value === "string" && value ? value : null);
+
+  function documentsOf(source) {
+    if (/^\s*[{[]/.test(source)) return [source];
+    return source.split(new RegExp(SEPARATOR.source, "gm")).filter((part) => part.trim() &&
+      !part.split(/\r?\n|\r/).every((line) => ["", "..."].includes(line.trim()) || line.trimStart().startsWith("#")));
+  }
+
+  function parseObjects(source, notMapping = `This is not a Kubernetes object: ${EXPECTED}.`) {
+    const objects = [];
+    const documents = documentsOf(source);
+    if (!documents.length) throw new ClusterError(`The text is empty: ${EXPECTED}.`);
+    documents.forEach((documentText, index) => {
+      const where = documents.length > 1 ? `document ${index + 1}: ` : "";
+      let document;
+      try {
+        document = parseDocument(documentText, notMapping);
+      } catch (error) {
+        if (!(error instanceof ClusterError)) throw error;
+        throw new ClusterError(where + error.message, error.detail);
+      }
+      const kind = document.kind;
+      if (kind === "List" || (typeof kind === "string" && kind.endsWith("List") && "items" in document)) {
+        const items = document.items;
+        if (!Array.isArray(items)) throw new ClusterError(`${where}the List has no items: ${EXPECTED}.`);
+        items.forEach((item, i) => {
+          if (!isMapping(item)) throw new ClusterError(`${where}item ${i} of the List is not an object.`);
+          objects.push(item);
+        });
+      } else {
+        objects.push(document);
+      }
+    });
+    return objects;
+  }
+
+  const nameOf = (item) => [text(field(item, "metadata", "namespace")) || "", text(field(item, "metadata", "name")) || ""];
+  const key = (item) => JSON.stringify(nameOf(item));
+
+  function isCopied(csv) {
+    const labels = field(csv, "metadata", "labels");
+    return (isMapping(labels) && COPIED_LABEL in labels) || field(csv, "status", "reason") === "Copied";
+  }
+
+  function operator(namespace, subscription, csvName, csv) {
+    const spec = subscription ? field(subscription, "spec") : undefined;
+    const version = csv ? field(csv, "spec", "version") : undefined;
+    return {namespace, subscription: subscription ? nameOf(subscription)[1] || null : null,
+            package: text(field(spec, "name")), channel: text(field(spec, "channel")),
+            source: text(field(spec, "source")), sourceNamespace: text(field(spec, "sourceNamespace")),
+            csv: csvName, csvFound: csv !== null, version: typeof version === "string" ? version : null,
+            maxOpenShiftVersion: csv ? maxOpenShiftVersion(csv) : null};
+  }
+
+  /* Python's sort of (str, ...) tuples: by code point, which is what < does on strings too. */
+  const compareText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+  function readOperators(objects) {
+    const subscriptions = new Map();
+    const csvs = new Map();
+    const ignored = {};
+    for (const item of objects) {
+      if (item.kind === "Subscription") subscriptions.set(key(item), item);
+      else if (item.kind === "ClusterServiceVersion") csvs.set(key(item), item);
+      else if (item.kind !== "ClusterVersion") {
+        const label = typeof item.kind === "string" && item.kind ? item.kind : "(no kind)";
+        ignored[label] = (ignored[label] || 0) + 1;
+      }
+    }
+    if (!subscriptions.size && !csvs.size) {
+      throw new ClusterError(`There is no Subscription and no ClusterServiceVersion here: ${EXPECTED}.`);
+    }
+    const operators = [];
+    const claimed = new Set();
+    for (const subscription of subscriptions.values()) {
+      const [namespace] = nameOf(subscription);
+      const installed = text(field(subscription, "status", "installedCSV"));
+      const csvKey = JSON.stringify([namespace, installed]);
+      const csv = installed && csvs.has(csvKey) ? csvs.get(csvKey) : null;
+      if (csv !== null) claimed.add(csvKey);
+      operators.push(operator(namespace, subscription, installed, csv));
+    }
+    for (const [csvKey, csv] of csvs) {
+      const [namespace, name] = JSON.parse(csvKey);
+      if (!claimed.has(csvKey) && !isCopied(csv)) operators.push(operator(namespace, null, name || null, csv));
+    }
+    const sortKey = (o) => [o.namespace, o.package || "", o.csv || "", o.subscription || ""];
+    operators.sort((a, b) => {
+      const [x, y] = [sortKey(a), sortKey(b)];
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return compareText(x[i], y[i]);
+      return 0;
+    });
+    const sortedIgnored = Object.fromEntries(Object.keys(ignored).sort(compareText).map((k) => [k, ignored[k]]));
+    return {operators, ignored: sortedIgnored};
+  }
+
+  function splitCluster(objects) {
+    if (objects.length === 1) return [objects[0], []];
+    const versions = objects.filter((item) => item.kind === "ClusterVersion");
+    if (!versions.length) {
+      throw new ClusterError(`There is no ClusterVersion among these ${objects.length} objects: add the output of ` +
+        "“oc get clusterversion version -o json” to them.");
+    }
+    if (versions.length > 1) throw new ClusterError(`There are ${versions.length} ClusterVersions here: give one cluster's.`);
+    return [versions[0], objects.filter((item) => item !== versions[0])];
+  }
+
+  const hasOperators = (objects) => objects.some((item) => ["Subscription", "ClusterServiceVersion"].includes(item.kind));
+
+
+  /* --- What the operators say about the route: site_gen/planner/operator_findings.py --- */
+
+  function minorOf(version) {
+    const found = /^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?(?:[-+].*)?$/.exec(version || "");
+    if (!found) return null;
+    const pair = [Number(found[1]), Number(found[2])];
+    return pair[0] === 4 && pair[1] === 23 ? [5, 0] : pair;
+  }
+
+  const minorText = (minor) => `${minor[0]}.${minor[1]}`;
+  const cmp = (a, b) => (a[0] - b[0]) || (a[1] - b[1]);
+  const operatorName = (o) => o.package || o.csv || o.subscription || "?";
+  const where = (o) => (o.csv ? `${o.namespace}/${o.csv}` : `${o.namespace}/?`);
+
+  function csvGate(o, now, to) {
+    const maximum = o.maxOpenShiftVersion;
+    const gate = {blocks: false, known: maximum !== null, at: null, reason: null};
+    if (maximum === null || cmp(to, now) <= 0) return gate;
+    if (maximum.error) {
+      return Object.assign(gate, {blocks: true, at: minorText(now),
+        reason: `${where(o)} has invalid olm.maxOpenShiftVersion properties: ${maximum.error}`});
+    }
+    const value = minorOf(maximum.value || "");
+    if (value !== null && cmp(value, to) < 0) {
+      Object.assign(gate, {blocks: true, at: minorText(cmp(value, now) > 0 ? value : now),
+        reason: `maximum supported OCP version for ${where(o)} is ${maximum.value}`});
+    }
+    return gate;
+  }
+
+  function lifts(hop, to) {
+    const text = hop.maxOpenShiftVersion;
+    if (!text) return true;
+    const value = /^[vV]?[0-9]+\.[0-9]+$/.test(text) ? minorOf(text) : null;
+    return value !== null && cmp(value, to) >= 0;
+  }
+
+  async function catalogFamily(o, catalogs, readJson) {
+    const families = [...new Set(catalogs.map((entry) => String(entry.family)))].sort(compareText);
+    const source = o.source;
+    if (families.includes(source)) return [source, `the Subscription's source ${source}`];
+    const holding = [];
+    for (const family of families) {
+      for (const entry of catalogs.filter((item) => item.family === family)) {
+        const index = await readJson(`olm/${SiteGenOperatorRules.pathComponent(String(entry.name))}/index.json`);
+        const packages = (index || {}).packages || {};
+        if (Object.prototype.hasOwnProperty.call(packages, o.package)) {
+          holding.push(family);
+          break;
+        }
+      }
+    }
+    const named = source ? `its source ${source} is not a catalog family of this site` : "it names no source";
+    if (holding.length === 1) return [holding[0], `the only catalog family of this site holding ${o.package} (${named})`];
+    if (!holding.length) return [null, `no catalog of this site holds package ${o.package}, and ${named}`];
+    return [null, `the catalog families ${holding.join(", ")} all hold package ${o.package}, and ${named}`];
+  }
+
+  function unchecked(o, now, to, problem) {
+    return {...o, family: null, familyFrom: null, checked: false, problem, gate: csvGate(o, now, to),
+            liftedBy: null, update: null, path: null, deprecations: [], verdict: null, steps: []};
+  }
+
+  async function finding(o, now, to, catalogs, readJson, checkOperator) {
+    const f = unchecked(o, now, to, null);
+    if (!o.package) return Object.assign(f, {problem: "it has no Subscription, so its package and catalog are not known"});
+    if (!o.csv) return Object.assign(f, {problem: "its Subscription has installed nothing yet (no status.installedCSV)"});
+    const [family, how] = await catalogFamily(o, catalogs, readJson);
+    if (family === null) return Object.assign(f, {problem: how});
+    Object.assign(f, {family, familyFrom: how});
+    const answer = await checkOperator({family, package: o.package, channel: o.channel, installed: o.csv,
+                                        openshiftFrom: minorText(now), openshiftTo: minorText(to)}, readJson);
+    Object.assign(f, {verdict: answer.verdict, steps: answer.steps});
+    if (!answer.found) return Object.assign(f, {problem: answer.problem});
+    f.checked = true;
+    const hops = answer.hops;
+    const last = hops[hops.length - 1];
+    f.update = {channel: answer.channel, catalog: answer.catalog,
+                to: last ? {bundle: last.bundle, version: last.version} : null};
+    if (f.gate.blocks) {
+      const lift = hops.find((hop) => lifts(hop, to));
+      f.liftedBy = lift ? {bundle: lift.bundle, version: lift.version} : null;
+    }
+    const target = answer.target || {};
+    if (cmp(to, now) !== 0) {
+      f.path = {catalog: target.catalog === undefined ? null : target.catalog, present: Boolean(target.path),
+                why: target.problem || (target.stranded || {}).why || null};
+    }
+    f.deprecations = answer.deprecations;
+    return f;
+  }
+
+  const line = (kind, operator, text, detail) => ({kind, operator, text, detail});
+
+  function summary(findings, catalogs) {
+    const lines = [];
+    for (const f of findings) {
+      const lift = f.liftedBy;
+      if (!f.gate.blocks) continue;
+      const then = lift ? `update it to ${lift.bundle} first` : f.checked ? "nothing in its channel lifts it"
+        : "whether an update lifts it is not known here";
+      lines.push(line("blocks", operatorName(f), `${operatorName(f)} blocks updates beyond ${f.gate.at}: ${then}.`,
+        f.gate.reason));
+    }
+    for (const f of findings) {
+      if (f.path === null || f.path.present) continue;
+      lines.push(line("no-path", operatorName(f), `${operatorName(f)} has no path in ` +
+        `${f.path.catalog || "the target catalog"}.`, f.path.why));
+    }
+    for (const f of findings) {
+      const met = f.deprecations.filter((item) => item.scope !== "bundle" || item.name === f.csv);
+      if (!met.length) continue;
+      lines.push(line("deprecated", operatorName(f), `${operatorName(f)} is deprecated: ` +
+        met.map((item) => `${item.scope} ${item.name}`).join(", ") + ".", met.map((item) => item.message).join(" ")));
+    }
+    for (const f of findings) {
+      if (!f.checked && f.package && catalogs) {
+        lines.push(line("not-checked", operatorName(f), `${operatorName(f)} is not checked against a catalog.`, f.problem));
+      } else if (!f.gate.known) {
+        lines.push(line("not-checked", operatorName(f), `${operatorName(f)}: its own olm.maxOpenShiftVersion is not known.`,
+          `its CSV ${f.csv} is not among the documents`));
+      }
+    }
+    return lines;
+  }
+
+  async function evaluateOperators(read, versionFrom, versionTo, readJson, checkOperator) {
+    let now = minorOf(versionFrom);
+    let to = minorOf(versionTo);
+    const result = {from: now ? minorText(now) : null, to: to ? minorText(to) : null, catalogs: true, message: null,
+                    ignored: read.ignored, summary: [], operators: []};
+    if (now === null || to === null) result.message = "There is no target minor to check the operators against: choose a target.";
+    const listing = await readJson("olm/catalogs.json");
+    const catalogs = ((listing || {}).catalogs || []).filter(isMapping);
+    if (!catalogs.length) {
+      result.catalogs = false;
+      result.message = "This site publishes no operator catalog, so the operators cannot be checked here " +
+        "against a catalog; only their own olm.maxOpenShiftVersion is.";
+    }
+    now = now || [0, 0];
+    to = to || now;
+    const findings = [];
+    for (const o of read.operators) {
+      findings.push(catalogs.length && result.to ? await finding(o, now, to, catalogs, readJson, checkOperator)
+        : unchecked(o, now, to, !catalogs.length ? "this site publishes no operator catalog" : "there is no target minor"));
+    }
+    result.operators = findings;
+    result.summary = summary(findings, catalogs.length > 0);
+    return result;
+  }
+
+  function operatorsToUpdateFirst(result) {
+    const names = [];
+    for (const f of result.operators) {
+      if (f.gate.blocks && f.liftedBy) {
+        names.push(`${operatorName(f)} (${f.namespace}) to ${f.liftedBy.bundle} at least: it blocks updates beyond ${f.gate.at}`);
+      } else if (f.gate.blocks) {
+        names.push(`${operatorName(f)} (${f.namespace}): it blocks updates beyond ${f.gate.at} and no update lifts it`);
+      } else if (f.update && f.update.to) {
+        names.push(`${operatorName(f)} (${f.namespace}) to ${f.update.to.bundle}`);
+      }
+    }
+    return names;
+  }
+
+  async function attachOperators(answer, read, readJson, checkOperator) {
+    const target = answer.to || answer.cluster.target;
+    answer.operators = await evaluateOperators(read, answer.cluster.version, target, readJson, checkOperator);
+    if (answer.procedure.length) {
+      answer.procedure = SiteGenPlanner.eusProcedure(answer.sections[0], operatorsToUpdateFirst(answer.operators));
+    }
+    return answer;
+  }
+
+  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, parseTolerant, EXPECTED,
+          evaluateOperators, attachOperators, operatorsToUpdateFirst};
+})();
