@@ -97,7 +97,7 @@ ANNOTATIONS = [
     (_properties(4.16), "4.16", None),                   # a JSON number
     (_properties("4.16.0"), "4.16", None),               # equals its truncation
     (_properties("4.16.1"), None, "must specify only <major>.<minor> version, got invalid value 4.16.1"),
-    (_properties(""), None, "must specify a version, got an empty value"),
+    (_properties(""), None, 'value cannot be "" (an empty string)'),
     (_properties("4.15", "4.16"), None, 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'),
     ("{not json", None, "is not {\"properties\": [...]} JSON"),
     (json.dumps({"properties": "4.16"}), None, "is not {\"properties\": [...]} JSON"),
@@ -275,6 +275,10 @@ def test_the_page_reads_as_python_does(operators_site):
     messages on odd values, the bad inputs' messages, and mutated operator documents."""
     from site_helpers import chromium, serve
     csvs = [_csv(annotation) for annotation, _, _ in ANNOTATIONS] + [_csv(_properties(value)) for value in TRICKY]
+    # and the raw values whose reading tests/test_olm_gate_upstream.py holds to OLM's own code
+    upstream = json.loads((Path(__file__).parent / "data" / "olm_upstream_max_versions.json").read_text("utf-8"))
+    csvs += [_csv('{"properties":[' + ",".join('{"type":"olm.maxOpenShiftVersion","value":%s}' % raw
+                                               for raw in case["values"]) + "]}") for case in upstream["cases"]]
     documents = [OPERATORS, (CLUSTERS_DIR / "with-operators.json").read_text("utf-8")]
     documents += ["".join("---\n" + yaml.safe_dump(item) for item in yaml.safe_load(OPERATORS)["items"][:k])
                   for k in (1, 3, 9)]

@@ -15,90 +15,14 @@ const SiteGenClusterOperators = (() => {
     "clusterserviceversions.operators.coreos.com -A -o yaml”";
   const SEPARATOR = /^---[ \t]*(?:#.*)?$/m;
 
-  /* blang/semver v4 Parse and ParseTolerant (site_gen/olm/blang.py), with its messages. */
-  const UINT64_MAX = (1n << 64n) - 1n;
-  const repr = (text) => (text.includes("'") && !text.includes('"')
-    ? `"${text.replace(/\\/g, "\\\\")}"` : `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
-  const only = (text, pattern) => pattern.test(text);
-
-  function number(text, what) {
-    if (!text || !only(text, /^[0-9]+$/)) throw new Error(`Invalid character(s) found in ${what} number ${repr(text)}`);
-    if (text.length > 1 && text[0] === "0") throw new Error(`${what} number must not contain leading zeroes ${repr(text)}`);
-    if (BigInt(text) > UINT64_MAX) throw new Error(`${what} number ${repr(text)} is out of range`);
-    return Number(text);
-  }
-
-  function prereleasePart(text) {
-    if (!text) throw new Error("Prerelease is empty");
-    if (only(text, /^[0-9]+$/)) {
-      if (text.length > 1 && text[0] === "0") {
-        throw new Error(`Numeric PreRelease version must not contain leading zeroes ${repr(text)}`);
-      }
-      return Number(text);
-    }
-    if (only(text, /^[0-9A-Za-z-]+$/)) return text;
-    throw new Error(`Invalid character(s) found in prerelease ${repr(text)}`);
-  }
-
-  function parseStrict(text) {
-    if (!text) throw new Error("Version string empty");
-    const parts = splitN(text, ".", 3);
-    if (parts.length !== 3) throw new Error("No Major.Minor.Patch elements found");
-    const major = number(parts[0], "Major");
-    const minor = number(parts[1], "Minor");
-    let rest = parts[2];
-    let build = [];
-    let pre = [];
-    if (rest.includes("+")) {
-      const at = rest.indexOf("+");
-      build = rest.slice(at + 1).split(".");
-      rest = rest.slice(0, at);
-    }
-    if (rest.includes("-")) {
-      const at = rest.indexOf("-");
-      pre = rest.slice(at + 1).split(".");
-      rest = rest.slice(0, at);
-    }
-    const patch = number(rest, "Patch");
-    const prerelease = pre.map(prereleasePart);
-    for (const part of build) {
-      if (!part) throw new Error("Build meta data is empty");
-      if (!only(part, /^[0-9A-Za-z-]+$/)) throw new Error(`Invalid character(s) found in build meta data ${repr(part)}`);
-    }
-    return {major, minor, patch, pre: prerelease, build};
-  }
-
-  /* Python's str.split(sep, n - 1): at most n parts. */
-  function splitN(text, sep, n) {
-    const parts = text.split(sep);
-    return parts.length <= n ? parts : [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
-  }
-
-  function parseTolerant(input) {
-    let text = input.trim();
-    if (text.startsWith("v")) text = text.slice(1);
-    const parts = splitN(text, ".", 3).map((part) => {
-      if (part.length <= 1) return part;
-      let stripped = part.replace(/^0+/, "");
-      if (!stripped || !/[0-9]/.test(stripped[0])) stripped = "0" + stripped;
-      return stripped;
-    });
-    if (parts.length < 3) {
-      if (/[+-]/.test(parts[parts.length - 1])) throw new Error("Short version cannot contain PreRelease/Build meta data");
-      while (parts.length < 3) parts.push("0");
-    }
-    return parseStrict(parts.join("."));
-  }
-
-  const versionText = (v) => `${v.major}.${v.minor}.${v.patch}` + (v.pre.length ? `-${v.pre.join(".")}` : "") +
-    (v.build.length ? `+${v.build.join(".")}` : "");
+  const {parseTolerant, versionText} = SiteGenBlang;   // assets/olm-blang.js
 
   /* site_gen/olm/gates.py max_openshift_version: the JSON texts of the values, as OLM reads them. */
   function parseMax(raw) {
     if (!raw.length) return {value: null, error: null};
     if (raw.length > 1) return {value: null, error: 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'};
     const text = raw[0].replace(/^"+|"+$/g, "");
-    if (!text) return {value: null, error: 'property "olm.maxOpenShiftVersion" must specify a version, got an empty value'};
+    if (!text) return {value: null, error: 'value cannot be "" (an empty string)'};
     let version;
     try {
       version = parseTolerant(text);
@@ -106,10 +30,10 @@ const SiteGenClusterOperators = (() => {
       return {value: null, error: `failed to parse "${text}" as semver: ${error.message}`};
     }
     if (version.patch || version.pre.length) {
-      return {value: null, error: 'property "olm.maxOpenShiftVersion" must specify only <major>.<minor> version, ' +
+      return {value: null, error: "property olm.maxOpenShiftVersion must specify only <major>.<minor> version, " +
         `got invalid value ${versionText(version)}`};
     }
-    return {value: [version.major, version.minor], error: null};
+    return {value: [Number(version.major), Number(version.minor)], error: null};
   }
 
   /* The JSON text of a value, as Python's json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -9,11 +9,36 @@ const SiteGenBlang = (() => {
   const ALPHANUM = /^[0-9A-Za-z-]+$/;
   const UINT64_MAX = (1n << 64n) - 1n;
 
+  const ESCAPES = {"\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    "\v": "\\v", '"': '\\"', "\\": "\\\\"};
+  const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+  const hex = (code, width) => code.toString(16).padStart(width, "0");
+
+  /* Go's %q, as blang's messages quote the offending text (blang.go_quote). */
+  function goQuote(text) {
+    let out = "";
+    for (const char of text) {
+      const code = char.codePointAt(0);
+      if (char in ESCAPES) out += ESCAPES[char];
+      else if (char === " " || !UNPRINTABLE.test(char)) out += char;
+      else if (code < 0x80) out += "\\x" + hex(code, 2);
+      else if (code <= 0xFFFF) out += "\\u" + hex(code, 4);
+      else out += "\\U" + hex(code, 8);
+    }
+    return `"${out}"`;
+  }
+
   function number(text, what) {
-    if (!text || !NUMBERS.test(text)) throw new SemverError(`Invalid character(s) found in ${what} number`);
-    if (text.length > 1 && text[0] === "0") throw new SemverError(`${what} number must not contain leading zeroes`);
+    // Go's containsOnly passes "", which strconv.ParseUint then refuses.
+    if (text && !NUMBERS.test(text)) {
+      throw new SemverError(`Invalid character(s) found in ${what.toLowerCase()} number ${goQuote(text)}`);
+    }
+    if (text.length > 1 && text[0] === "0") {
+      throw new SemverError(`${what} number must not contain leading zeroes ${goQuote(text)}`);
+    }
+    if (!text) throw new SemverError('strconv.ParseUint: parsing "": invalid syntax');
     const value = BigInt(text);
-    if (value > UINT64_MAX) throw new SemverError(`${what} number is out of range`);
+    if (value > UINT64_MAX) throw new SemverError(`strconv.ParseUint: parsing ${goQuote(text)}: value out of range`);
     return value;
   }
 
@@ -21,12 +46,14 @@ const SiteGenBlang = (() => {
     if (!text) throw new SemverError("Prerelease is empty");
     if (NUMBERS.test(text)) {
       if (text.length > 1 && text[0] === "0") {
-        throw new SemverError("Numeric PreRelease version must not contain leading zeroes");
+        throw new SemverError(`Numeric PreRelease version must not contain leading zeroes ${goQuote(text)}`);
       }
-      return BigInt(text);
+      const value = BigInt(text);
+      if (value > UINT64_MAX) throw new SemverError(`strconv.ParseUint: parsing ${goQuote(text)}: value out of range`);
+      return value;
     }
     if (ALPHANUM.test(text)) return text;
-    throw new SemverError("Invalid character(s) found in prerelease");
+    throw new SemverError(`Invalid character(s) found in prerelease ${goQuote(text)}`);
   }
 
   /* text.split(".", 2) as Python splits: at most three parts, the last keeps its dots. */
@@ -64,10 +91,29 @@ const SiteGenBlang = (() => {
     const prerelease = pre.map(prereleasePart);
     for (const part of build) {
       if (!part) throw new SemverError("Build meta data is empty");
-      if (!ALPHANUM.test(part)) throw new SemverError("Invalid character(s) found in build meta data");
+      if (!ALPHANUM.test(part)) throw new SemverError(`Invalid character(s) found in build meta data ${goQuote(part)}`);
     }
     return {major, minor, patch, pre: prerelease, build};
   }
+
+  /* blang ParseTolerant: spaces and a leading "v" trimmed, leading zeroes dropped, "4.8" read as 4.8.0. */
+  function parseTolerant(input) {
+    const parts = splitThree(input.trim().replace(/^v/, "")).map((part) => {
+      if (part.length <= 1) return part;
+      let stripped = part.replace(/^0+/, "");
+      if (!stripped || !/[0-9]/.test(stripped[0])) stripped = "0" + stripped;
+      return stripped;
+    });
+    if (parts.length < 3) {
+      if (/[+-]/.test(parts[parts.length - 1])) throw new SemverError("Short version cannot contain PreRelease/Build meta data");
+      while (parts.length < 3) parts.push("0");
+    }
+    return parse(parts.join("."));
+  }
+
+  /* A parsed version as blang prints it. */
+  const versionText = (v) => `${v.major}.${v.minor}.${v.patch}` + (v.pre.length ? `-${v.pre.join(".")}` : "") +
+    (v.build.length ? `+${v.build.join(".")}` : "");
 
   function comparePart(a, b) {
     const numberA = typeof a === "bigint", numberB = typeof b === "bigint";
@@ -182,5 +228,5 @@ const SiteGenBlang = (() => {
     return (version) => alternatives.some((terms) => terms.every(([test, bound]) => test(compare(version, bound))));
   }
 
-  return {SemverError, parse, compare, parseRange};
+  return {SemverError, goQuote, parse, parseTolerant, versionText, compare, parseRange};
 })();
