@@ -277,7 +277,7 @@ def test_the_page_reads_as_python_does(operators_site):
     csvs = [_csv(annotation) for annotation, _, _ in ANNOTATIONS] + [_csv(_properties(value)) for value in TRICKY]
     # and the raw values whose reading tests/test_olm_gate_upstream.py holds to OLM's own code
     upstream = json.loads((Path(__file__).parent / "data" / "olm_upstream_max_versions.json").read_text("utf-8"))
-    csvs += [_csv('{"properties":[' + ",".join('{"type":"olm.maxOpenShiftVersion","value":%s}' % raw
+    csvs += [_csv('{"properties":[' + ",".join('{"type":"olm.maxOpenShiftVersion","value":' + raw + "}"
                                                for raw in case["values"]) + "]}") for case in upstream["cases"]]
     documents = [OPERATORS, (CLUSTERS_DIR / "with-operators.json").read_text("utf-8")]
     documents += ["".join("---\n" + yaml.safe_dump(item) for item in yaml.safe_load(OPERATORS)["items"][:k])
