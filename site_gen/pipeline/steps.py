@@ -116,8 +116,7 @@ class PageSettings:
 
 def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str, Any], settings: PageSettings,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
-    from ..publish.graph_json import graph_documents
     from ..render.site import SiteOptions, render_site
     drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,
                           settings.has_catalogs)
-    return render_site(site, built, graph_documents(built), promotion_model, drawing, warnings, progress)
+    return render_site(site, built, promotion_model, drawing, warnings, progress)

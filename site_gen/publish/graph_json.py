@@ -7,12 +7,19 @@ and no trailing newline: byte for byte a response body.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import orjson
 
 from ..engine.build_graphs import BuiltGraphs
 from ..engine.policy import ServedGraph, served_version
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY
+
+
+def served_metadata(metadata: Mapping[str, str]) -> dict[str, str]:
+    """A release's metadata as served: keys sorted, without the arch key (the graph's own)."""
+    return {k: metadata[k] for k in sorted(metadata) if k != ARCH_KEY}
 
 
 class GraphSerializer:
@@ -31,7 +38,7 @@ class GraphSerializer:
             cached = {
                 "version": served_version(self.graph.versions[node], arch),
                 "payload": self.graph.payloads[node],
-                "metadata": {k: metadata[k] for k in sorted(metadata) if k != ARCH_KEY},
+                "metadata": served_metadata(metadata),
             }
             self._nodes[node, arch] = cached
         return cached

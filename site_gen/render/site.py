@@ -22,6 +22,7 @@ from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
+from ..publish import graph_json
 from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from ..two_processes import ChildJob
@@ -38,7 +39,8 @@ from .planner_data import payloads_json, planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
 from .risk_pages import risk_pages
-from .served_index import ArchIndex, RiskCatalog, index_documents
+from .served_index import ArchIndex, RiskCatalog, index_views
+from .served_views import served_views
 from .svg_inline import inline_svg
 
 
@@ -59,7 +61,7 @@ class SiteTotals:
 
 @contextmanager
 def _long_lived_objects():
-    """At full scale the served documents are millions of objects that live until
+    """At full scale the page models are millions of objects that live until
     the end of the build; the cyclic garbage collector would rescan them every few
     thousand allocations, roughly doubling the time spent on page models."""
     gc.freeze()
@@ -127,11 +129,12 @@ def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served:
                 errata_source=promotion.errata_source, path_guard=promotion.path_guard)
 
 
-def _compare_with(since: ChangesSince | None, documents: dict, warnings: Warnings) -> Changes | None:
-    """--changes-since: the diff (computed while dot draws)."""
+def _compare_with(since: ChangesSince | None, built: BuiltGraphs, warnings: Warnings) -> Changes | None:
+    """--changes-since: the diff (computed while dot draws) of the served JSON documents,
+    the only reader of them here: site-gen diff compares the wire format."""
     if since is None:
         return None
-    changes = changes_since(since, documents)
+    changes = changes_since(since, graph_json.graph_documents(built))
     if changes.problem:
         warnings.add(f"--changes-since {since.revision}: {changes.problem}")
     return changes
@@ -164,9 +167,9 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     return site.written[first:], pages.pages
 
 
-def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion: dict,
+def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict,
                 options: SiteOptions, warnings: Warnings, progress: Progress) -> SiteTotals:
-    """``documents``: the served graphs (graph_json.graph_documents); ``promotion``: the
+    """``built``: the served graphs, which the pages read as served_views; ``promotion``: the
     build's promotion model (data/promotion.json).
 
     The release and risk pages and the planner's data (half of the work of rendering,
@@ -180,27 +183,27 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
         catalog = RiskCatalog()
         # the indexes add every risk of every served graph: the slugs are final before the
         # fork, and the channel views (which only the build process needs) find them there
-        indexes = index_documents(documents, built.channels, built.arches, catalog)
+        served = served_views(built, catalog)
+        indexes = index_views(served, built.channels, built.arches)
         catalog.assign_slugs()
         with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page,
                                                   options.has_catalogs)) as apart:
-            views = {(channel, arch): channel_view(channel, arch, doc, catalog)
-                     for (channel, arch), doc in documents.items() if doc["nodes"]}
+            views = {key: channel_view(view) for key, view in served.items()}
             _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
 
-            changes = _compare_with(options.changes_since, documents, warnings)
+            changes = _compare_with(options.changes_since, built, warnings)
             all_versions = sorted({v for index in indexes.values() for v in index.versions},
                                   key=versions.sort_key)
-            served = set(all_versions)
+            served_versions = set(all_versions)
             page_arches = {channel: [a for a in built.arches if (channel, a) in views]
                            for channel in built.channels}
             _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {})
             promotion_view = promotion_page(promotion, page_arches)
-            _write_promotion_page(pages, promotion_view, served)
+            _write_promotion_page(pages, promotion_view, served_versions)
             if changes is not None:
                 _write_changes_page(pages, changes, revision, all_versions, views, catalog)
-            write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
+            write_feeds(site, built.data, served, changes.model if changes else None,
                         options.changes_since.revision if options.changes_since else None, options.blames)
 
             with progress.stage("drawing graphs", len(views), "graph") as bar:
@@ -209,7 +212,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
                     pages.write(layout.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
                                 minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
                                 channel_arches=page_arches[channel],
-                                promotion=promotion_view.entries.get(channel), served_versions=served,
+                                promotion=promotion_view.entries.get(channel), served_versions=served_versions,
                                 promoted_until=promotion_view.promoted_until)
                     bar.update(1)
             written, apart_pages = apart.result()
