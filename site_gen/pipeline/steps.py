@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data_files import load_graph_data
@@ -19,6 +19,7 @@ from ..olm.sources import CatalogSource
 from ..olm.validation import validate
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
+from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball
 from ..publish.staging import StagedSite
@@ -114,7 +115,7 @@ class PageSettings:
     has_catalogs: bool = False
 
 
-def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str, Any], settings: PageSettings,
+def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: PromotionJson, settings: PageSettings,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
     from ..render.site import SiteOptions, render_site
     drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,

@@ -22,6 +22,7 @@ from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
+from ..promotion.model_shape import PromotionJson
 from ..publish import graph_json
 from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
@@ -86,7 +87,7 @@ def _copy_assets(site: StagedSite) -> None:
             site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
 
 
-def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict) -> None:
+def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: PromotionJson) -> None:
     """Mark the versions each channel's feeder chain tombstones (before the pictures are drawn)."""
     tombstoned = chain_tombstones(promotion)
     for (channel, _), view in views.items():
@@ -167,7 +168,7 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     return site.written[first:], pages.pages
 
 
-def render_site(site: StagedSite, built: BuiltGraphs, promotion: dict,
+def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
                 options: SiteOptions, warnings: Warnings, progress: Progress) -> SiteTotals:
     """``built``: the served graphs, which the pages read as served_views; ``promotion``: the
     build's promotion model (data/promotion.json).
