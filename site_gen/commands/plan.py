@@ -10,6 +10,7 @@ import orjson
 
 from ..model.errors import InputError, Warnings
 from ..planner.answer import SCOPE_CHOICES, Question, plan
+from ..planner.answer_shape import ClusterFacts
 from ..planner.cluster import ClusterError, parse_document, plan_for_cluster, read_cluster, upstream_note
 from ..planner.data import load_planner_data
 from ..planner.text import answer_text, cluster_text
@@ -56,7 +57,7 @@ def add_parser(sub) -> None:
                         help="text (default) or the answer as JSON, as the page computes it")
 
 
-def _cluster(args) -> dict:
+def _cluster(args) -> ClusterFacts:
     try:
         text = sys.stdin.read() if str(args.cluster) == "-" else args.cluster.read_text("utf-8")
     except UnicodeDecodeError as exc:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from .answer_shape import Answer, AnswerCluster
+
 EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
              "False": "a risk applies to this cluster (Recommended=False)",
              "Unknown": "the cluster could not evaluate the risks (Recommended=Unknown)"}
 
 
-def cluster_text(cluster: dict, upstream: str) -> list[str]:
+def cluster_text(cluster: AnswerCluster, upstream: str) -> list[str]:
     """What was read from the ClusterVersion, and where the cluster and this site disagree."""
     arch_from = {"architecture": "status.desired.architecture", "image": "its image's digest",
                  "none": "not known"}[cluster["archFrom"]]
@@ -22,7 +24,7 @@ def cluster_text(cluster: dict, upstream: str) -> list[str]:
     return lines + [""]
 
 
-def answer_text(answer: dict) -> str:
+def answer_text(answer: Answer) -> str:
     lines = [*answer["notes"]]
     if answer["message"]:
         lines.append(answer["message"])

@@ -27,6 +27,7 @@ from ..model.graph_data import Channel, GraphData
 from ..promotion.blame_store import ChannelBlames
 from ..publish.staging import StagedSite
 from . import links
+from .changes_page import ChangesJson
 from .channel_names import kind_of
 from .feed_times import FeedTimes
 from .served_index import RiskInfo
@@ -92,6 +93,7 @@ def _risk_entries(channel: str, arch: str, view: ServedView, times: FeedTimes,
 
 def _removal_entries(channel: str, arch: str, change: dict[str, Any] | None, since: str,
                      times: FeedTimes) -> list[Entry]:
+    """``change``: this graph's entry of the --changes-since model (diffing's JSON)."""
     if not change:
         return []
     removed = [f"{e['from']} → {e['to']}" for e in change["updates"]["removed"]]
@@ -143,7 +145,7 @@ def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]
 
 
 def write_feeds(site: StagedSite, data: GraphData, views: Mapping[tuple[str, str], ServedView],
-                changes: dict[str, Any] | None, since: str | None, blames: ChannelBlames | None = None) -> int:
+                changes: ChangesJson | None, since: str | None, blames: ChannelBlames | None = None) -> int:
     """``views``: (channel, arch) -> served graph with a release, its risks with their page
     slugs; ``changes``: the --changes-since model (diffing's JSON) or None; ``blames``: the
     build's git blame of the channel files (shared with promotion). Returns the number of feeds."""

@@ -8,6 +8,8 @@ so both cores stay busy, on a cold build and on a rebuild with every picture cac
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import groupby
@@ -44,6 +46,8 @@ from .served_index import ArchIndex, RiskCatalog, index_views
 from .served_views import served_views
 from .svg_inline import inline_svg
 
+Views = dict[tuple[str, str], ChannelView]  # (channel, arch) -> its page's model
+
 
 @dataclass
 class SiteOptions:
@@ -61,7 +65,7 @@ class SiteTotals:
 
 
 @contextmanager
-def _long_lived_objects():
+def _long_lived_objects() -> Iterator[None]:
     """At full scale the page models are millions of objects that live until
     the end of the build; the cyclic garbage collector would rescan them every few
     thousand allocations, roughly doubling the time spent on page models."""
@@ -87,7 +91,7 @@ def _copy_assets(site: StagedSite) -> None:
             site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
 
 
-def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: PromotionJson) -> None:
+def _mark_tombstones(views: Views, promotion: PromotionJson) -> None:
     """Mark the versions each channel's feeder chain tombstones (before the pictures are drawn)."""
     tombstoned = chain_tombstones(promotion)
     for (channel, _), view in views.items():
@@ -95,7 +99,7 @@ def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: Promo
         view.tombstoned = {version: marked[version] for version in view.versions if version in marked}
 
 
-def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
+def _submit_pictures(drawer: GraphDrawer, views: Views) -> dict[tuple[str, str], Future[bytes]]:
     pictures = {}
     reductions: Reductions = {}
     for (channel, arch), view in views.items():
@@ -108,9 +112,9 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
     return pictures
 
 
-def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
+def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
-                          all_versions: list[str], revision: dict) -> None:
+                          all_versions: list[str], revision: dict[str, object]) -> None:
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
                 current=current_channels(page_arches, views), feed_kinds=feed_kinds(page_arches),
                 all_versions=all_versions,
@@ -141,8 +145,8 @@ def _compare_with(since: ChangesSince | None, built: BuiltGraphs, warnings: Warn
     return changes
 
 
-def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | None, all_versions: list[str],
-                        views: dict, catalog: RiskCatalog) -> None:
+def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict[str, object] | None,
+                        all_versions: list[str], views: Views, catalog: RiskCatalog) -> None:
     view = ChangesView(changes.model, changes.problem, changes.since.revision, changes.since.commit, revision)
     pages.write(layout.CHANGES, "changes.html.j2", changes=view,
                 site_links=site_links(all_versions, views, catalog.all()))
@@ -155,7 +159,7 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     forked child while this process draws and renders the rest."""
     first = len(site.written)
     pages = PageRenderer(site, has_changes_page, has_catalogs)
-    pages.precompress = True
+    pages.precompress = site
     for arch, index in indexes.items():
         pages.write_data(layout.planner_data(arch), planner_json(index))
     pages.write_data(layout.PAYLOADS_DATA, payloads_json(indexes))
