@@ -10,6 +10,7 @@ import orjson
 
 from ..model.errors import InputError, Warnings
 from ..planner.answer import SCOPE_CHOICES, Question, plan
+from ..planner.answer_shape import ClusterFacts
 from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
 from ..planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
 from ..planner.data import load_planner_data
@@ -77,7 +78,7 @@ def _read_text(path: Path) -> str:
         raise ClusterError(f"The text is not UTF-8 (byte {exc.start}).") from None
 
 
-def _cluster(args) -> tuple[dict, list[dict]]:
+def _cluster(args) -> tuple[ClusterFacts, list[dict]]:
     """The cluster read from --cluster FILE, and the other objects given with it."""
     document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
     payloads_path = args.site / "data" / "payloads.json"

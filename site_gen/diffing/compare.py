@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..layout import EMPTY_GRAPH
 from ..model import versions
+from ..publish.graph_json import GraphJson
 from .sources import Graphs
+
+# layout.EMPTY_GRAPH (what the server answers for a pair nobody serves), as a typed document
+EMPTY_DOCUMENT: GraphJson = {"version": 1, "nodes": [], "edges": [], "conditionalEdges": []}
 
 _RISK_FIELDS = ("url", "message", "matchingRules")
 
@@ -21,7 +24,7 @@ def _edge_key(edge: tuple[str, str]) -> tuple:
     return versions.sort_key(edge[0]), versions.sort_key(edge[1])
 
 
-def _contents(doc: dict) -> tuple[list[str], set, dict, dict]:
+def _contents(doc: GraphJson) -> tuple[list[str], set, dict, dict]:
     names = [node["version"] for node in doc["nodes"]]
     edges = {(names[a], names[b]) for a, b in doc["edges"]}
     conditional, risks = {}, {}
@@ -48,7 +51,7 @@ def _risk_changes(old: dict, new: dict) -> list[dict]:
     return changed
 
 
-def compare_graph(old_doc: dict, new_doc: dict) -> dict | None:
+def compare_graph(old_doc: GraphJson, new_doc: GraphJson) -> dict | None:
     """The changes from one served graph to another; None when there are none."""
     if old_doc == new_doc:  # most graphs of a one-file change: skip the set building
         return None
@@ -81,7 +84,7 @@ def compare_graph(old_doc: dict, new_doc: dict) -> dict | None:
 def compare(old: Graphs, new: Graphs, old_label: str, new_label: str) -> dict:
     graphs = []
     for channel, arch in sorted(old.keys() | new.keys()):
-        change = compare_graph(old.get((channel, arch), EMPTY_GRAPH), new.get((channel, arch), EMPTY_GRAPH))
+        change = compare_graph(old.get((channel, arch), EMPTY_DOCUMENT), new.get((channel, arch), EMPTY_DOCUMENT))
         if change is None:
             continue
         status = "added" if (channel, arch) not in old else "removed" if (channel, arch) not in new \

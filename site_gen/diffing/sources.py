@@ -17,9 +17,9 @@ from ..inputs.graph_data_files import load_graph_data
 from ..inputs.regular_files import read_regular
 from ..layout import GRAPH_API_DIR
 from ..model.errors import InputError, Warnings
-from ..publish.graph_json import graph_documents
+from ..publish.graph_json import GraphJson, graph_documents
 
-Graphs = dict[tuple[str, str], dict]  # (channel, arch) -> served document
+Graphs = dict[tuple[str, str], GraphJson]  # (channel, arch) -> served document
 # What the graphs depend on; a checkout's hack/, build-suggestions/ etc. need not be written out.
 _READ_BY_THE_BUILD = {"version", "raw", "channels", "internal-channels", "blocked-edges"}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data_files import load_graph_data
@@ -20,6 +20,7 @@ from ..olm.sources import CatalogSource
 from ..olm.validation import validate
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
+from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball
 from ..publish.staging import StagedSite
@@ -139,10 +140,9 @@ class PageSettings:
     catalogs: list[CatalogLink] = field(default_factory=list)  # the home page lists them
 
 
-def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: dict[str, Any], settings: PageSettings,
+def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: PromotionJson, settings: PageSettings,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
-    from ..publish.graph_json import graph_documents
     from ..render.site import SiteOptions, render_site
     drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,
                           settings.catalogs)
-    return render_site(site, built, graph_documents(built), promotion_model, drawing, warnings, progress)
+    return render_site(site, built, promotion_model, drawing, warnings, progress)

@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .answer_shape import Answer, HopJson, Section
 from .data import KINDS, PlannerData, channel_kind
 from .eus import eus_procedure
 from .routes import (
+    Alternative,
     Found,
     Scope,
+    Stretch,
     best_route,
     channel_stretches,
     hop_flags,
@@ -108,10 +111,10 @@ def _fewer_flagged_or_shorter(data: PlannerData, a: Found, b: Found) -> int:
     return flagged(a) - flagged(b) or len(a.hops) - len(b.hops)
 
 
-def _alternative_notes(data: PlannerData, alternative: dict, route: list[tuple[int, int, int]]) -> list[str]:
+def _alternative_notes(data: PlannerData, alternative: Alternative, route: list[tuple[int, int, int]]) -> list[str]:
     """How a replacement's two updates differ from the route's: their risks and flags ("then" for the second)."""
     notes = []
-    for i, ((a, b, risks), (ra, rb, route_risks)) in enumerate(zip(alternative["hops"], route)):
+    for i, ((a, b, risks), (ra, rb, route_risks)) in enumerate(zip(alternative.hops, route)):
         then = "then " if i else ""
         if risks >= 0 and risks != route_risks:
             notes.append(then + "conditional: " + ", ".join(data.risk_names(risks)))
@@ -122,7 +125,7 @@ def _alternative_notes(data: PlannerData, alternative: dict, route: list[tuple[i
     return notes
 
 
-def _section(data: PlannerData, scope: Scope, found: Found, kind: str, heading: str) -> dict:
+def _section(data: PlannerData, scope: Scope, found: Found, kind: str, heading: str) -> Section:
     hops = found.hops
     stretches = channel_stretches(data, scope, hops)
     set_at = {stretch.start: data.channels[stretch.channels[0]].name for stretch in stretches}
@@ -145,7 +148,7 @@ def _section(data: PlannerData, scope: Scope, found: Found, kind: str, heading: 
     if scope is None:
         notices.append(f"Any channel: this route is set to {' and '.join(kinds)} channels, whatever the "
                        "cluster's kind. Choose a channel kind to stay within it.")
-    out = []
+    out: list[HopJson] = []
     for i, hop in enumerate(hops):
         following = hops[i + 1] if i + 1 < len(hops) else None
         route_pair = [(hop.source, hop.target, hop.risks)] + \
@@ -156,7 +159,7 @@ def _section(data: PlannerData, scope: Scope, found: Found, kind: str, heading: 
             "channels": [data.channels[c].name for c in serving_channels(data, scope, hop.source, hop.target)],
             "set": set_at.get(i),
             "flags": hop_flags(data, hop.source, hop.target),
-            "alternatives": [{"version": data.versions[alt["version"]],
+            "alternatives": [{"version": data.versions[alt.version],
                               "notes": _alternative_notes(data, alt, route_pair)} for alt in hop.alternatives],
         })
     if len(stretches) == 1:
@@ -164,7 +167,7 @@ def _section(data: PlannerData, scope: Scope, found: Found, kind: str, heading: 
         channels_line = (f"One channel serves every update of this route: {preferred[0]}"
                          + (f" (also {', '.join(others)})." if others else "."))
     else:
-        def updates(s):
+        def updates(s: Stretch) -> str:
             return f"update {s.start + 1}" if s.start == s.end else f"updates {s.start + 1}–{s.end + 1}"
         channels_line = ("No one channel serves every update, so the cluster switches channel on the way: "
                          + ", then ".join(f"{name} for {updates(s)}" for name, s in zip(preferred, stretches)) + ".")
@@ -192,12 +195,12 @@ def _resolve_target(data: PlannerData, scope: Scope, source: int, minor: str, wh
     return max(members), f"Target: {data.versions[max(members)]}, the newest {minor} release {where}."
 
 
-def plan(data: PlannerData, question: Question) -> dict:
-    answer: dict = {"outcome": "", "arch": data.arch, "from": typed_version(question.source),
+def plan(data: PlannerData, question: Question) -> Answer:
+    answer: Answer = {"outcome": "", "arch": data.arch, "from": typed_version(question.source),
                     "to": typed_version(question.target), "where": "", "message": None, "notes": [],
                     "sections": [], "procedure": []}
 
-    def done(outcome: str, message: str | None = None) -> dict:
+    def done(outcome: str, message: str | None = None) -> Answer:
         answer["outcome"] = outcome
         answer["message"] = message
         return answer

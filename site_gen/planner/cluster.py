@@ -19,15 +19,21 @@ import copy
 import datetime
 import json
 import re
+from typing import Any
 
 import yaml
 
 from ..inputs.bounded_json import text_too_deep
 from ..inputs.bounded_yaml import MAX_DEPTH, load_bounded
 from ..model.errors import InputError
-from .answer import KINDS, Question, plan
-from .data import PlannerData, channel_kind, channel_minor
+from .answer import Question, plan
+from .answer_shape import Answer, ClusterFacts, EvaluatedRisk, Evaluation, Hint, Updating
+from .data import KINDS, PlannerData, channel_kind, channel_minor
 from .eus import eus_procedure
+
+# A pasted ClusterVersion as parsed: JSON (or YAML made JSON-like), whatever the user gave.
+# Every field is checked where it is read (_field, _text, isinstance), so this is the JSON boundary.
+Document = dict[str, Any]
 
 RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
 
@@ -41,7 +47,7 @@ class ClusterError(ValueError):
         self.detail = " ".join(detail.split())  # one line: PyYAML's messages span several
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     """YAML's data as JSON has it (the page's JSON.stringify): keys as strings, times and bytes as text,
     so comparing and writing the cluster's rules works whatever the document held."""
     if isinstance(value, dict):
@@ -51,7 +57,7 @@ def _plain(value):
     return value if value is None or isinstance(value, (str, int, float)) else _plain_scalar(value)
 
 
-def _plain_scalar(value) -> str:
+def _plain_scalar(value: object) -> str:
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
     if isinstance(value, bytes):
@@ -62,7 +68,7 @@ def _plain_scalar(value) -> str:
 NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of “oc get clusterversion version -o json”."
 
 
-def parse_document(text: str, not_mapping: str = NOT_CLUSTER_VERSION) -> dict:
+def parse_document(text: str, not_mapping: str = NOT_CLUSTER_VERSION) -> Document:
     """JSON, else YAML (`-o yaml`); a mapping either way (else ``not_mapping``), nested at most
     MAX_DEPTH levels (the parsers' own limits are far deeper, or none: Python's json raises
     RecursionError)."""
@@ -87,18 +93,18 @@ def parse_document(text: str, not_mapping: str = NOT_CLUSTER_VERSION) -> dict:
     return document
 
 
-def _field(document, *path):
+def _field(document: object, *path: str) -> Any:  # any JSON value (see Document)
     value = document
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
     return value
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def read_cluster(document: dict, payloads: dict | None) -> dict:
+def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None) -> ClusterFacts:
     """The facts planning needs, or ClusterError naming what is missing. ``payloads``: the site's
     digest -> {"arch", "version"} (data/payloads.json)."""
     if document.get("kind") != "ClusterVersion":
@@ -111,7 +117,7 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
         raise ClusterError("status.desired.version is missing: paste the whole ClusterVersion, with its status.")
     image = _text(_field(document, "status", "desired", "image"))
     architecture = _text(_field(document, "status", "desired", "architecture"))
-    notes = []
+    notes: list[str] = []
     if architecture:
         arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
         known = (payloads or {}).get(image.rpartition("@")[2]) if arch == "multi" else None
@@ -137,14 +143,14 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
     channel = _text(_field(document, "spec", "channel"))
     history = _field(document, "status", "history")
     history = history if isinstance(history, list) else []
-    updating = None
+    updating: Updating | None = None
     if history and isinstance(history[0], dict) and history[0].get("state") == "Partial":
         previous = next((_text(entry.get("version")) for entry in history[1:]
                          if isinstance(entry, dict) and entry.get("state") == "Completed"), "")
         updating = {"from": previous, "to": _text(history[0].get("version")) or version}
         notes.append(f"The cluster is updating{' from ' + previous if previous else ''} to {updating['to']}: "
                      f"the plan starts at {version}, where it is going. Let that update finish first.")
-    evaluations: list[dict] = []
+    evaluations: list[Evaluation] = []
     for entry in _field(document, "status", "conditionalUpdates") or []:
         if not isinstance(entry, dict):
             continue
@@ -152,8 +158,9 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
         condition = next((c for c in entry.get("conditions") or []
                           if isinstance(c, dict) and c.get("type") == "Recommended"), {})
         status = _text(condition.get("status"))
-        risks = [{"name": _text(risk.get("name")), "rules": risk.get("matchingRules") or []}
-                 for risk in entry.get("risks") or [] if isinstance(risk, dict)]
+        risks: list[EvaluatedRisk] = [
+            {"name": _text(risk.get("name")), "rules": risk.get("matchingRules") or []}
+            for risk in entry.get("risks") or [] if isinstance(risk, dict)]
         if target:
             evaluations.append({"version": target, "status": status if status in RECOMMENDED_TEXT else "Unknown",
                                 "reason": _text(condition.get("reason")), "message": _text(condition.get("message")),
@@ -164,12 +171,13 @@ def read_cluster(document: dict, payloads: dict | None) -> dict:
             "evaluations": evaluations, "notes": notes}
 
 
-def canonical(value) -> str:
+def canonical(value: object) -> str:
     """Rules compared as JSON with sorted keys, as planner-rules.js writes them."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def cluster_question(data: PlannerData, cluster: dict, target: str, kind: str | None) -> tuple[Question, list[str]]:
+def cluster_question(data: PlannerData, cluster: ClusterFacts, target: str,
+                     kind: str | None) -> tuple[Question, list[str]]:
     """The planner question for the cluster, and what the site and the cluster disagree on."""
     notes = []
     channel = cluster["channel"]
@@ -188,7 +196,7 @@ def cluster_question(data: PlannerData, cluster: dict, target: str, kind: str | 
     return Question(data.arch, cluster["version"], target, kind or cluster_kind), notes
 
 
-def _first_hop_view(data: PlannerData, source: int, evaluations: list[dict], avoid: bool) -> PlannerData:
+def _first_hop_view(data: PlannerData, source: int, evaluations: list[Evaluation], avoid: bool) -> PlannerData:
     """The data with the cluster's evaluations of its own conditional updates applied."""
     view = copy.copy(data)
     view.recommended = list(data.recommended)
@@ -209,7 +217,7 @@ def _first_hop_view(data: PlannerData, source: int, evaluations: list[dict], avo
     return view
 
 
-def _evidence(evaluation: dict, name: str) -> tuple[int, str]:
+def _evidence(evaluation: Evaluation, name: str) -> tuple[int, str]:
     """How strongly an evaluation speaks of one of its risks, and what it says. Recommended=True
     clears every risk; False on a lone risk (or naming it as the reason) says it applies; False on
     several risks only says one of them applies; Unknown says nothing."""
@@ -221,13 +229,13 @@ def _evidence(evaluation: dict, name: str) -> tuple[int, str]:
     return 0, RECOMMENDED_TEXT[status]
 
 
-def _hints(data: PlannerData, cluster: dict, risks_of_hop: list[int]) -> list[dict]:
+def _hints(data: PlannerData, cluster: ClusterFacts, risks_of_hop: list[int]) -> list[Hint]:
     """The cluster's evaluations of the same risks (same name and rules) on a later update: for each
     risk the strongest one (the first in version order among equals)."""
-    hints = []
+    hints: list[Hint] = []
     for r in risks_of_hop:
         risk = data.risks[r]
-        best: tuple[int, str, dict] | None = None
+        best: tuple[int, str, Evaluation] | None = None
         for evaluation in cluster["evaluations"]:
             if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
                    for e in evaluation["risks"]):
@@ -242,7 +250,7 @@ def _hints(data: PlannerData, cluster: dict, risks_of_hop: list[int]) -> list[di
     return hints
 
 
-def _no_channel(data: PlannerData, cluster: dict) -> dict:
+def _no_channel(data: PlannerData, cluster: ClusterFacts) -> Answer:
     """Without a channel the cluster is offered nothing and has no minor to aim for: ask for both."""
     return {"outcome": "no-channel", "arch": data.arch, "from": cluster["version"], "to": "", "where": "",
             "message": "The cluster has no channel set (spec.channel), so it is offered no updates and its "
@@ -253,7 +261,7 @@ def _no_channel(data: PlannerData, cluster: dict) -> dict:
             "cluster": {**cluster, "kind": "stable", "target": ""}}
 
 
-def plan_for_cluster(data: PlannerData, cluster: dict, target: str = "", kind: str | None = None) -> dict:
+def plan_for_cluster(data: PlannerData, cluster: ClusterFacts, target: str = "", kind: str | None = None) -> Answer:
     if not cluster["channel"] and not target:
         return _no_channel(data, cluster)
     question, notes = cluster_question(data, cluster, target, kind)

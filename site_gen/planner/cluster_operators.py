@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any, NoReturn
 
 from ..olm import gates
-from .cluster import ClusterError, parse_document
+from .cluster import ClusterError, Document, parse_document
 
 PROPERTIES_ANNOTATION = "operatorframework.io/properties"  # OLM's projection.PropertiesAnnotationKey
 MAX_PROPERTY = "olm.maxOpenShiftVersion"
@@ -43,9 +44,9 @@ def _documents_of(text: str) -> list[str]:
         line.strip() in ("", "...") or line.lstrip().startswith("#") for line in part.splitlines())]
 
 
-def parse_objects(text: str, not_mapping: str = "This is not a Kubernetes object: " + EXPECTED + ".") -> list[dict]:
+def parse_objects(text: str, not_mapping: str = "This is not a Kubernetes object: " + EXPECTED + ".") -> list[Document]:
     """Every object of the text: the documents in order, a List's items in its place."""
-    objects: list[dict] = []
+    objects: list[Document] = []
     documents = _documents_of(text)
     if not documents:
         raise ClusterError("The text is empty: " + EXPECTED + ".")
@@ -69,21 +70,21 @@ def parse_objects(text: str, not_mapping: str = "This is not a Kubernetes object
     return objects
 
 
-def _field(value, *path):
+def _field(value: object, *path: str) -> Any:  # any JSON value
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
     return value
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _name(item: dict) -> tuple[str, str]:
+def _name(item: Document) -> tuple[str, str]:
     return _text(_field(item, "metadata", "namespace")) or "", _text(_field(item, "metadata", "name")) or ""
 
 
-def is_copied(csv: dict) -> bool:
+def is_copied(csv: Document) -> bool:
     labels = _field(csv, "metadata", "labels")
     return (isinstance(labels, dict) and COPIED_LABEL in labels) or _field(csv, "status", "reason") == "Copied"
 
@@ -92,11 +93,11 @@ class _NumberText(str):
     """A JSON number as written."""
 
 
-def _refuse(constant: str):
+def _refuse(constant: str) -> NoReturn:
     raise ValueError(f"{constant} is not JSON")  # Python's json reads NaN and Infinity; OLM's does not
 
 
-def max_openshift_version(csv: dict) -> dict:
+def max_openshift_version(csv: Document) -> dict[str, Any]:
     """The CSV's own ``olm.maxOpenShiftVersion``: {"raw": [JSON texts], "value": "4.16" or None, "error"}.
     An annotation that is not the JSON OLM expects is an error, and so blocks, as in OLM."""
     annotation = _field(csv, "metadata", "annotations", PROPERTIES_ANNOTATION)
@@ -123,7 +124,8 @@ def max_openshift_version(csv: dict) -> dict:
     return {"raw": raw, "value": value, "error": parsed.error}
 
 
-def _operator(namespace: str, subscription: dict | None, csv_name: str | None, csv: dict | None) -> dict:
+def _operator(namespace: str, subscription: Document | None, csv_name: str | None,
+              csv: Document | None) -> dict[str, Any]:
     spec = _field(subscription, "spec") if subscription else None
     version = _field(csv, "spec", "version") if csv else None
     return {"namespace": namespace,
@@ -138,7 +140,7 @@ def _operator(namespace: str, subscription: dict | None, csv_name: str | None, c
             "maxOpenShiftVersion": max_openshift_version(csv) if csv else None}
 
 
-def read_operators(objects: list[dict]) -> dict:
+def read_operators(objects: list[Document]) -> dict[str, Any]:
     """{"operators": [...], "ignored": {kind: count}}, operators sorted by namespace, package, CSV.
     ClusterError when there is no Subscription and no CSV at all."""
     # the same object given twice (in the cluster's List and again on its own) counts once
@@ -167,7 +169,7 @@ def read_operators(objects: list[dict]) -> dict:
     return {"operators": operators, "ignored": dict(sorted(ignored.items()))}
 
 
-def split_cluster(objects: list[dict]) -> tuple[dict, list[dict]]:
+def split_cluster(objects: list[Document]) -> tuple[Document, list[Document]]:
     """The ClusterVersion among the objects and the other objects. A lone object is taken as
     the ClusterVersion, so that read_cluster says what else it is."""
     if len(objects) == 1:
@@ -181,5 +183,5 @@ def split_cluster(objects: list[dict]) -> tuple[dict, list[dict]]:
     return versions[0], [item for item in objects if item is not versions[0]]
 
 
-def has_operators(objects: list[dict]) -> bool:
+def has_operators(objects: list[Document]) -> bool:
     return any(item.get("kind") in ("Subscription", "ClusterServiceVersion") for item in objects)

@@ -13,6 +13,7 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError
+from ..render.planner_data import PlannerJson, PlannerRisk
 
 KINDS = ("stable", "eus", "fast", "candidate")  # which channel to suggest first; other names last
 CANDIDATE_RANK = KINDS.index("candidate")        # ranks below it carry supported releases
@@ -40,7 +41,7 @@ class Channel:
 
 
 class PlannerData:
-    def __init__(self, document: dict):
+    def __init__(self, document: PlannerJson):
         self.arch: str = document["arch"]
         self.versions: list[str] = document["versions"]
         self.number = {version: i for i, version in enumerate(self.versions)}
@@ -56,7 +57,7 @@ class PlannerData:
         self.recommended: list[list[int]] = document["recommended"]
         self.conditional: list[list[int]] = document["conditional"]
         self.risk_lists: list[list[int]] = document["riskLists"]
-        self.risks: list[dict] = document["risks"]
+        self.risks: list[PlannerRisk] = document["risks"]
 
     def risk_names(self, risk_list: int) -> list[str]:
         return [self.risks[r]["name"] for r in self.risk_lists[risk_list]]

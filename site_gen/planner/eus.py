@@ -12,6 +12,8 @@ is {"text", "commands"}: the commands are shown as code to copy.
 
 from __future__ import annotations
 
+from .answer_shape import HopJson, Section, Step
+
 PAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":true}}'"
 UNPAUSE = "oc patch mcp/worker --type merge --patch '{\"spec\":{\"paused\":false}}'"
 UPGRADEABLE = "oc get clusterversion version -o jsonpath='{.status.conditions[?(@.type==\"Upgradeable\")]}'"
@@ -38,7 +40,7 @@ def operators_step(operators: list[str] | None) -> str:
     return " Update these first: " + "; ".join(operators) + "."
 
 
-def eus_procedure(section: dict, operators: list[str] | None = None) -> list[dict]:
+def eus_procedure(section: Section, operators: list[str] | None = None) -> list[Step]:
     """The steps, in order, for a route (a section of a planner answer); none for a route
     that stays in its minor. ``operators``: the cluster's operators to update first, with their
     target bundles (operator_findings.operators_to_update_first), when they were given."""
@@ -46,19 +48,19 @@ def eus_procedure(section: dict, operators: list[str] | None = None) -> list[dic
     start = _minor(hops[0]["from"])
     if all(_minor(hop["to"]) == start for hop in hops):
         return []
-    steps: list[dict] = []
+    steps: list[Step] = []
 
     def step(text: str, *commands: str) -> None:
         steps.append({"text": text, "commands": list(commands)})
 
-    def update(hop: dict, what: str, paused: bool) -> None:
+    def update(hop: HopJson, what: str, paused: bool) -> None:
         if hop["set"]:
             step(f"Set the cluster's channel to {hop['set']}.", f"oc adm upgrade channel {hop['set']}")
         pools = "every machine config pool except the paused worker pools" if paused else "every machine config pool"
         step(f"Update {what} to {hop['to']}, then wait until the cluster version reports it completed and "
              f"{pools} is UPDATED.", f"oc adm upgrade --to={hop['to']}", "oc get clusterversion", "oc get mcp")
 
-    stages: list[tuple[int, list[dict]]] = []  # (the even minor a step ends on, its updates)
+    stages: list[tuple[int, list[HopJson]]] = []  # (the even minor a step ends on, its updates)
     for hop in hops:
         minor = _minor(hop["to"])
         if minor == start:

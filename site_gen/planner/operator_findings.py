@@ -26,9 +26,11 @@ from typing import Any
 
 from ..olm.publish import path_component
 from ..olm.update_check import OperatorQuestion, check_operator
+from .answer_shape import Answer
 from .eus import eus_procedure
 
 ReadJson = Callable[[str], Any | None]
+JsonObject = dict[str, Any]  # the JSON objects the page builds alike (operators, findings, answers)
 _MINOR = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?(?:[-+].*)?$")
 
 
@@ -45,15 +47,15 @@ def _text(minor: tuple[int, int]) -> str:
     return f"{minor[0]}.{minor[1]}"
 
 
-def _name(operator: dict) -> str:
+def _name(operator: JsonObject) -> str:
     return operator["package"] or operator["csv"] or operator["subscription"] or "?"
 
 
-def _where(operator: dict) -> str:
+def _where(operator: JsonObject) -> str:
     return f"{operator['namespace']}/{operator['csv']}" if operator["csv"] else f"{operator['namespace']}/?"
 
 
-def csv_gate(operator: dict, now: tuple[int, int], to: tuple[int, int]) -> dict:
+def csv_gate(operator: JsonObject, now: tuple[int, int], to: tuple[int, int]) -> JsonObject:
     """Whether the installed CSV blocks the route from ``now`` to ``to``, in OLM's words."""
     maximum = operator["maxOpenShiftVersion"]
     gate: dict[str, Any] = {"blocks": False, "known": maximum is not None, "at": None, "reason": None}
@@ -70,7 +72,7 @@ def csv_gate(operator: dict, now: tuple[int, int], to: tuple[int, int]) -> dict:
     return gate
 
 
-def _lifts(hop: dict, to: tuple[int, int]) -> bool:
+def _lifts(hop: JsonObject, to: tuple[int, int]) -> bool:
     text = hop.get("maxOpenShiftVersion")
     if not text:
         return True
@@ -78,16 +80,16 @@ def _lifts(hop: dict, to: tuple[int, int]) -> bool:
     return value is not None and value >= to
 
 
-def _families(catalogs: list[dict]) -> list[str]:
+def _families(catalogs: list[JsonObject]) -> list[str]:
     return sorted({str(entry.get("family")) for entry in catalogs})
 
 
-def _packages(read_json: ReadJson, entry: dict) -> dict:
+def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
     index = read_json(f"olm/{path_component(str(entry['name']))}/index.json") or {}
     return index.get("packages") or {}
 
 
-def catalog_family(operator: dict, catalogs: list[dict], read_json: ReadJson) -> tuple[str | None, str]:
+def catalog_family(operator: JsonObject, catalogs: list[JsonObject], read_json: ReadJson) -> tuple[str | None, str]:
     """(family, how it was found) or (None, why not): the Subscription's source when a published
     family has that name, else the only family one of whose catalogs holds the package."""
     families = _families(catalogs)
@@ -104,14 +106,14 @@ def catalog_family(operator: dict, catalogs: list[dict], read_json: ReadJson) ->
     return None, f"the catalog families {', '.join(holding)} all hold package {package}, and {named}"
 
 
-def _unchecked(operator: dict, now: tuple[int, int], to: tuple[int, int], problem: str | None) -> dict:
+def _unchecked(operator: JsonObject, now: tuple[int, int], to: tuple[int, int], problem: str | None) -> JsonObject:
     return {**operator, "family": None, "familyFrom": None, "checked": False, "problem": problem,
             "gate": csv_gate(operator, now, to), "liftedBy": None, "update": None, "path": None,
             "deprecations": [], "verdict": None, "steps": []}
 
 
-def _finding(operator: dict, now: tuple[int, int], to: tuple[int, int], catalogs: list[dict],
-             read_json: ReadJson) -> dict:
+def _finding(operator: JsonObject, now: tuple[int, int], to: tuple[int, int], catalogs: list[JsonObject],
+             read_json: ReadJson) -> JsonObject:
     finding = _unchecked(operator, now, to, None)
     if not operator["package"]:
         finding["problem"] = "it has no Subscription, so its package and catalog are not known"
@@ -145,11 +147,11 @@ def _finding(operator: dict, now: tuple[int, int], to: tuple[int, int], catalogs
     return finding
 
 
-def _line(kind: str, operator: str, text: str, detail: str | None) -> dict:
+def _line(kind: str, operator: str, text: str, detail: str | None) -> JsonObject:
     return {"kind": kind, "operator": operator, "text": text, "detail": detail}
 
 
-def _summary(findings: list[dict], catalogs: bool) -> list[dict]:
+def _summary(findings: list[JsonObject], catalogs: bool) -> list[JsonObject]:
     """The short lines shown before the route, one per operator and kind (``detail``: OLM's words or
     the catalog's, shown with the operator): blocks, no path, deprecated (the package, its channel or
     the installed bundle), not checked (operators with a Subscription, on a site with catalogs)."""
@@ -180,7 +182,7 @@ def _summary(findings: list[dict], catalogs: bool) -> list[dict]:
     return lines
 
 
-def evaluate_operators(read: dict, version_from: str, version_to: str, read_json: ReadJson) -> dict:
+def evaluate_operators(read: JsonObject, version_from: str, version_to: str, read_json: ReadJson) -> JsonObject:
     """The operators' findings for a route from ``version_from`` to ``version_to`` (versions or minors)."""
     now, to = minor_of(version_from), minor_of(version_to)
     result: dict[str, Any] = {"from": _text(now) if now else None, "to": _text(to) if to else None,
@@ -204,7 +206,7 @@ def evaluate_operators(read: dict, version_from: str, version_to: str, read_json
     return result
 
 
-def operators_to_update_first(result: dict) -> list[str]:
+def operators_to_update_first(result: JsonObject) -> list[str]:
     """For the EUS-to-EUS step "update the operators installed with OLM": each operator to
     update, with the bundle to update it to (what lifts its block, else its channel's head)."""
     names = []
@@ -220,10 +222,10 @@ def operators_to_update_first(result: dict) -> list[str]:
     return names
 
 
-def attach_operators(answer: dict, read: dict, read_json: ReadJson) -> dict:
+def attach_operators(answer: Answer, read: JsonObject, read_json: ReadJson) -> Answer:
     """The cluster's answer with its operators' findings (``answer["operators"]``) for the route's
     target, and the EUS-to-EUS steps naming the operators to update first."""
-    target = answer["to"] or answer["cluster"]["target"]
+    target = answer["to"] or (answer["cluster"]["target"] if "cluster" in answer else "")
     answer["operators"] = evaluate_operators(read, answer["cluster"]["version"], target, read_json)
     if answer["procedure"]:
         answer["procedure"] = eus_procedure(answer["sections"][0], operators_to_update_first(answer["operators"]))

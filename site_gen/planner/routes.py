@@ -9,12 +9,14 @@ under the same names; docs/site.md ("Planner") describes the rules.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .data import CANDIDATE_RANK, PlannerData
 
 Scope = frozenset[int] | None
 RECOMMENDED = -1  # the risk list of an update that carries none
+Cost = Callable[[int, int, int], int]  # (from, to, risk list) -> the cost of that update
 
 
 def serving_channels(data: PlannerData, scope: Scope, a: int, b: int) -> list[int]:
@@ -30,7 +32,9 @@ def in_scope(data: PlannerData, scope: Scope, v: int) -> bool:
 def updates_from(data: PlannerData, scope: Scope, v: int, with_conditional: bool) -> list[tuple[int, int]]:
     """Updates out of v inside the scope: (target, risk list or RECOMMENDED)."""
     holders = [data.channels[c].members for c in data.channels_of[v] if scope is None or c in scope]
-    reach = (lambda t: True) if scope is None else (lambda t: any(t in members for members in holders))
+
+    def reach(t: int) -> bool:
+        return scope is None or any(t in members for members in holders)
     out = [(t, RECOMMENDED) for t in data.recommended[v] if reach(t)]
     if with_conditional:
         pairs = data.conditional[v]
@@ -51,11 +55,11 @@ def hop_flags(data: PlannerData, a: int, b: int) -> list[str]:
     return flags
 
 
-def cost_of(data: PlannerData, criteria: list[str]):
+def cost_of(data: PlannerData, criteria: list[str]) -> Cost:
     """A cost per update ranking routes by criteria, most important first: each criterion weighs
     more than the largest total the later ones can reach (a route has fewer updates than versions)."""
     base = len(data.versions) + 1
-    weight = {name: base ** (len(criteria) - 1 - i) for i, name in enumerate(criteria)}
+    weight: dict[str, int] = {name: base ** (len(criteria) - 1 - i) for i, name in enumerate(criteria)}
 
     def cost(a: int, b: int, risks: int) -> int:
         return (weight["updates"] + (weight["conditional"] if risks >= 0 else 0)
@@ -63,7 +67,8 @@ def cost_of(data: PlannerData, criteria: list[str]):
     return cost
 
 
-def _search(data: PlannerData, scope: Scope, start: int, goal: int, with_conditional: bool, cost):
+def _search(data: PlannerData, scope: Scope, start: int, goal: int, with_conditional: bool,
+            cost: Cost) -> dict[int, list[tuple[int, int]]] | None:
     """Dijkstra: the predecessors of every version on a cheapest route, or None."""
     dist = {start: 0}
     preds: dict[int, list[tuple[int, int]]] = {start: []}
@@ -83,12 +88,19 @@ def _search(data: PlannerData, scope: Scope, start: int, goal: int, with_conditi
     return preds if goal in dist else None
 
 
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """A version that can replace a step's target, the rest of the route unchanged."""
+    version: int
+    hops: tuple[tuple[int, int, int], tuple[int, int, int]]  # (a, version, risks), (version, c, risks)
+
+
 @dataclass
 class Hop:
     source: int
     target: int
     risks: int
-    alternatives: list[dict] = field(default_factory=list)  # {"version", "hops": [(a, b, risks), (b, c, risks)]}
+    alternatives: list[Alternative] = field(default_factory=list)
 
 
 @dataclass
@@ -170,7 +182,8 @@ def _fewest_switches(data: PlannerData, scope: Scope, start: int, goal: int,
     return route
 
 
-def _replacements(data: PlannerData, scope: Scope, hop: Hop, following: Hop, with_conditional: bool, cost):
+def _replacements(data: PlannerData, scope: Scope, hop: Hop, following: Hop, with_conditional: bool,
+                  cost: Cost) -> list[Alternative]:
     """Versions w with before -> w -> after costing as much as before -> hop.target -> after."""
     budget = cost(hop.source, hop.target, hop.risks) + cost(hop.target, following.target, following.risks)
     found = []
@@ -180,8 +193,8 @@ def _replacements(data: PlannerData, scope: Scope, hop: Hop, following: Hop, wit
         second = next((risks for t, risks in updates_from(data, scope, w, with_conditional)
                        if t == following.target), None)
         if second is not None and cost(hop.source, w, first) + cost(w, following.target, second) == budget:
-            found.append({"version": w, "hops": [(hop.source, w, first), (w, following.target, second)]})
-    return sorted(found, key=lambda alt: -alt["version"])
+            found.append(Alternative(w, ((hop.source, w, first), (w, following.target, second))))
+    return sorted(found, key=lambda alt: -alt.version)
 
 
 @dataclass

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from .answer_shape import Answer, AnswerCluster
+
 EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
              "False": "a risk applies to this cluster (Recommended=False)",
              "Unknown": "the cluster could not evaluate the risks (Recommended=Unknown)"}
 
 
-def cluster_text(cluster: dict, upstream: str) -> list[str]:
+def cluster_text(cluster: AnswerCluster, upstream: str) -> list[str]:
     """What was read from the ClusterVersion, and where the cluster and this site disagree."""
     arch_from = {"architecture": "status.desired.architecture", "image": "its image's digest",
                  "none": "not known"}[cluster["archFrom"]]
@@ -22,8 +27,9 @@ def cluster_text(cluster: dict, upstream: str) -> list[str]:
     return lines + [""]
 
 
-def operators_text(operators: dict | None) -> list[str]:
-    """The operators' findings, before the route: what blocks it, no path, deprecated, not checked."""
+def operators_text(operators: Mapping[str, Any] | None) -> list[str]:
+    """The operators' findings (operator_findings), before the route: what blocks it, no path,
+    deprecated, not checked."""
     if operators is None:
         return []
     lines = [f"Operators ({len(operators['operators'])}), for the update from {operators['from']} to "
@@ -39,7 +45,7 @@ def operators_text(operators: dict | None) -> list[str]:
     return lines + [""]
 
 
-def answer_text(answer: dict) -> str:
+def answer_text(answer: Answer) -> str:
     lines = [*answer["notes"]]
     if answer["message"]:
         lines.append(answer["message"])

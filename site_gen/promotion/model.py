@@ -1,4 +1,5 @@
-"""The promotion state of every channel as plain JSON data (``data/promotion.json``).
+"""The promotion state of every channel as plain JSON data (``data/promotion.json``),
+shaped as model_shape says.
 
 Times are RFC 3339 UTC strings. Nothing here depends on the clock: a page
 compares ``due`` with the reader's own time. See docs/maintainers.md for the
@@ -15,6 +16,7 @@ from .eligibility import Pending, pending_versions, zombies
 from .entry_times import EntryTimes
 from .feeders import FeederRule, feeder_rules
 from .guards import Guards, public_channel_versions
+from .model_shape import ChannelJson, FeederJson, PendingJson, PromotedJson, PromotionJson, WaitingJson
 from .projection import Promotion
 from .times import format_time
 from .update_paths import CandidateGraphs
@@ -30,7 +32,7 @@ def _seconds(delay: timedelta | None) -> int | None:
     return int(delay.total_seconds()) if delay is not None else None
 
 
-def _feeder(rule: FeederRule) -> dict:
+def _feeder(rule: FeederRule) -> FeederJson:
     feeder = rule.feeder
     return {
         "name": feeder.name,
@@ -43,7 +45,7 @@ def _feeder(rule: FeederRule) -> dict:
     }
 
 
-def _waiting(item: Pending) -> dict | None:
+def _waiting(item: Pending) -> WaitingJson | None:
     if item.waiting is None:
         return None
     return {"reason": item.waiting.message, "into": item.waiting.minor,
@@ -56,19 +58,19 @@ def _only_errata(rule: FeederRule, item: Pending) -> bool:
             and (rule.delay is None or item.entered is None))
 
 
-def _pending(rule: FeederRule, item: Pending) -> dict:
+def _pending(rule: FeederRule, item: Pending) -> PendingJson:
     return {"version": item.version, "entered": _time(item.entered), "due": _time(item.due),
             "dueBecause": item.basis, "blockedBy": item.blocked_by, "waiting": _waiting(item),
             "waitsOnlyOnErrata": _only_errata(rule, item), "earliestPossible": item.earliest_possible}
 
 
-def _promoted(item: Promotion) -> dict:
+def _promoted(item: Promotion) -> PromotedJson:
     return {"version": item.version, "entered": _time(item.entered),
             "promoted": _time(item.promoted), "round": item.round, "earliestPossible": item.earliest_possible}
 
 
 def channel_model(channel: Channel, rule: FeederRule | None, pending: list[Pending],
-                  promoted: list[Promotion]) -> dict:
+                  promoted: list[Promotion]) -> ChannelJson:
     return {
         "name": channel.name,
         "internal": channel.internal,
@@ -93,7 +95,7 @@ def evaluate_pending(rule: FeederRule, times: EntryTimes, errata: dict, guards: 
 
 def promotion_model(data: GraphData, times: EntryTimes, errata: dict,
                     promoted: list[Promotion], until: datetime | None, errata_source: str | None,
-                    graphs: CandidateGraphs | None, assumed: frozenset[str] = frozenset()) -> dict:
+                    graphs: CandidateGraphs | None, assumed: frozenset[str] = frozenset()) -> PromotionJson:
     channels = sorted(data.channels + data.internal_channels, key=lambda c: c.name)
     rules = {rule.target.name: rule for rule in feeder_rules(channels)}
     guards = Guards(data, graphs, public_channel_versions(data))

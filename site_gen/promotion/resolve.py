@@ -20,6 +20,7 @@ from .errata import errata_from_release_urls, load_errata
 from .feeders import feeder_rules
 from .git_blame import is_shallow_clone, revision_time
 from .model import promotion_model
+from .model_shape import PromotionJson
 from .projection import Promotion, project_promotions
 from .times import format_time, resolve_time
 from .update_paths import CandidateGraphs
@@ -41,7 +42,7 @@ class PromotionOptions:
 @dataclass
 class PromotionResult:
     data: GraphData                    # with the projected promotions applied, if any
-    model: dict
+    model: PromotionJson
     promoted: list[Promotion] = field(default_factory=list)
 
 

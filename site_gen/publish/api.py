@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import orjson
 
 from ..engine.build_graphs import BuiltGraphs
 from ..layout import GRAPH_INDEX, graph_path
+from ..progress import Bar
 from ..two_processes import map_in_two
 from .graph_json import GraphEncoder, GraphSerializer
 from .precompressed import write_with_gzip
 from .staging import StagedSite
+
+
+class IndexEntry(TypedDict):
+    """One graph in index.json, as clients read it."""
+    channel: str
+    arch: str
+    path: str
+    nodes: int
+    edges: int
+    conditionalEdges: int
+    risks: int
+    newest: str | None
 
 
 @dataclass
@@ -23,7 +37,7 @@ class ApiTotals:
     rewritten: int = 0  # graph files whose bytes differ from the published site's (all, if none)
 
 
-def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiTotals:
+def write_graph_api(site: StagedSite, built: BuiltGraphs, progress: Bar | None = None) -> ApiTotals:
     """The graph files (each with its .gz) and index.json. A graph file whose bytes the
     published site already has is kept from there rather than written again
     (``ApiTotals.rewritten`` counts the others). The files are shared with a second
@@ -33,7 +47,7 @@ def write_graph_api(site: StagedSite, built: BuiltGraphs, progress=None) -> ApiT
     encoder = GraphEncoder(serializer)
     keys = [(channel, arch) for channel in built.channels for arch in built.arches]
 
-    def write_graph(key: tuple[str, str]) -> tuple[bool, dict, list[str]]:
+    def write_graph(key: tuple[str, str]) -> tuple[bool, IndexEntry, list[str]]:
         """(written anew, the graph's entry in index.json, the files written)."""
         channel, arch = key
         served = built.served[key]

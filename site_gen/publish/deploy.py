@@ -66,7 +66,7 @@ def _encoded_key(name: str) -> str:
     return "".join(one(char) for char in name)
 
 
-def _parameter(name: str, default: str | None) -> dict:
+def _parameter(name: str, default: str | None) -> dict[str, str | None]:
     variable = f"site_gen_{name}"
     shown = http.mismatch_message(name, _VALUE)
     return {

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Protocol
 
 import orjson
 
@@ -22,7 +24,11 @@ from ..inputs.regular_files import open_regular
 from ..model.errors import InputError
 
 
-def _hash_tree(digest, label: str, root: Path) -> None:
+class _Digest(Protocol):
+    def update(self, data: bytes, /) -> None: ...
+
+
+def _hash_tree(digest: _Digest, label: str, root: Path) -> None:
     digest.update(f"\0tree {label}\0".encode())
     if not root.exists():
         digest.update(b"missing")
@@ -32,7 +38,7 @@ def _hash_tree(digest, label: str, root: Path) -> None:
         _hash_file(digest, path)
 
 
-def _hash_file(digest, path: str) -> None:
+def _hash_file(digest: _Digest, path: str) -> None:
     """Hash a regular file's bytes in chunks; anything else (a FIFO, a link to a device)
     only by its kind, never opened for reading: it could block or never end."""
     try:
@@ -48,7 +54,7 @@ def _hash_file(digest, path: str) -> None:
             digest.update(b"unreadable")
 
 
-def fingerprint(inputs: dict[str, Path], settings: dict) -> str:
+def fingerprint(inputs: dict[str, Path], settings: Mapping[str, object]) -> str:
     """A hex digest of the inputs (label -> file or directory) and the settings."""
     digest = hashlib.sha256()
     digest.update(f"site-gen code {code_identity()}".encode())

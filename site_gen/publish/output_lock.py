@@ -18,6 +18,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from types import TracebackType
 
 from ..model.errors import InputError
 
@@ -86,7 +87,8 @@ class OutputLock:
         remove_leftovers(self.out)
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if self.fd is None:
             return
         if exc_type is not None:

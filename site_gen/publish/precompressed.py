@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import deflate
 
@@ -54,7 +55,7 @@ def _trailer_of(data: bytes) -> bytes:
     return (zlib.crc32(data) & 0xFFFFFFFF).to_bytes(4, "little") + (len(data) & 0xFFFFFFFF).to_bytes(4, "little")
 
 
-def _trailer(path) -> bytes | None:
+def _trailer(path: Path) -> bytes | None:
     try:
         with open(path, "rb") as handle:
             handle.seek(-8, 2)

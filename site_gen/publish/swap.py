@@ -15,13 +15,14 @@ import errno
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
 
-def _renameat2():
+def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:

@@ -69,7 +69,7 @@ def group_units(graph: ChannelGraph, rows: Sequence[NodeRow], drawn: set[tuple[i
     kinds = {(edge.source, edge.target): edge.kinds for edge in graph.edges}
     unit_of = list(range(count))
     units: dict[int, Unit] = {index: Unit((index,)) for index in range(count)}
-    fans: dict[tuple, list[int]] = defaultdict(list)
+    fans: dict[tuple[int, tuple[str, ...], tuple[bool, ...]], list[int]] = defaultdict(list)
     for source, target in sorted(chosen):
         fans[target, kinds[source, target], _marks(rows[source])].append(source)
     for members in fans.values():

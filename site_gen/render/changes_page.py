@@ -10,14 +10,21 @@ page has no site around it, so it links nothing but carries the stylesheet inlin
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import layout
 from ..diffing.render import change_rows, grouped_changes
 from ..resources import ASSET_DIR
 from .environment import make_environment
+from .served_index import RiskInfo
 
 TEMPLATE = "changes.html.j2"
+# diffing.compare's model, the JSON `site-gen diff --format json` prints: the diffing
+# modules build and read it as plain JSON data
+ChangesJson = dict[str, Any]
+Row = tuple[str, str, list[Any]]  # (label, kind, items): items are names or pieces of that JSON
 
 
 @dataclass
@@ -25,7 +32,7 @@ class ChangeGroup:
     channel: str
     arches: list[str]
     status: str                                   # changed, added or removed
-    rows: list[tuple[str, str, list]]             # (label, kind, items), as change_rows gives them
+    rows: list[Row]                               # as change_rows gives them
 
 
 @dataclass
@@ -49,11 +56,11 @@ class SiteLinks:
 
 @dataclass
 class ChangesView:
-    model: dict | None               # None: the old side could not be built
+    model: ChangesJson | None        # None: the old side could not be built
     problem: str | None = None       # why not
     revision: str | None = None      # --changes-since REV as given
     commit: str | None = None        # what REV named
-    new_commit: dict | None = None   # this build's graph-data revision ({"commit", "dirty"})
+    new_commit: dict[str, object] | None = None  # this build's graph-data revision ({"commit", "dirty"})
 
     @property
     def groups(self) -> list[ChangeGroup]:
@@ -62,7 +69,7 @@ class ChangesView:
                 for channel, arches, change in grouped_changes(self.model)]
 
 
-def _readable(row: tuple[str, str, list]) -> tuple[str, str, list]:
+def _readable(row: Row) -> Row:
     """Redefined risk fields as the JSON text the text output shows (rules are nested data)."""
     label, kind, items = row
     if kind == "redefined":
@@ -70,7 +77,7 @@ def _readable(row: tuple[str, str, list]) -> tuple[str, str, list]:
     return label, kind, items
 
 
-def standalone_html(model: dict) -> str:
+def standalone_html(model: ChangesJson) -> str:
     """The diff as one self-contained page: the site's stylesheet inline, no links into a site."""
     css = (ASSET_DIR / "site.css").read_text("utf-8")
     template = make_environment().get_template(TEMPLATE)
@@ -83,7 +90,8 @@ def _no_site(target: str) -> str:
     raise AssertionError(f"a standalone page links into no site ({target})")
 
 
-def site_links(all_versions: list[str], channel_pages, risks) -> SiteLinks:
+def site_links(all_versions: list[str], channel_pages: Iterable[tuple[str, str]],
+               risks: Iterable[RiskInfo]) -> SiteLinks:
     """``risks``: the catalog's risks; a name shared by several distinct risks links nowhere."""
     by_name: dict[str, list[str]] = {}
     for risk in risks:

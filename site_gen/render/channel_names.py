@@ -33,7 +33,7 @@ def minor_title(minor: str | None) -> str:
     return f"OpenShift {minor}" if minor else "Other channels"
 
 
-def minor_key(minor: str | None) -> tuple:
+def minor_key(minor: str | None) -> tuple[int, int, int]:
     """Numeric order of minors; channels without one sort after all others."""
     if minor is None:
         return (1, 0, 0)
@@ -43,7 +43,7 @@ def minor_key(minor: str | None) -> tuple:
     return (0, int(major), int(minor_number))
 
 
-def display_key(channel: str) -> tuple:
+def display_key(channel: str) -> tuple[tuple[int, int, int], int, str]:
     """Newest minor first, then candidate, fast, stable, eus, other, then name."""
     minor = minor_key(minor_of(channel))
     newest_first = (minor[0], -minor[1], -minor[2])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .served_index import RiskCatalog, RiskInfo
+from .served_index import RiskInfo
+from .served_views import ServedView
 
 PLAIN_FILL = "#ffffff"  # a version without a mark
 
@@ -89,24 +90,18 @@ class ChannelView:
         return [self.tombstone_note(version) if mark is TOMBSTONED else mark.label for mark in marks]
 
 
-def channel_view(channel: str, arch: str, document: dict, catalog: RiskCatalog) -> ChannelView:
-    versions = [node["version"] for node in document["nodes"]]
-    position = {version: i for i, version in enumerate(versions)}
-    recommended = document["edges"]  # already (from, to) position pairs
-    conditional = []
-    distinct: dict[int, RiskInfo] = {}
-    for group in document["conditionalEdges"]:
-        risks = tuple(catalog.add(risk) for risk in group["risks"])
-        distinct.update((id(risk), risk) for risk in risks)
-        conditional += [(position[e["from"]], position[e["to"]], risks) for e in group["edges"]]
-    conditional.sort(key=lambda item: item[:2])
+def channel_view(view: ServedView) -> ChannelView:
+    versions = view.versions
+    recommended = view.edges  # (from, to) position pairs
+    conditional = sorted(view.conditional_updates(), key=lambda item: item[:2])
+    distinct = {id(risk): risk for risks, _ in view.conditional for risk in risks}
 
     into_recommended = {b for _, b in recommended}
     into_conditional = {b for _, b, _ in conditional}
     sources = {a for a, _ in recommended} | {a for a, _, _ in conditional}
     last = len(versions) - 1
     return ChannelView(
-        channel, arch, versions, recommended, conditional,
+        view.channel, view.arch, versions, recommended, conditional,
         risks=sorted(distinct.values(), key=lambda r: (r.name, r.url, r.message)),
         newest_reachable=versions[max(into_recommended)] if into_recommended else None,
         no_incoming=[v for i, v in enumerate(versions)

@@ -17,8 +17,8 @@ class _Collected:
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
 
-    def write(self, relative: str, content: bytes) -> None:
-        self.files[relative] = content
+    def write(self, relative: str, content: bytes | str) -> None:
+        self.files[relative] = content.encode() if isinstance(content, str) else content
 
 
 def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:

@@ -52,7 +52,9 @@ def _node(version: str, href: str, marks: list[Mark], notes: list[str]) -> str:
     return f"{_quote(version)} [{', '.join(attributes)}];"
 
 
-Reductions = dict[tuple, tuple[list[tuple[int, int]], list[tuple[int, int]]]]
+Edges = list[tuple[int, int]]
+# (versions, recommended, conditional) -> the edges drawn (solid, dashed)
+Reductions = dict[tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], tuple[Edges, Edges]]
 
 
 def dot_source(view: ChannelView, release_href: Callable[[str], str], reductions: Reductions | None = None) -> str:

@@ -7,16 +7,25 @@ gets ``url(target)``, a relative link from that page to a site path.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import layout
 from ..olm.sources import catalog_family
 from ..publish.precompressed import precompress_written
+from ..publish.staging import StagedSite
 from ..resources import TEMPLATE_DIR
 from . import links
 from .channel_names import minor_anchor
 from .channel_view import MARKS
 from .update_rows import update_rows
+
+
+class PageSink(Protocol):
+    """Where rendered pages go: a staged site, or the catalog pages' collection."""
+
+    def write(self, relative: str, content: bytes | str, /) -> object: ...
 
 
 def count(number: int, noun: str) -> str:
@@ -51,15 +60,16 @@ def make_environment() -> Environment:
 class PageRenderer:
     """Renders templates into site pages, each with links relative to itself."""
 
-    def __init__(self, site, has_changes_page: bool, has_catalogs: bool = False):
+    def __init__(self, site: PageSink, has_changes_page: bool, has_catalogs: bool = False):
         self.site = site
         self.env = make_environment()
         self.env.globals["has_changes_page"] = has_changes_page  # every page's menu links it
         self.env.globals["has_catalogs"] = has_catalogs
         self.pages = 0
-        self.precompress = False  # write each page's .gz at once (in the process that rendered it)
+        # the site to write each page's .gz into at once, in the process that rendered it
+        self.precompress: StagedSite | None = None
 
-    def write(self, page: str, template: str, **context) -> None:
+    def write(self, page: str, template: str, **context: object) -> None:
         html = self.env.get_template(template).render(
             page=page, root=links.root_of(page), url=lambda target: links.href(page, target), **context)
         self.write_data(page, html.encode("utf-8"))
@@ -69,5 +79,5 @@ class PageRenderer:
         """A file of the site that is not a page (the planner's data)."""
         data = data.encode("utf-8") if isinstance(data, str) else data
         self.site.write(path, data)
-        if self.precompress:
-            precompress_written(self.site, path, data)
+        if self.precompress is not None:
+            precompress_written(self.precompress, path, data)

@@ -9,7 +9,7 @@ committed. Without git (or for lines not committed yet) a time is unknown, and f
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..inputs.git import git_output
@@ -17,7 +17,6 @@ from ..model.graph_data import Channel, GraphData
 from ..model.versions import split_build
 from ..promotion.blame_store import ChannelBlames
 from ..promotion.git_blame import is_shallow_clone
-from ..promotion.times import UTC
 
 
 def fallback_time() -> datetime:

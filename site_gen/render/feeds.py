@@ -13,18 +13,25 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from operator import itemgetter
+from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import layout
 from ..model import versions
+from ..model.graph_data import Channel, GraphData
 from ..promotion.blame_store import ChannelBlames
+from ..publish.staging import StagedSite
 from . import links
+from .changes_page import ChangesJson
 from .channel_names import kind_of
 from .feed_times import FeedTimes
-from .served_index import RiskCatalog
+from .served_index import RiskInfo
+from .served_views import ServedView
 
 NEWEST_RELEASES = 20  # release entries per channel
 ENTRIES = 50          # entries per feed
@@ -44,10 +51,10 @@ def _when(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _release_entries(channel, arch: str, doc: dict, times: FeedTimes) -> list[Entry]:
-    names = [node["version"] for node in doc["nodes"]]
+def _release_entries(channel: Channel, arch: str, view: ServedView, times: FeedTimes) -> list[Entry]:
+    names = view.versions
     into: dict[str, int] = {}
-    for b, count in Counter(map(itemgetter(1), doc["edges"])).items():  # counted in C: 1.2M edges
+    for b, count in Counter(map(itemgetter(1), view.edges)).items():  # counted in C: 1.2M edges
         into[names[b]] = into.get(names[b], 0) + count
     entries = []
     for version in sorted(names, key=versions.sort_key)[-NEWEST_RELEASES:]:
@@ -59,31 +66,34 @@ def _release_entries(channel, arch: str, doc: dict, times: FeedTimes) -> list[En
     return entries
 
 
-def _risk_entries(channel: str, arch: str, doc: dict, times: FeedTimes, risk_files: dict,
-                  catalog: RiskCatalog) -> list[Entry]:
+def _risk_entries(channel: str, arch: str, view: ServedView, times: FeedTimes,
+                  risk_files: dict[str, list[Path]]) -> list[Entry]:
     covered: dict[str, list[tuple[str, str]]] = {}
-    risks: dict[str, dict] = {}
-    for group in doc["conditionalEdges"]:
-        for risk in group["risks"]:
-            risks[risk["name"]] = risk
-            covered.setdefault(risk["name"], []).extend((e["from"], e["to"]) for e in group["edges"])
+    risks: dict[str, RiskInfo] = {}
+    names = view.versions
+    for group_risks, edges in view.conditional:
+        for risk in group_risks:
+            risks[risk.name] = risk
+            covered.setdefault(risk.name, []).extend((names[a], names[b]) for a, b in edges)
     # sort_key is a total order (it ends with the text): ranks compare the same, and faster
-    rank = {v: i for i, v in enumerate(sorted({node["version"] for node in doc["nodes"]}, key=versions.sort_key))}
+    rank = {v: i for i, v in enumerate(sorted(set(names), key=versions.sort_key))}
     entries = []
     for name, risk in sorted(risks.items()):
         updates = sorted(covered[name], key=lambda e: (rank[e[1]], rank[e[0]]))
-        rules = ", ".join(rule["type"] for rule in risk["matchingRules"])
+        rules = ", ".join(risk.rule_types)
         listed = ", ".join(f"{a} → {b}" for a, b in updates)
         moments = [times.changed(path) for path in risk_files.get(name, [])]
         entries.append(Entry(
-            f"risk {channel} {arch} {name} {risk['url']} {risk['message']} {rules} {listed}",
+            f"risk {channel} {arch} {name} {risk.url} {risk.message} {rules} {listed}",
             f"Risk {name} on {len(updates)} update{'s' if len(updates) != 1 else ''} in {channel} ({arch})",
-            max(moments) if moments else times.fallback, layout.risk_page(catalog.add(risk).slug),
-            f"{risk['message']} Rules: {rules}. Updates: {listed}."))
+            max(moments) if moments else times.fallback, layout.risk_page(risk.slug),
+            f"{risk.message} Rules: {rules}. Updates: {listed}."))
     return entries
 
 
-def _removal_entries(channel: str, arch: str, change: dict | None, since: str, times: FeedTimes) -> list[Entry]:
+def _removal_entries(channel: str, arch: str, change: dict[str, Any] | None, since: str,
+                     times: FeedTimes) -> list[Entry]:
+    """``change``: this graph's entry of the --changes-since model (diffing's JSON)."""
     if not change:
         return []
     removed = [f"{e['from']} → {e['to']}" for e in change["updates"]["removed"]]
@@ -134,15 +144,15 @@ def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]
     return [(kind, sorted(arches)) for kind, arches in sorted(kinds.items()) if arches]
 
 
-def write_feeds(site, data, documents: dict, catalog: RiskCatalog, changes: dict | None,
-                since: str | None, blames: ChannelBlames | None = None) -> int:
-    """``documents``: (channel, arch) -> served document; ``catalog``: the risks with their page
-    slugs; ``changes``: the --changes-since model or None; ``blames``: the build's git blame
-    of the channel files (shared with promotion). Returns the number of feeds."""
+def write_feeds(site: StagedSite, data: GraphData, views: Mapping[tuple[str, str], ServedView],
+                changes: ChangesJson | None, since: str | None, blames: ChannelBlames | None = None) -> int:
+    """``views``: (channel, arch) -> served graph with a release, its risks with their page
+    slugs; ``changes``: the --changes-since model (diffing's JSON) or None; ``blames``: the
+    build's git blame of the channel files (shared with promotion). Returns the number of feeds."""
     times = FeedTimes(data, blames)
-    served = {name for (name, _), doc in documents.items() if doc["nodes"]}
+    served = {name for name, _ in views}
     times.prefetch([channel for channel in data.channels if channel.name in served])
-    risk_files: dict[str, list] = {}
+    risk_files: dict[str, list[Path]] = {}
     for edge in data.blocked_edges:
         if edge.risk is not None:
             risk_files.setdefault(edge.risk.name, []).append(edge.path)
@@ -150,11 +160,11 @@ def write_feeds(site, data, documents: dict, catalog: RiskCatalog, changes: dict
     by_kind: dict[tuple[str, str], list[Entry]] = {}
     written = 0
     for channel in data.channels:
-        for (name, arch), doc in documents.items():
-            if name != channel.name or not doc["nodes"]:
+        for (name, arch), view in views.items():
+            if name != channel.name:
                 continue
-            entries = (_release_entries(channel, arch, doc, times)
-                       + _risk_entries(name, arch, doc, times, risk_files, catalog)
+            entries = (_release_entries(channel, arch, view, times)
+                       + _risk_entries(name, arch, view, times, risk_files)
                        + _removal_entries(name, arch, changed.get((name, arch)), since or "", times))
             path = layout.feed_path(name, arch)
             site.write(path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",

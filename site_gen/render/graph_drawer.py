@@ -18,6 +18,7 @@ import subprocess
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 
 from ..atomic_files import write_atomically
 from ..model.errors import InputError
@@ -60,18 +61,19 @@ class GraphDrawer:
         self.cache_problem: str | None = None
         self._pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1,
                                         thread_name_prefix="dot")
-        self._pending: dict[str, Future] = {}
+        self._pending: dict[str, Future[bytes]] = {}
 
     def __enter__(self) -> GraphDrawer:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self._pool.shutdown(wait=True, cancel_futures=exc_type is not None)
 
     def _cache_path(self, key: str) -> Path | None:
         return self.cache / key[:2] / f"{key}.svg" if self.cache is not None else None
 
-    def submit(self, label: str, source: str) -> Future:
+    def submit(self, label: str, source: str) -> Future[bytes]:
         data = source.encode("utf-8")
         key = hashlib.sha256(self.salt + b"\0" + data).hexdigest()
         pending = self._pending.get(key)
@@ -81,7 +83,7 @@ class GraphDrawer:
         cached = self._read_cache(key)
         if cached is not None:
             self.stats.cached += 1
-            future: Future = Future()
+            future: Future[bytes] = Future()
             future.set_result(cached)
         else:
             self.stats.drawn += 1

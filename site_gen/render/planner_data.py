@@ -25,19 +25,46 @@ and shows anything else as text, as the risk pages do.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import orjson
 
 from .. import layout
-from .served_index import ArchIndex, RiskInfo
+from .served_index import ArchIndex, RiskInfo, Rule
 
 
-def planner_document(index: ArchIndex) -> dict:
+class PlannerChannel(TypedDict):
+    name: str
+    members: list[int]
+
+
+class PlannerRisk(TypedDict):
+    name: str
+    message: str
+    url: str
+    types: list[str]
+    rules: list[Rule]
+    page: str
+
+
+class PlannerJson(TypedDict):
+    """data/planner-<arch>.json, as the page's script and ``site-gen plan`` read it."""
+    arch: str
+    versions: list[str]
+    channels: list[PlannerChannel]
+    recommended: list[list[int]]
+    conditional: list[list[int]]
+    riskLists: list[list[int]]
+    risks: list[PlannerRisk]
+
+
+def planner_document(index: ArchIndex) -> PlannerJson:
     number = {version: i for i, version in enumerate(index.versions)}
     recommended: list[list[int]] = [[] for _ in index.versions]
     for source, target in index.recommended:
         recommended[number[source]].append(number[target])
     risk_numbers: dict[RiskInfo, int] = {}
-    list_numbers: dict[tuple, int] = {}
+    list_numbers: dict[tuple[int, ...], int] = {}
     conditional_pairs: list[list[tuple[int, int]]] = [[] for _ in index.versions]
     for (source, target), risks in index.conditional.items():
         for risk in risks:

@@ -15,6 +15,15 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from ..promotion.filters import compile_filter, prefix_only_branches
+from ..promotion.model_shape import (
+    ChannelJson,
+    FeederJson,
+    PendingJson,
+    ProblemJson,
+    PromotedJson,
+    PromotionJson,
+    WaitingJson,
+)
 from .channel_names import display_key, minor_anchor, minor_of, minor_title
 from .links import promotion_anchor
 
@@ -30,7 +39,7 @@ class PendingRow:
     blocked_by: list[str]       # risk-extension guard failures
     prefix_only: bool           # admitted only because a filter branch matched a prefix
     unscheduled: str | None     # why there is no due time, in words; None when there is one
-    waiting: dict | None = None  # the update-path guard's wait (promotion.json "waiting")
+    waiting: WaitingJson | None = None  # the update-path guard's wait (promotion.json "waiting")
     only_errata: bool = False    # nothing but public errata can make it due
     earliest_possible: bool = False  # the due time rests on errata assumed public (trusted URLs)
 
@@ -50,9 +59,9 @@ class FeederEntry:
     delay: str | None
     delay_words: str | None
     errata: str | None
-    problems: list[dict]
+    problems: list[ProblemJson]
     pending: list[PendingRow]
-    promoted: list[dict]
+    promoted: list[PromotedJson]
     feeder_tombstones: list[str]
     own_tombstones: list[str]
     zombies: list[str]
@@ -107,7 +116,7 @@ def duration_words(seconds: int | None) -> str | None:
     return " ".join(f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n)
 
 
-def _unscheduled(pending: dict, feeder: dict) -> str | None:
+def _unscheduled(pending: PendingJson, feeder: FeederJson) -> str | None:
     """Why a pending version has no due time (None when it has one)."""
     if pending["due"] is not None:
         return None
@@ -132,8 +141,8 @@ def _prefix_only(filter_text: str | None, versions: list[str]) -> set[str]:
     return {v for v in versions if feeder_filter.admits(v) and not feeder_filter.admits_whole(v)}
 
 
-def _entry(channel: dict, by_name: dict[str, dict], page_arches: dict[str, list[str]]) -> FeederEntry:
-    feeder = channel["feeder"]
+def _entry(channel: ChannelJson, feeder: FeederJson, by_name: dict[str, ChannelJson],
+           page_arches: dict[str, list[str]]) -> FeederEntry:
     source = by_name.get(feeder["name"])
     filter_text = feeder["filter"]
     loose = _prefix_only(filter_text, [p["version"] for p in channel["pending"]])
@@ -147,17 +156,18 @@ def _entry(channel: dict, by_name: dict[str, dict], page_arches: dict[str, list[
         feeder_exists=feeder["exists"], feeder_arches=page_arches.get(feeder["name"], []),
         feeder_has_entry=bool(source and source["feeder"]),
         filter=filter_text, anchored_filter=feeder["anchoredFilter"],
-        prefix_branches=prefix_only_branches(filter_text) if feeder["anchoredFilter"] else [],
+        prefix_branches=prefix_only_branches(filter_text) if filter_text is not None and feeder["anchoredFilter"]
+        else [],
         delay=feeder["delay"], delay_words=duration_words(feeder["delaySeconds"]),
         errata=feeder["errata"], problems=channel["problems"], pending=pending,
         promoted=channel["promoted"], feeder_tombstones=source["tombstones"] if source else [],
         own_tombstones=channel["tombstones"], zombies=channel["zombies"])
 
 
-def promotion_page(model: dict, page_arches: dict[str, list[str]]) -> PromotionPage:
+def promotion_page(model: PromotionJson, page_arches: dict[str, list[str]]) -> PromotionPage:
     """``page_arches``: channel -> architectures that have a page for it."""
     by_name = {channel["name"]: channel for channel in model["channels"]}
-    fed = [_entry(c, by_name, page_arches) for c in model["channels"] if c["feeder"]]
+    fed = [_entry(c, c["feeder"], by_name, page_arches) for c in model["channels"] if c["feeder"]]
     public = sorted((e for e in fed if not e.internal), key=lambda e: display_key(e.channel))
     sections = []
     for minor, entries in groupby(public, key=lambda e: minor_of(e.channel)):
@@ -170,12 +180,12 @@ def promotion_page(model: dict, page_arches: dict[str, list[str]]) -> PromotionP
                          model.get("updatePathGuard", False), sections, {entry.channel: entry for entry in fed})
 
 
-def chain_tombstones(model: dict) -> dict[str, dict[str, tuple[str, ...]]]:
+def chain_tombstones(model: PromotionJson) -> dict[str, dict[str, tuple[str, ...]]]:
     """channel -> version -> the feeder chain from its feeder up to the nearest channel
     that tombstones the version (a chain of one: a zombie). Chains stop at a channel
     without a feeder, an unknown feeder, or a cycle."""
     by_name = {channel["name"]: channel for channel in model["channels"]}
-    found = {}
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
     for name, channel in by_name.items():
         tombstoned: dict[str, tuple[str, ...]] = {}
         chain: list[str] = []

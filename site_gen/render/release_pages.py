@@ -49,7 +49,7 @@ class ReleasePage:
     updates_in: list[UpdateRow] = field(default_factory=list)
 
 
-Offers = dict[tuple[str, tuple], dict[str, int]]  # (other, risks) -> arch -> channel mask
+Offers = dict[tuple[str, tuple[RiskInfo, ...]], dict[str, int]]  # (other, risks) -> arch -> channel mask
 
 
 def _rows(offers: Offers, arch_order: list[str], sets: ChannelSets) -> list[UpdateRow]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..model.versions import sort_key
 from .channel_names import display_key
-from .served_index import ArchIndex, RiskCatalog, RiskInfo
+from .served_index import ArchIndex, RiskCatalog, RiskInfo, Update
 
 
 @dataclass
@@ -45,7 +45,8 @@ def _group_by_target(updates: set[tuple[str, str]]) -> list[tuple[str, list[str]
 
 def risk_pages(indexes: dict[str, ArchIndex], catalog: RiskCatalog) -> list[RiskPage]:
     # risk -> channel -> arch -> updates
-    affected: dict[RiskInfo, dict] = defaultdict(lambda: defaultdict(lambda: defaultdict(set)))
+    affected: dict[RiskInfo, dict[str, dict[str, set[Update]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(set)))
     for arch, index in indexes.items():
         for (source, target), risks in index.conditional.items():
             channels = index.serving_channels(source, target)
@@ -58,7 +59,7 @@ def risk_pages(indexes: dict[str, ArchIndex], catalog: RiskCatalog) -> list[Risk
         page = RiskPage(risk)
         for channel in sorted(affected[risk], key=display_key):
             by_arch = affected[risk][channel]
-            same: dict[frozenset, list[str]] = defaultdict(list)
+            same: dict[frozenset[Update], list[str]] = defaultdict(list)
             for arch in arch_order:
                 if arch in by_arch:
                     same[frozenset(by_arch[arch])].append(arch)

@@ -1,7 +1,7 @@
-"""Everything the pages say, gathered from the served graph documents.
+"""Everything the pages say, gathered from the served graphs (served_views).
 
-Pages must never disagree with the JSON a cluster reads, so nothing here looks
-at the engine's internals: the input is the exact response documents. Per
+Pages must never disagree with the JSON a cluster reads, so the input is the served
+graphs as the JSON writes them (names, metadata and risks as served). Per
 architecture they are folded into one index: which channels serve each version,
 and the union of their updates. That union loses nothing, because the policy
 engine serves an update in channel C exactly when both ends are in C, with the
@@ -12,24 +12,31 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..model.graph_data import Risk
 from ..model.versions import sort_key
 from .channel_names import display_key
 
+if TYPE_CHECKING:
+    from .served_views import ServedView
+
 Update = tuple[str, str]
+Rule = dict[str, Any]  # a matching rule exactly as served: JSON from graph-data, shown as it is
 
 
-@dataclass(eq=False)  # identity: the catalog holds exactly one object per distinct risk
+@dataclass(eq=False, slots=True)  # identity: the catalog holds exactly one object per distinct risk
 class RiskInfo:
     """One distinct risk (a name can appear with different texts; each is its own risk)."""
 
     name: str
     url: str
     message: str
-    rules: list[dict]
+    rules: list[Rule]
     slug: str = ""
 
     @property
@@ -43,11 +50,12 @@ class RiskCatalog:
     def __init__(self) -> None:
         self._by_key: dict[bytes, RiskInfo] = {}
 
-    def add(self, risk: dict) -> RiskInfo:
-        key = orjson.dumps(risk)
+    def add(self, risk: Risk) -> RiskInfo:
+        """Risks with the same served JSON are one risk."""
+        key = orjson.dumps(risk.as_json())
         info = self._by_key.get(key)
         if info is None:
-            info = RiskInfo(risk["name"], risk["url"], risk["message"], risk["matchingRules"])
+            info = RiskInfo(risk.name, risk.url, risk.message, [orjson.loads(rule) for rule in risk.matching_rules])
             self._by_key[key] = info
         return info
 
@@ -100,7 +108,7 @@ class ArchIndex:
     sets: ChannelSets
     versions: list[str] = field(default_factory=list)           # SemVer order
     payloads: dict[str, str] = field(default_factory=dict)
-    metadata: dict[str, dict] = field(default_factory=dict)
+    metadata: dict[str, dict[str, str]] = field(default_factory=dict)
     members: dict[str, list[str]] = field(default_factory=dict)   # channel -> versions
     masks: dict[str, int] = field(default_factory=dict)           # version -> its channels
     recommended: set[Update] = field(default_factory=set)
@@ -117,8 +125,8 @@ class ArchIndex:
         return self.sets.names(self.serving_mask(source, target))
 
 
-def index_documents(documents: dict[tuple[str, str], dict], channels: list[str], arches: list[str],
-                    catalog: RiskCatalog) -> dict[str, ArchIndex]:
+def index_views(views: Mapping[tuple[str, str], ServedView], channels: list[str],
+                arches: list[str]) -> dict[str, ArchIndex]:
     """One ArchIndex per architecture with at least one served release."""
     sets = ChannelSets(channels)
     indexes: dict[str, ArchIndex] = {}
@@ -126,22 +134,21 @@ def index_documents(documents: dict[tuple[str, str], dict], channels: list[str],
         index = ArchIndex(arch, sets)
         masks: dict[str, int] = defaultdict(int)
         for channel in sets.order:
-            doc = documents[channel, arch]
-            if not doc["nodes"]:
+            view = views.get((channel, arch))
+            if view is None:
                 continue
-            names = [node["version"] for node in doc["nodes"]]
-            for node in doc["nodes"]:
-                version = node["version"]
+            names = view.versions
+            for release in view.releases:
+                version = release.version
                 if version not in index.payloads:
-                    index.payloads[version] = node["payload"]
-                    index.metadata[version] = node["metadata"]
+                    index.payloads[version] = release.payload
+                    index.metadata[version] = release.metadata
                 masks[version] |= sets.bit[channel]
             index.members[channel] = names
-            index.recommended.update((names[a], names[b]) for a, b in doc["edges"])
-            for group in doc["conditionalEdges"]:
-                risks = tuple(catalog.add(risk) for risk in group["risks"])
-                for edge in group["edges"]:
-                    index.conditional[edge["from"], edge["to"]] = risks
+            index.recommended.update((names[a], names[b]) for a, b in view.edges)
+            for risks, edges in view.conditional:
+                for a, b in edges:
+                    index.conditional[names[a], names[b]] = risks
         if not index.members:
             continue
         index.masks = dict(masks)

@@ -8,6 +8,8 @@ so both cores stay busy, on a cold build and on a rebuild with every picture cac
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -22,6 +24,8 @@ from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
+from ..promotion.model_shape import PromotionJson
+from ..publish import graph_json
 from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from ..two_processes import ChildJob
@@ -39,8 +43,11 @@ from .planner_data import payloads_json, planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
 from .risk_pages import risk_pages
-from .served_index import ArchIndex, RiskCatalog, index_documents
+from .served_index import ArchIndex, RiskCatalog, index_views
+from .served_views import served_views
 from .svg_inline import inline_svg
+
+Views = dict[tuple[str, str], ChannelView]  # (channel, arch) -> its page's model
 
 
 @dataclass
@@ -63,8 +70,8 @@ class SiteTotals:
 
 
 @contextmanager
-def _long_lived_objects():
-    """At full scale the served documents are millions of objects that live until
+def _long_lived_objects() -> Iterator[None]:
+    """At full scale the page models are millions of objects that live until
     the end of the build; the cyclic garbage collector would rescan them every few
     thousand allocations, roughly doubling the time spent on page models."""
     gc.freeze()
@@ -89,7 +96,7 @@ def copy_assets(site: StagedSite) -> None:
             site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
 
 
-def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict) -> None:
+def _mark_tombstones(views: Views, promotion: PromotionJson) -> None:
     """Mark the versions each channel's feeder chain tombstones (before the pictures are drawn)."""
     tombstoned = chain_tombstones(promotion)
     for (channel, _), view in views.items():
@@ -97,7 +104,7 @@ def _mark_tombstones(views: dict[tuple[str, str], ChannelView], promotion: dict)
         view.tombstoned = {version: marked[version] for version in view.versions if version in marked}
 
 
-def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelView]) -> dict:
+def _submit_pictures(drawer: GraphDrawer, views: Views) -> dict[tuple[str, str], Future[bytes]]:
     pictures = {}
     reductions: Reductions = {}
     for (channel, arch), view in views.items():
@@ -110,9 +117,10 @@ def _submit_pictures(drawer: GraphDrawer, views: dict[tuple[str, str], ChannelVi
     return pictures
 
 
-def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: dict,
+def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
-                          all_versions: list[str], revision: dict, catalogs: list[CatalogLink]) -> None:
+                          all_versions: list[str], revision: dict[str, object],
+                          catalogs: list[CatalogLink]) -> None:
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
                 catalog_families=catalog_families(catalogs), catalog_index=catalog_index,
                 current=current_channels(page_arches, views), feed_kinds=feed_kinds(page_arches),
@@ -133,18 +141,19 @@ def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served:
                 errata_source=promotion.errata_source, path_guard=promotion.path_guard)
 
 
-def _compare_with(since: ChangesSince | None, documents: dict, warnings: Warnings) -> Changes | None:
-    """--changes-since: the diff (computed while dot draws)."""
+def _compare_with(since: ChangesSince | None, built: BuiltGraphs, warnings: Warnings) -> Changes | None:
+    """--changes-since: the diff (computed while dot draws) of the served JSON documents,
+    the only reader of them here: site-gen diff compares the wire format."""
     if since is None:
         return None
-    changes = changes_since(since, documents)
+    changes = changes_since(since, graph_json.graph_documents(built))
     if changes.problem:
         warnings.add(f"--changes-since {since.revision}: {changes.problem}")
     return changes
 
 
-def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict | None, all_versions: list[str],
-                        views: dict, catalog: RiskCatalog) -> None:
+def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict[str, object] | None,
+                        all_versions: list[str], views: Views, catalog: RiskCatalog) -> None:
     view = ChangesView(changes.model, changes.problem, changes.since.revision, changes.since.commit, revision)
     pages.write(layout.CHANGES, "changes.html.j2", changes=view,
                 site_links=site_links(all_versions, views, catalog.all()))
@@ -157,7 +166,7 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     forked child while this process draws and renders the rest."""
     first = len(site.written)
     pages = PageRenderer(site, has_changes_page, has_catalogs)
-    pages.precompress = True
+    pages.precompress = site
     for arch, index in indexes.items():
         pages.write_data(layout.planner_data(arch), planner_json(index))
     pages.write_data(layout.PAYLOADS_DATA, payloads_json(indexes))
@@ -170,9 +179,9 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     return site.written[first:], pages.pages
 
 
-def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion: dict,
+def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
                 options: SiteOptions, warnings: Warnings, progress: Progress) -> SiteTotals:
-    """``documents``: the served graphs (graph_json.graph_documents); ``promotion``: the
+    """``built``: the served graphs, which the pages read as served_views; ``promotion``: the
     build's promotion model (data/promotion.json).
 
     The release and risk pages and the planner's data (half of the work of rendering,
@@ -186,28 +195,28 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
         catalog = RiskCatalog()
         # the indexes add every risk of every served graph: the slugs are final before the
         # fork, and the channel views (which only the build process needs) find them there
-        indexes = index_documents(documents, built.channels, built.arches, catalog)
+        served = served_views(built, catalog)
+        indexes = index_views(served, built.channels, built.arches)
         catalog.assign_slugs()
         with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page,
                                                   options.has_catalogs)) as apart:
-            views = {(channel, arch): channel_view(channel, arch, doc, catalog)
-                     for (channel, arch), doc in documents.items() if doc["nodes"]}
+            views = {key: channel_view(view) for key, view in served.items()}
             _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
 
-            changes = _compare_with(options.changes_since, documents, warnings)
+            changes = _compare_with(options.changes_since, built, warnings)
             all_versions = sorted({v for index in indexes.values() for v in index.versions},
                                   key=versions.sort_key)
-            served = set(all_versions)
+            served_versions = set(all_versions)
             page_arches = {channel: [a for a in built.arches if (channel, a) in views]
                            for channel in built.channels}
             _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {},
                                   options.catalogs)
             promotion_view = promotion_page(promotion, page_arches)
-            _write_promotion_page(pages, promotion_view, served)
+            _write_promotion_page(pages, promotion_view, served_versions)
             if changes is not None:
                 _write_changes_page(pages, changes, revision, all_versions, views, catalog)
-            write_feeds(site, built.data, documents, catalog, changes.model if changes else None,
+            write_feeds(site, built.data, served, changes.model if changes else None,
                         options.changes_since.revision if options.changes_since else None, options.blames)
 
             with progress.stage("drawing graphs", len(views), "graph") as bar:
@@ -216,7 +225,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
                     pages.write(layout.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
                                 minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
                                 channel_arches=page_arches[channel],
-                                promotion=promotion_view.entries.get(channel), served_versions=served,
+                                promotion=promotion_view.entries.get(channel), served_versions=served_versions,
                                 promoted_until=promotion_view.promoted_until)
                     bar.update(1)
             written, apart_pages = apart.result()
