@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import shlex
 from pathlib import Path
 
@@ -114,3 +115,15 @@ def test_the_readme_is_a_newcomers_page():
     for needed in ("Pointing a cluster at it", "spec.upstream", "oc get clusterversion version -o json",
                    "never leaves the browser", "Where to read more"):
         assert needed in words, needed
+
+
+def test_no_merge_conflict_is_left_in_the_repository():
+    """A merge of parallel branches once left its markers in a doc: text files are checked."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=False).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    left = [name for name in tracked if Path(name).suffix in {".py", ".md", ".js", ".j2", ".css", ".yaml", ".yml",
+                                                               ".json", ".sh", ".toml", ".txt", ""}
+            and (REPO / name).is_file() and marker.search((REPO / name).read_text("utf-8", errors="replace"))]
+    assert left == []
