@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
