@@ -61,19 +61,22 @@ def _release_entries(channel, arch: str, doc: dict, times: FeedTimes) -> list[En
 
 def _risk_entries(channel: str, arch: str, doc: dict, times: FeedTimes, risk_files: dict,
                   catalog: RiskCatalog) -> list[Entry]:
-    covered: dict[str, list[tuple[str, str]]] = {}
+    # sort_key is a total order (it ends with the text): ranks compare the same, and faster;
+    # each update is (rank of its target, rank of its source), sorted as plain int pairs
+    ordered = sorted({node["version"] for node in doc["nodes"]}, key=versions.sort_key)
+    rank = {v: i for i, v in enumerate(ordered)}
+    covered: dict[str, list[tuple[int, int]]] = {}
     risks: dict[str, dict] = {}
     for group in doc["conditionalEdges"]:
+        updates = [(rank[e["to"]], rank[e["from"]]) for e in group["edges"]]
         for risk in group["risks"]:
             risks[risk["name"]] = risk
-            covered.setdefault(risk["name"], []).extend((e["from"], e["to"]) for e in group["edges"])
-    # sort_key is a total order (it ends with the text): ranks compare the same, and faster
-    rank = {v: i for i, v in enumerate(sorted({node["version"] for node in doc["nodes"]}, key=versions.sort_key))}
+            covered.setdefault(risk["name"], []).extend(updates)
     entries = []
     for name, risk in sorted(risks.items()):
-        updates = sorted(covered[name], key=lambda e: (rank[e[1]], rank[e[0]]))
+        updates = sorted(covered[name])
         rules = ", ".join(rule["type"] for rule in risk["matchingRules"])
-        listed = ", ".join(f"{a} → {b}" for a, b in updates)
+        listed = ", ".join([f"{ordered[b]} → {ordered[a]}" for a, b in updates])
         moments = [times.changed(path) for path in risk_files.get(name, [])]
         entries.append(Entry(
             f"risk {channel} {arch} {name} {risk['url']} {risk['message']} {rules} {listed}",
@@ -103,8 +106,14 @@ def _removal_entries(channel: str, arch: str, change: dict | None, since: str, t
                   times.revision_time(), layout.channel_page(channel, arch), text)]
 
 
+def _newest(entries: list[Entry]) -> list[Entry]:
+    """The ENTRIES a feed shows, newest first (a stable sort: taking the newest of a list
+    that grows, again and again, gives what one sort of the whole list would)."""
+    return sorted(entries, key=lambda e: (e.updated, e.title, e.key), reverse=True)[:ENTRIES]
+
+
 def _atom(path: str, title: str, alternate: str, entries: list[Entry], fallback: datetime) -> bytes:
-    entries = sorted(entries, key=lambda e: (e.updated, e.title, e.key), reverse=True)[:ENTRIES]
+    entries = _newest(entries)
     updated = max((e.updated for e in entries), default=fallback)
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -159,7 +168,9 @@ def write_feeds(site, data, documents: dict, catalog: RiskCatalog, changes: dict
             path = layout.feed_path(name, arch)
             site.write(path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
                                    layout.channel_page(name, arch), entries, times.fallback))
-            by_kind.setdefault((kind_of(name), arch), []).extend(entries)
+            # keeping only what a kind feed can show: all entries were 30 MiB at full scale
+            kind_feed = (kind_of(name), arch)
+            by_kind[kind_feed] = _newest(by_kind.get(kind_feed, []) + entries)
             written += 1
     for (kind, arch), entries in sorted(by_kind.items()):
         path = layout.kind_feed_path(kind, arch)
