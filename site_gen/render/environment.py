@@ -12,7 +12,7 @@ import gc
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import layout
-from ..publish.precompressed import precompress_written
+from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..resources import TEMPLATE_DIR
 from . import links
 from .channel_names import minor_anchor
@@ -62,7 +62,9 @@ class PageRenderer:
         self.env.globals["has_changes_page"] = has_changes_page  # every page's menu links it
         self.env.globals["has_catalogs"] = has_catalogs
         self.pages = 0
-        self.precompress = False  # write each page's .gz at once (in the process that rendered it)
+        # write each page's .gz at once, in the process that rendered it, and keep both
+        # files from the published site when the page's bytes did not change
+        self.precompress = False
 
     def write(self, page: str, template: str, **context) -> None:
         html = self.env.get_template(template).render(
@@ -75,6 +77,7 @@ class PageRenderer:
     def write_data(self, path: str, data: bytes | str) -> None:
         """A file of the site that is not a page (the planner's data)."""
         data = data.encode("utf-8") if isinstance(data, str) else data
-        self.site.write(path, data)
         if self.precompress:
-            precompress_written(self.site, path, data)
+            write_with_gzip(self.site, path, data, MIN_LENGTH)
+        else:
+            self.site.write(path, data)

@@ -177,6 +177,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, documents: dict, promotion
     revision = built.data.revision
     has_changes_page = options.changes_since is not None
     pages = PageRenderer(site, has_changes_page, options.has_catalogs)
+    pages.precompress = True
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         # the indexes add every risk of every served graph: the slugs are final before the
