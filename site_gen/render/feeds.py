@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .. import layout
 from ..model import versions
 from ..promotion.blame_store import ChannelBlames
+from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from . import links
 from .channel_names import kind_of
 from .feed_times import FeedTimes
@@ -135,6 +136,11 @@ def _atom(path: str, title: str, alternate: str, entries: list[Entry], fallback:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
+def _write(site, path: str, feed: bytes) -> None:
+    """With its .gz at once, both kept from the published site when the feed is unchanged (as pages are)."""
+    write_with_gzip(site, path, feed, MIN_LENGTH)
+
+
 def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
     """The kind feeds there are: each channel kind with the architectures that have a page of it."""
     kinds: dict[str, set[str]] = {}
@@ -166,15 +172,15 @@ def write_feeds(site, data, documents: dict, catalog: RiskCatalog, changes: dict
                        + _risk_entries(name, arch, doc, times, risk_files, catalog)
                        + _removal_entries(name, arch, changed.get((name, arch)), since or "", times))
             path = layout.feed_path(name, arch)
-            site.write(path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
-                                   layout.channel_page(name, arch), entries, times.fallback))
+            _write(site, path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
+                                     layout.channel_page(name, arch), entries, times.fallback))
             # keeping only what a kind feed can show: all entries were 30 MiB at full scale
             kind_feed = (kind_of(name), arch)
             by_kind[kind_feed] = _newest(by_kind.get(kind_feed, []) + entries)
             written += 1
     for (kind, arch), entries in sorted(by_kind.items()):
         path = layout.kind_feed_path(kind, arch)
-        site.write(path, _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
-                               layout.HOME, entries, times.fallback))
+        _write(site, path, _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
+                                 layout.HOME, entries, times.fallback))
         written += 1
     return written
