@@ -142,3 +142,15 @@ def test_csv_blobs_are_not_kept(tmp_path):
                                      bundle("a", "a.v1.0.0", "1.0.0", big)])
     kept = load_catalog(tmp_path).bundles[0]
     assert kept.metadata == (("displayName", "A"),)
+
+
+def test_files_split_by_bytes_come_back_in_the_walks_order(tmp_path):
+    """Cold parsing splits the files between two processes by size (largest first, each to the
+    lighter half); every file's blobs must still come back as its own, in the walk's order."""
+    from site_gen.olm.loading import _parse, _parse_on_two_cores
+    paths = []
+    for number, count in enumerate([1, 40, 3, 25, 2, 60, 5, 9, 1, 33, 7, 12]):  # sizes out of order
+        path = tmp_path / f"operator-{number:02d}.yaml"
+        path.write_text("".join(f"---\nschema: olm.package\nname: operator-{number}-{i}\n" for i in range(count)))
+        paths.append(path)
+    assert _parse_on_two_cores(paths) == [_parse(path) for path in paths]
