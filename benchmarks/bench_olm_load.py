@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import orjson
@@ -31,6 +34,73 @@ for source in sys.argv[2:]:
     write_catalog_json(load_catalog(Path(source)), Path(sys.argv[1]))
 print(time.perf_counter() - start, time.process_time())
 """
+
+
+# The build's catalog step itself (pipeline.steps.read_catalogs: load, validate, graphs, JSON
+# and, with pages, the catalog pages with their pictures), its files written to OUT.
+_STEP = """
+import sys, time
+from pathlib import Path
+from site_gen.olm.sources import catalog_source
+from site_gen.pipeline.steps import read_catalogs
+start = time.perf_counter()
+out, cache, pages = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "pages"
+read = read_catalogs([catalog_source(text) for text in sys.argv[4:]], cache, pages)
+files = {path: data for catalog in read.catalogs for path, data in catalog.files.items()}
+for path, data in {**files, **read.pages}.items():
+    target = out / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data.encode() if isinstance(data, str) else data)
+print(time.perf_counter() - start, time.process_time())
+"""
+
+
+def run_step(out: Path, cache: Path, pages: bool, catalogs: list[str]) -> tuple[float, float, float]:
+    """The catalog step in a fresh process: (wall s, CPU s of it and its children, peak RSS MiB
+    of the largest of them, from os.wait4)."""
+    argv = [sys.executable, "-c", _STEP, str(out), str(cache), "pages" if pages else "json", *catalogs]
+    with tempfile.TemporaryFile() as stderr:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from reaping again
+        if process.returncode != 0:
+            stderr.seek(0)
+            sys.exit(f"error: the catalog step failed:\n{stderr.read().decode(errors='replace')}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def step_cases(root: Path, catalogs: list[str], runs: int) -> dict:
+    """Pages off cold (empty cache each run) and warm (the parse cache of a first run), then
+    pages on, cold and warm (the SVG cache too). Peak RSS: the largest process of the case."""
+    cases: dict = {}
+    for pages in (False, True):
+        for warm in (False, True):
+            name = f"{'pages' if pages else 'json'}-{'warm' if warm else 'cold'}"
+            cache = root / f"cache-{name}"
+            if warm:
+                run_step(root / f"out-{name}-prime", cache, pages, catalogs)
+            walls, cpus, peaks = [], [], []
+            for run in range(runs):
+                if not warm:
+                    cache = root / f"cache-{name}-{run}"
+                wall, cpu, peak = run_step(root / f"out-{name}-{run}", cache, pages, catalogs)
+                walls.append(round(wall, 2))
+                cpus.append(round(cpu, 2))
+                peaks.append(round(peak))
+            cases[name] = {"seconds": walls, "median": statistics.median(walls), "cpu_seconds": cpus,
+                           "peak_mib": max(peaks)}
+    return cases
+
+
+def _verdict(step: dict) -> dict:
+    """Issue 20's targets: pages off cold <= 3 s and warm <= 1 s, pages on <= 10 s, peak <= 400 MiB."""
+    peak = max(case["peak_mib"] for name, case in step.items() if isinstance(case, dict))
+    return {"json cold <= 3 s": step["json-cold"]["median"] <= 3.0,
+            "json warm <= 1 s": step["json-warm"]["median"] <= 1.0,
+            "pages cold <= 10 s": step["pages-cold"]["median"] <= 10.0,
+            "peak <= 400 MiB": peak <= 400}
 
 
 def synthetic_index(path: Path, packages: int, bundles: int, csv_kib: int) -> int:
@@ -77,10 +147,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv-kib", type=int, default=52, help="olm.csv.metadata per bundle (default 52 KiB)")
     parser.add_argument("--skip-synthetic", action="store_true")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--catalog", action="append", default=[], metavar="NAME=SOURCE",
+                        help="time the build's catalog step on these (repeatable; default: every v4.NN "
+                             "folder of --catalogs), pages off and on, cold and warm")
+    parser.add_argument("--skip-step", action="store_true", help="leave out the catalog-step cases")
     args = parser.parse_args(argv)
-    results: dict = {}
+    results: dict = {"load_average_before": [round(x, 2) for x in os.getloadavg()]}
     with tempfile.TemporaryDirectory(prefix="bench-olm-") as scratch:
         root = Path(scratch)
+        if not args.skip_step:
+            catalogs = args.catalog or [f"{p.name}={p}" for p in sorted(args.catalogs.iterdir())
+                                        if p.is_dir() and p.name.startswith("v4.")]
+            results["step"] = {"catalogs": catalogs, **step_cases(root, catalogs, args.runs)}
+            results["step"]["verdict"] = _verdict(results["step"])
         if args.catalogs.is_dir():
             sources = sorted(p for p in args.catalogs.iterdir() if p.is_dir())
             runs = [run_child(root / f"shared{i}", sources) for i in range(args.runs)]
@@ -93,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             results["synthetic"] = {"packages": args.packages, "bundles": args.bundles, "mib": round(size / 2**20),
                                     "seconds": [r[0] for r in runs], "cpu_seconds": [r[1] for r in runs],
                                     "peak_mib": [round(r[2]) for r in runs]}
+    results["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(results, indent=2))
     return 0
 

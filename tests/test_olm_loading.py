@@ -159,3 +159,15 @@ def test_a_huge_max_openshift_version_is_an_invalid_gate_not_a_crash(tmp_path):
     gate = max_openshift_version(catalog.bundles[0].max_openshift_versions)
     assert gate.error == ('failed to parse "99999999999999999999" as semver: '
                           'strconv.ParseUint: parsing "99999999999999999999": value out of range')
+
+
+def test_files_split_by_bytes_come_back_in_the_walks_order(tmp_path):
+    """Cold parsing splits the files between two processes by size (largest first, each to the
+    lighter half); every file's blobs must still come back as its own, in the walk's order."""
+    from site_gen.olm.loading import _parse, _parse_on_two_cores
+    paths = []
+    for number, count in enumerate([1, 40, 3, 25, 2, 60, 5, 9, 1, 33, 7, 12]):  # sizes out of order
+        path = tmp_path / f"operator-{number:02d}.yaml"
+        path.write_text("".join(f"---\nschema: olm.package\nname: operator-{number}-{i}\n" for i in range(count)))
+        paths.append(path)
+    assert _parse_on_two_cores(paths) == [_parse(path) for path in paths]

@@ -84,3 +84,25 @@ def test_a_rebuild_keeps_the_copies_of_unchanged_files_and_remakes_the_others(tm
     assert any(name.startswith("channels/stable-4.16/") for name in remade), remade
     for relative in after:  # kept or remade, every copy holds its file as it is now
         assert gzip.decompress(after[relative][1]) == (site / relative).read_bytes(), relative
+
+
+def test_a_rebuild_keeps_every_unchanged_page_and_feed_itself(tmp_path):
+    """As for the graphs: a page or feed whose bytes did not change is the published file,
+    hard-linked, so its time (nginx's ETag) survives a rebuild; a changed one is a new file."""
+    graph_data, site = tmp_path / "graph-data", tmp_path / "site"
+    shutil.copytree(EXAMPLE, graph_data)
+    build(graph_data, site)
+    before = {relative: (path.stat().st_ino, path.read_bytes()) for relative, path in page_files(site).items()
+              if relative.endswith((".html", ".atom"))}
+    channel = graph_data / "channels" / "stable-4.16.yaml"
+    channel.write_text(channel.read_text().replace("- 4.16.1\n", ""))
+    build(graph_data, site, "--force")
+    after = {relative: (path.stat().st_ino, path.read_bytes()) for relative, path in page_files(site).items()
+             if relative.endswith((".html", ".atom"))}
+    assert after.keys() == before.keys()
+    changed = {relative for relative in after if after[relative][1] != before[relative][1]}
+    assert {"channels/stable-4.16/amd64.html", "feeds/stable-4.16/amd64.atom"} <= changed
+    assert any(relative.startswith("releases/") for relative in set(after) - changed)
+    assert any(relative.startswith("feeds/") for relative in set(after) - changed)
+    for relative, (inode, _) in after.items():
+        assert (inode == before[relative][0]) == (relative not in changed), relative

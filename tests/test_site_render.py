@@ -508,3 +508,17 @@ def test_no_html_writes_no_pages_and_starts_no_dot(tmp_path, monkeypatch):
     site = tmp_path / "site"
     assert (site / "api/upgrades_info/v1/graph/stable-4.16/amd64.json").is_file()
     assert not list(site.rglob("*.html")) and not (site / "assets").exists()
+
+
+def test_pages_of_one_shared_picture_each_carry_their_own_label(example):
+    """stable-4.16 is one picture on all four architectures (F3), made ready for the pages once:
+    each page's copy names its own architecture and is otherwise the same."""
+    site, result = example
+    assert result.pages.drawing.shared > 0
+    pages = sorted((site / "channels/stable-4.16").glob("*.html"))
+    assert len(pages) == 4
+    assert [page_svg(page).get("aria-label") for page in pages] == [
+        f"Update graph of stable-4.16 on {page.stem}" for page in pages]
+    unlabelled = {re.sub(r'aria-label="[^"]*"', "", re.search(r"<svg\b.*?</svg>", page.read_text("utf-8"),
+                                                                re.DOTALL).group(0)) for page in pages}
+    assert len(unlabelled) == 1

@@ -68,7 +68,7 @@ def load_catalog(source: Path, name: str | None = None, cache_dir: Path | None =
     known = [cache.lookup(key) if cache is not None and key is not None else None for key in keys]
     # Parsing YAML is nearly all of a cold load: the files no cache knows are parsed on both
     # cores (a forked child takes every other one); the blobs come back reduced.
-    parsed = iter(map_in_two(_parse, [path for path, blobs in zip(files, known) if blobs is None]))
+    parsed = iter(_parse_on_two_cores([path for path, blobs in zip(files, known) if blobs is None]))
     for path, key, cached in zip(files, keys, known):
         catalog.files += 1
         if cached is not None:
@@ -85,6 +85,34 @@ def load_catalog(source: Path, name: str | None = None, cache_dir: Path | None =
     if cache is not None:
         cache.save()
     return catalog
+
+
+def _parse_on_two_cores(paths: list[Path]) -> list:
+    """``[_parse(path) for path in paths]``, the work split by bytes. map_in_two gives the
+    forked child the odd positions; in the walk's order that was 8.7 MB of YAML for one core
+    and 4.3 MB for the other in a shared catalog. Here the largest files go first, each to the
+    half with fewer bytes (while it may take more files), and the results come back in order."""
+    sizes = [_size(path) for path in paths]
+    halves: tuple[list[int], list[int]] = ([], [])
+    limits, loads = ((len(paths) + 1) // 2, len(paths) // 2), [0, 0]  # even and odd positions
+    for i in sorted(range(len(paths)), key=lambda i: (-sizes[i], i)):
+        side = 0 if loads[0] <= loads[1] else 1
+        if len(halves[side]) == limits[side]:
+            side = 1 - side
+        halves[side].append(i)
+        loads[side] += sizes[i]
+    order = [i for pair in zip(*halves) for i in pair] + halves[0][len(halves[1]):]
+    results: list = [None] * len(paths)
+    for i, outcome in zip(order, map_in_two(_parse, [paths[i] for i in order])):
+        results[i] = outcome
+    return results
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # _parse reports it
 
 
 def _parse(path: Path) -> list[tuple[int, object, dict[tuple, int]]] | InputError:

@@ -32,8 +32,9 @@ def gzip_bytes(data: bytes) -> bytes:
     return bytes(deflate.gzip_compress(data, LEVEL))  # it gives a bytearray
 
 
-def write_with_gzip(site: StagedSite, relative: str, data: bytes) -> bool:
-    """Write ``relative`` and, beside it, ``relative.gz`` holding the same bytes compressed.
+def write_with_gzip(site: StagedSite, relative: str, data: bytes, min_length: int = 0) -> bool:
+    """Write ``relative`` and, beside it, ``relative.gz`` holding the same bytes compressed
+    (unless ``data`` is shorter than ``min_length``: the pages pass MIN_LENGTH).
 
     When the published site already holds exactly ``data`` at ``relative``, both files are
     hard-linked from it instead (:meth:`StagedSite.write_unless_published`); its ``.gz`` only
@@ -41,6 +42,8 @@ def write_with_gzip(site: StagedSite, relative: str, data: bytes) -> bool:
     True when ``relative`` was written anew."""
     site.marker["precompressed"] = FORMAT
     written = site.write_unless_published(relative, data)
+    if len(data) < min_length:
+        return written
     packed = relative + PRECOMPRESSED_SUFFIX
     if not written and site.published_marker.get("precompressed") == FORMAT:
         old = site.published(packed)
@@ -91,16 +94,8 @@ def precompress_pages(site: StagedSite) -> int:
         return sum(results)
 
 
-def precompress_written(site: StagedSite, relative: str, data: bytes) -> bool:
-    """The ``.gz`` of one page just written with ``data``, at once, in the process that wrote
-    it (:func:`precompress_pages` then leaves it be): as :func:`precompress_pages` would."""
-    site.marker["precompressed"] = FORMAT
-    return _precompress(site, relative, site.published_marker.get("precompressed") == FORMAT, data)
-
-
-def _precompress(site: StagedSite, relative: str, same_format: bool, data: bytes | None = None) -> bool:
-    if data is None:
-        data = site.path_for(relative).read_bytes()
+def _precompress(site: StagedSite, relative: str, same_format: bool) -> bool:
+    data = site.path_for(relative).read_bytes()
     if len(data) < MIN_LENGTH:
         return False
     packed = relative + PRECOMPRESSED_SUFFIX

@@ -25,6 +25,7 @@ from .. import layout
 from ..model import versions
 from ..model.graph_data import Channel, GraphData
 from ..promotion.blame_store import ChannelBlames
+from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from . import links
 from .changes_page import ChangesJson
@@ -68,20 +69,23 @@ def _release_entries(channel: Channel, arch: str, view: ServedView, times: FeedT
 
 def _risk_entries(channel: str, arch: str, view: ServedView, times: FeedTimes,
                   risk_files: dict[str, list[Path]]) -> list[Entry]:
-    covered: dict[str, list[tuple[str, str]]] = {}
-    risks: dict[str, RiskInfo] = {}
+    # sort_key is a total order (it ends with the text): ranks compare the same, and faster;
+    # each update is (rank of its target, rank of its source), sorted as plain int pairs
     names = view.versions
+    ordered = sorted(set(names), key=versions.sort_key)
+    rank = {v: i for i, v in enumerate(ordered)}
+    covered: dict[str, list[tuple[int, int]]] = {}
+    risks: dict[str, RiskInfo] = {}
     for group_risks, edges in view.conditional:
+        updates = [(rank[names[b]], rank[names[a]]) for a, b in edges]
         for risk in group_risks:
             risks[risk.name] = risk
-            covered.setdefault(risk.name, []).extend((names[a], names[b]) for a, b in edges)
-    # sort_key is a total order (it ends with the text): ranks compare the same, and faster
-    rank = {v: i for i, v in enumerate(sorted(set(names), key=versions.sort_key))}
+            covered.setdefault(risk.name, []).extend(updates)
     entries = []
     for name, risk in sorted(risks.items()):
-        updates = sorted(covered[name], key=lambda e: (rank[e[1]], rank[e[0]]))
+        updates = sorted(covered[name])
         rules = ", ".join(risk.rule_types)
-        listed = ", ".join(f"{a} → {b}" for a, b in updates)
+        listed = ", ".join([f"{ordered[b]} → {ordered[a]}" for a, b in updates])
         moments = [times.changed(path) for path in risk_files.get(name, [])]
         entries.append(Entry(
             f"risk {channel} {arch} {name} {risk.url} {risk.message} {rules} {listed}",
@@ -113,8 +117,14 @@ def _removal_entries(channel: str, arch: str, change: dict[str, Any] | None, sin
                   times.revision_time(), layout.channel_page(channel, arch), text)]
 
 
+def _newest(entries: list[Entry]) -> list[Entry]:
+    """The ENTRIES a feed shows, newest first (a stable sort: taking the newest of a list
+    that grows, again and again, gives what one sort of the whole list would)."""
+    return sorted(entries, key=lambda e: (e.updated, e.title, e.key), reverse=True)[:ENTRIES]
+
+
 def _atom(path: str, title: str, alternate: str, entries: list[Entry], fallback: datetime) -> bytes:
-    entries = sorted(entries, key=lambda e: (e.updated, e.title, e.key), reverse=True)[:ENTRIES]
+    entries = _newest(entries)
     updated = max((e.updated for e in entries), default=fallback)
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -134,6 +144,11 @@ def _atom(path: str, title: str, alternate: str, entries: list[Entry], fallback:
                 "</entry>"]
     out.append("</feed>")
     return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _write(site: StagedSite, path: str, feed: bytes) -> None:
+    """With its .gz at once, both kept from the published site when the feed is unchanged (as pages are)."""
+    write_with_gzip(site, path, feed, MIN_LENGTH)
 
 
 def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
@@ -167,13 +182,15 @@ def write_feeds(site: StagedSite, data: GraphData, views: Mapping[tuple[str, str
                        + _risk_entries(name, arch, view, times, risk_files)
                        + _removal_entries(name, arch, changed.get((name, arch)), since or "", times))
             path = layout.feed_path(name, arch)
-            site.write(path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
-                                   layout.channel_page(name, arch), entries, times.fallback))
-            by_kind.setdefault((kind_of(name), arch), []).extend(entries)
+            _write(site, path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
+                                     layout.channel_page(name, arch), entries, times.fallback))
+            # keeping only what a kind feed can show: all entries were 30 MiB at full scale
+            kind_feed = (kind_of(name), arch)
+            by_kind[kind_feed] = _newest(by_kind.get(kind_feed, []) + entries)
             written += 1
     for (kind, arch), entries in sorted(by_kind.items()):
         path = layout.kind_feed_path(kind, arch)
-        site.write(path, _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
-                               layout.HOME, entries, times.fallback))
+        _write(site, path, _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
+                                 layout.HOME, entries, times.fallback))
         written += 1
     return written

@@ -8,6 +8,7 @@ so both cores stay busy, on a cold build and on a rebuild with every picture cac
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -45,7 +46,7 @@ from .release_pages import release_pages
 from .risk_pages import risk_pages
 from .served_index import ArchIndex, RiskCatalog, index_views
 from .served_views import served_views
-from .svg_inline import inline_svg
+from .svg_inline import labelled, unlabelled
 
 Views = dict[tuple[str, str], ChannelView]  # (channel, arch) -> its page's model
 
@@ -191,6 +192,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
     revision = built.data.revision
     has_changes_page = options.changes_since is not None
     pages = PageRenderer(site, has_changes_page, options.has_catalogs)
+    pages.precompress = site
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         # the indexes add every risk of every served graph: the slugs are final before the
@@ -220,8 +222,19 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
                         options.changes_since.revision if options.changes_since else None, options.blames)
 
             with progress.stage("drawing graphs", len(views), "graph") as bar:
+                # graphs identical to another share one picture: made ready for the page once,
+                # and let go after its last page
+                uses = Counter(id(picture) for picture in pictures.values())
+                prepared: dict[int, bytes] = {}
                 for (channel, arch), view in views.items():
-                    svg = inline_svg(pictures[channel, arch].result(), f"Update graph of {channel} on {arch}")
+                    picture = pictures[channel, arch]  # one future per distinct picture
+                    body = prepared.pop(id(picture), None)
+                    if body is None:
+                        body = unlabelled(picture.result())
+                    uses[id(picture)] -= 1
+                    if uses[id(picture)]:
+                        prepared[id(picture)] = body
+                    svg = labelled(body, f"Update graph of {channel} on {arch}")
                     pages.write(layout.channel_page(channel, arch), "channel.html.j2", view=view, svg=svg,
                                 minor=minor_of(channel), risk_pages_json=_risk_pages_json(view),
                                 channel_arches=page_arches[channel],

@@ -23,10 +23,22 @@ _GRAPH_END = re.compile(rb"</g>\s*</svg>\s*$")
 
 def inline_svg(svg: bytes, label: str) -> str:
     """The SVG as an HTML fragment, labelled for assistive technology."""
+    return labelled(unlabelled(svg), label)
+
+
+def unlabelled(svg: bytes) -> bytes:
+    """What :func:`inline_svg` makes of ``svg`` before the label: the costly part, the same
+    for every page that shows this picture (the build reuses it for identical graphs)."""
     body = _PROLOG.sub(b"", svg)
     body = _GRAPH_TITLE.sub(rb"\1", body, count=1)
+    return _nodes_in_version_order(body)
+
+
+def labelled(body: bytes, label: str) -> str:
+    """``body`` (from :func:`unlabelled`) with its label, as an HTML fragment. The label goes
+    into the root element's tag, which moving the nodes leaves where it was."""
     body = _SVG_OPEN.sub(b'<svg id="graph-svg" role="group" aria-label="' + _attribute(label) + b'"', body, count=1)
-    return _nodes_in_version_order(body).decode("utf-8").strip()
+    return body.decode("utf-8").strip()
 
 
 def _nodes_in_version_order(body: bytes) -> bytes:
