@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError, Warnings
+from ..olm.update_check import site_json_reader
 from ..planner.answer import SCOPE_CHOICES, Question, plan
 from ..planner.answer_shape import ClusterFacts
 from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
@@ -110,22 +111,6 @@ class OperatorsError(Exception):
         self.error = error
 
 
-def _site_json(site: Path):
-    """read_json for the operator rules: a site file's data, None when it is missing. Each file is
-    read once: every operator looks through every catalog's index.json for its family."""
-    read: dict[str, object] = {}
-
-    def read_json(path: str):
-        if path not in read:
-            file = site / path
-            try:
-                read[path] = orjson.loads(file.read_bytes()) if file.is_file() else None
-            except orjson.JSONDecodeError as exc:
-                raise InputError(f"invalid JSON: {exc}", file) from None
-        return read[path]
-    return read_json
-
-
 def _error_line(error: ClusterError) -> str:
     return error.message + (f" ({error.detail})" if error.detail else "")
 
@@ -174,7 +159,7 @@ def run(args, warnings: Warnings) -> int:
         answer = plan_for_cluster(data, cluster, args.target, args.kind)
         if operators is not None:
             try:
-                attach_operators(answer, operators, _site_json(args.site))
+                attach_operators(answer, operators, site_json_reader(args.site))
             except InputError as exc:
                 print(f"{exc.location}error: {exc.message}", file=sys.stderr)
                 return 2

@@ -6,12 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from ..model.errors import InputError, Warnings
-from ..olm.update_check import OperatorQuestion, check_operator
+from ..olm.update_check import OperatorQuestion, check_operator, site_json_reader
 from ..olm.update_text import answer_text
 
 EPILOG = """\
@@ -54,18 +53,6 @@ def add_parser(sub) -> None:
                         help="text (default) or the answer as JSON, as the page computes it")
 
 
-def _reader(site: Path):
-    def read(path: str) -> Any | None:
-        file = site / path
-        if not file.is_file():
-            return None
-        try:
-            return orjson.loads(file.read_bytes())
-        except orjson.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc}", file) from None
-    return read
-
-
 def run(args, warnings: Warnings) -> int:
     if not args.site.is_dir():
         print(f"{args.site}: error: no such site directory", file=sys.stderr)
@@ -73,7 +60,7 @@ def run(args, warnings: Warnings) -> int:
     question = OperatorQuestion(args.catalog, args.package, args.channel, args.installed, args.openshift,
                                 args.to_openshift if args.to_openshift is not None else args.openshift)
     try:
-        answer = check_operator(question, _reader(args.site))
+        answer = check_operator(question, site_json_reader(args.site))
     except InputError as exc:
         print(f"{exc.location}error: {exc.message}", file=sys.stderr)
         return 2

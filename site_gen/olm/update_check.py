@@ -14,12 +14,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import orjson
+
+from ..model.errors import InputError
 from . import blang
 from .publish import path_component
 
 ReadJson = Callable[[str], Any | None]
+
+
+def site_json_reader(site: Path) -> ReadJson:
+    """read_json over a built site's folder (the terminal's view of what the page fetches): a
+    file's data, None when it is missing, each file read once (every operator of a cluster
+    looks through every catalog's index.json)."""
+    read: dict[str, Any] = {}
+
+    def read_json(path: str) -> Any | None:
+        if path not in read:
+            file = site / path
+            try:
+                read[path] = orjson.loads(file.read_bytes()) if file.is_file() else None
+            except orjson.JSONDecodeError as exc:
+                raise InputError(f"invalid JSON: {exc}", file) from None
+        return read[path]
+    return read_json
 
 VERDICTS = ("not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
             "no-path-in-target", "update-available", "up-to-date")
