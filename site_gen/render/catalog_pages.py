@@ -19,7 +19,7 @@ from ..olm.publish import PackageView, graphs_of, package_views, path_component
 from ..olm.validation import Validation
 from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source
-from .environment import PageRenderer
+from .environment import CollectedPages, PageRenderer
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
 from .svg_inline import inline_svg
@@ -129,22 +129,12 @@ def package_facts(package: PackageSummary) -> PackageFacts:
                         {row.name: row.deprecated for view in package.channels for row in view.rows if row.deprecated})
 
 
-class _Collected:
-    """What PageRenderer writes, kept as files for the build to stage."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
-
-    def write(self, relative: str, content: str | bytes) -> None:
-        self.files[relative] = content.encode("utf-8") if isinstance(content, str) else content
-
-
 def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
                   has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
     """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``.
     Without ``has_graphs`` (an operators-only site) the menu has no cluster pages and the
     site's home page, which lists the catalogs, is written here too."""
-    collected = _Collected()
+    collected = CollectedPages()
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
     pages.env.globals["catalog_index"] = catalog_index
     pages.env.globals["has_graphs"] = has_graphs

@@ -8,22 +8,14 @@ site_gen/olm/update_check.py).
 from __future__ import annotations
 
 from .. import layout
-from .environment import PageRenderer
+from .environment import CollectedPages, PageRenderer
 
 CHECKER_PAGE = f"{layout.OLM_DIR}/checker.html"   # also OPERATOR_CHECKER in the templates
 
 
-class _Collected:
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
-
-    def write(self, relative: str, content: bytes | str) -> None:
-        self.files[relative] = content.encode() if isinstance(content, str) else content
-
-
 def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
     """Site path -> bytes of the checker page (``has_graphs``: the menu lists the cluster pages)."""
-    collected = _Collected()
+    collected = CollectedPages()
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
     pages.env.globals["has_graphs"] = has_graphs
     pages.write(CHECKER_PAGE, "olm_checker.html.j2")

@@ -35,6 +35,17 @@ class PageSink(Protocol):
     def write(self, relative: str, content: bytes | str, /) -> object: ...
 
 
+class CollectedPages:
+    """A PageSink that keeps what is written as files (site path -> bytes) for the build to
+    stage: the pages made beside the catalogs, in the worker that loaded them."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def write(self, relative: str, content: bytes | str) -> None:
+        self.files[relative] = content.encode("utf-8") if isinstance(content, str) else content
+
+
 def count(number: int, noun: str) -> str:
     """``3|count("channel")`` -> "3 channels", ``1|count("channel")`` -> "1 channel", with thousands separators."""
     return f"{number:,} {noun if number == 1 else noun + 's'}"
