@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -11,7 +13,7 @@ import orjson
 from ..model.errors import InputError, Warnings
 from ..olm.update_check import site_json_reader
 from ..planner.answer import SCOPE_CHOICES, Question, plan
-from ..planner.answer_shape import ClusterFacts
+from ..planner.answer_shape import Answer, ClusterFacts
 from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
 from ..planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
 from ..planner.data import load_planner_data
@@ -79,40 +81,63 @@ def _read_text(path: Path) -> str:
         raise ClusterError(f"The text is not UTF-8 (byte {exc.start}).") from None
 
 
+class _Refused(Exception):
+    """One line for standard error, exit status 2."""
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """What goes wrong reading ``path`` (the --cluster or --operators file), as one line naming it."""
+    try:
+        yield
+    except OSError as exc:
+        raise _Refused(f"{path}: error: {exc.strerror}") from None
+    except ClusterError as exc:
+        raise _Refused(f"{path}: error: " + exc.message + (f" ({exc.detail})" if exc.detail else "")) from None
+
+
 def _cluster(args) -> tuple[ClusterFacts, list[dict]]:
     """The cluster read from --cluster FILE, and the other objects given with it."""
-    document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
-    payloads_path = args.site / "data" / "payloads.json"
-    try:
-        payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
-    except orjson.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc}", payloads_path) from None
-    return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others
+    with _reading(args.cluster):
+        document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
+        payloads_path = args.site / "data" / "payloads.json"
+        try:
+            payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
+        except orjson.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc}", payloads_path) from None
+        return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others
 
 
 def _operators(args, others: list[dict]) -> dict | None:
     """The operators given with the cluster and with --operators, or None when there are none."""
     objects = list(others)
     if args.operators is not None:
-        try:
+        with _reading(args.operators):
             objects += parse_objects(_read_text(args.operators))
-        except ClusterError as exc:
-            raise OperatorsError(exc) from None
-        if not has_operators(objects):
-            raise OperatorsError(ClusterError("There is no Subscription and no ClusterServiceVersion here."))
-    return read_operators(objects) if has_operators(objects) else None
+            if not has_operators(objects):
+                raise ClusterError("There is no Subscription and no ClusterServiceVersion here.")
+    if not has_operators(objects):
+        return None
+    with _reading(args.cluster):  # the operators in --cluster FILE
+        return read_operators(objects)
 
 
-class OperatorsError(Exception):
-    """A ClusterError of the --operators file (the message names that file, not --cluster's)."""
-
-    def __init__(self, error: ClusterError):
-        super().__init__(error.message)
-        self.error = error
-
-
-def _error_line(error: ClusterError) -> str:
-    return error.message + (f" ({error.detail})" if error.detail else "")
+def _plan(args) -> tuple[ClusterFacts | None, Answer]:
+    """The cluster (with --cluster) and the answer, as the page gives it."""
+    cluster, operators = None, None
+    if args.cluster is not None:
+        cluster, others = _cluster(args)
+        operators = _operators(args, others)
+        if not cluster["arch"] and args.arch_given is None:
+            raise _Refused(f"{args.cluster}: error: " + cluster["notes"][-1] + " (pass --arch)")
+    arch = (cluster["arch"] if cluster and cluster["arch"] else args.arch_given) or "amd64"
+    data = load_planner_data(args.site, arch)
+    if cluster is None:
+        return None, plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
+    answer = plan_for_cluster(data, cluster, args.target, args.kind)
+    if operators is not None:
+        attach_operators(answer, operators, site_json_reader(args.site))
+    return cluster, answer
 
 
 def run(args, warnings: Warnings) -> int:
@@ -122,49 +147,14 @@ def run(args, warnings: Warnings) -> int:
     if args.operators is not None and args.cluster is None:
         print("error: --operators needs --cluster FILE", file=sys.stderr)
         return 2
-    cluster, operators = None, None
-    if args.cluster is not None:
-        try:
-            cluster, others = _cluster(args)
-        except OSError as exc:
-            print(f"{args.cluster}: error: {exc.strerror}", file=sys.stderr)
-            return 2
-        except InputError as exc:
-            print(f"{exc.location}error: {exc.message}", file=sys.stderr)
-            return 2
-        except ClusterError as exc:
-            print(f"{args.cluster}: error: {_error_line(exc)}", file=sys.stderr)
-            return 2
-        try:
-            operators = _operators(args, others)
-        except OSError as exc:
-            print(f"{args.operators}: error: {exc.strerror}", file=sys.stderr)
-            return 2
-        except OperatorsError as exc:
-            print(f"{args.operators}: error: {_error_line(exc.error)}", file=sys.stderr)
-            return 2
-        except ClusterError as exc:  # the operators in --cluster FILE
-            print(f"{args.cluster}: error: {_error_line(exc)}", file=sys.stderr)
-            return 2
-        if not cluster["arch"] and args.arch_given is None:
-            print(f"{args.cluster}: error: " + cluster["notes"][-1] + " (pass --arch)", file=sys.stderr)
-            return 2
-    arch = (cluster["arch"] if cluster and cluster["arch"] else args.arch_given) or "amd64"
     try:
-        data = load_planner_data(args.site, arch)
+        cluster, answer = _plan(args)
+    except _Refused as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except InputError as exc:  # nothing is written, so the build's "nothing was published" does not apply
         print(f"{exc.location}error: {exc.message}", file=sys.stderr)
         return 2
-    if cluster is not None:
-        answer = plan_for_cluster(data, cluster, args.target, args.kind)
-        if operators is not None:
-            try:
-                attach_operators(answer, operators, site_json_reader(args.site))
-            except InputError as exc:
-                print(f"{exc.location}error: {exc.message}", file=sys.stderr)
-                return 2
-    else:
-        answer = plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
     if args.format == "json":
         sys.stdout.buffer.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2) + b"\n")
     else:
