@@ -46,15 +46,51 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
 _RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
-_WILDCARD = _RESOLVERS.get(None, [])
+_WILDCARD = tuple(_RESOLVERS.get(None, ()))
+# The (tag, pattern) pairs PyYAML's resolver tries for a plain scalar, by its first character
+# ("" for the empty scalar), the wildcard ones already appended: one lookup, no list built per scalar.
+_RULES_BY_FIRST = {first: tuple(pairs) + _WILDCARD for first, pairs in _RESOLVERS.items() if first is not None}
 
 
 def _plain_tag(value: str) -> str:
     """The tag PyYAML's resolver gives an untagged plain scalar."""
-    for tag, regexp in _RESOLVERS.get(value[:1] if value else "", []) + _WILDCARD:
+    for tag, regexp in _RULES_BY_FIRST.get(value[:1], _WILDCARD):
         if regexp.match(value):
             return tag
     return _STR
+
+
+class FastResolvingLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader (libyaml's when present) with the resolver's per-node Python calls
+    cut short: the safe schema has no path resolvers, so descending and ascending the tree track
+    nothing, and a scalar's tag is one lookup. Composing a catalog file calls these once per node;
+    the tags are PyYAML's own."""
+
+    def descend_resolver(self, current_node: object, current_index: object) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            if not implicit[0]:
+                return _STR
+            tag = _KNOWN_TAGS.get(value)
+            if tag is None:
+                tag = _plain_tag(value)
+                if len(_KNOWN_TAGS) < _KNOWN_TAGS_MAX and len(value) <= 64:
+                    _KNOWN_TAGS[value] = tag
+            return tag
+        return _SEQ if kind is yaml.SequenceNode else _MAP
+
+
+# Plain scalars repeat (keys above all): their tags, remembered up to a bound.
+_KNOWN_TAGS: dict[str, str] = {}
+_KNOWN_TAGS_MAX = 50_000
+
+
+assert not FastResolvingLoader.yaml_path_resolvers, "path resolvers would need descend/ascend_resolver"
 
 
 class _Collection:
@@ -324,7 +360,7 @@ def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
 
 def load_bounded(text: str, path) -> tuple[object, dict[tuple, int]]:
     """The data of the single YAML document ``text`` and the line of every value."""
-    loader = yaml.CSafeLoader(text) if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader(text)
+    loader = FastResolvingLoader(text)
     lines: dict[tuple, int] = {}
     try:
         if _collections_at_most(text) <= _SAFE_FOR_LIBYAML_COMPOSER:
