@@ -28,7 +28,7 @@ _CHILD = """
 import sys, time
 from pathlib import Path
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import write_catalog_json
+from site_gen.olm.published_json import write_catalog_json
 start = time.perf_counter()
 for source in sys.argv[2:]:
     write_catalog_json(load_catalog(Path(source)), Path(sys.argv[1]))

@@ -12,7 +12,7 @@ import pytest
 from site_gen.cli import main
 from site_gen.olm.catalog_list import catalog_list_file
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import catalog_files
+from site_gen.olm.published_json import catalog_files
 from site_gen.olm.sources import CatalogSource
 
 from registry_images import Pusher, base_layer, gzip_bytes, tar_bytes

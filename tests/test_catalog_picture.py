@@ -11,7 +11,7 @@ import pytest
 from olm_catalogs import bundle, channel, entry, package, write_yaml
 
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import graphs_of, package_views
+from site_gen.olm.published_json import graphs_of, package_views
 from site_gen.olm.validation import validate
 from site_gen.render.catalog_pages import channel_view
 from site_gen.render.catalog_picture import dot_source, drawn_edges, group_units

@@ -12,7 +12,7 @@ import pytest
 
 from site_gen.cli import main
 from site_gen.diffing.compare import compare, compare_graph
-from site_gen.diffing.render import render_markdown
+from site_gen.diffing.report_text import render_markdown
 from site_gen.render.changes_page import standalone_html
 
 from conftest import EXAMPLE
@@ -275,7 +275,7 @@ def test_html_escapes_user_text():
 def test_markdown_keeps_any_value_verbatim(value):
     from markdown_it import MarkdownIt
 
-    from site_gen.diffing.render import markdown_code, markdown_text
+    from site_gen.diffing.report_text import markdown_code, markdown_text
 
     render = MarkdownIt("commonmark").enable("table").enable("strikethrough").render
     flat = value.replace("\n", " ")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from site_gen.olm.check import catalog_findings
+from site_gen.olm.catalog_check import catalog_findings
 from site_gen.olm.gates import blocks, max_openshift_version
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import catalog_files
+from site_gen.olm.published_json import catalog_files
 
 from conftest import EXAMPLE, REPO
 

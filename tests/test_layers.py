@@ -88,3 +88,14 @@ def test_the_parts_form_no_cycle():
 
     for part in sorted(found):
         visit(part, [])
+
+
+def test_every_module_and_package_name_is_used_once():
+    # One module per name (issue 19): a newcomer who reads "loading.py" or "model" knows which one.
+    names: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*"):
+        if "__pycache__" in path.parts or "templates" in path.relative_to(PACKAGE).parts:
+            continue
+        if path.is_dir() or (path.suffix == ".py" and not path.name.startswith("__")):
+            names.setdefault(path.stem, []).append(str(path.relative_to(REPO)))
+    assert {name: places for name, places in names.items() if len(places) > 1} == {}

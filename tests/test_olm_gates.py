@@ -9,7 +9,7 @@ import pytest
 from site_gen.olm import gates
 from site_gen.olm.gates import Installed, MaxVersion, blocks, gate, max_openshift_version
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import graphs_of, package_views
+from site_gen.olm.published_json import graphs_of, package_views
 from site_gen.olm.validation import validate
 
 FIXTURE = Path(__file__).parent / "olm_fixtures" / "gates"

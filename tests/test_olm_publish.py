@@ -10,7 +10,7 @@ from olm_catalogs import bundle, chain, channel, entry, package, write_yaml
 
 from site_gen.cli import main
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import path_component, write_catalog_json
+from site_gen.olm.published_json import path_component, write_catalog_json
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 

@@ -13,7 +13,7 @@ import pytest
 from site_gen.olm import blang
 from site_gen.olm.graphs import v0_path
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import graphs_of, package_views, write_catalog_json
+from site_gen.olm.published_json import graphs_of, package_views, write_catalog_json
 from site_gen.olm.validation import validate
 
 from conftest import SHARED

@@ -19,7 +19,7 @@ import orjson
 import pytest
 
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.publish import path_component, write_catalog_json
+from site_gen.olm.published_json import path_component, write_catalog_json
 
 from conftest import SHARED
 

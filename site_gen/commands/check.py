@@ -54,9 +54,9 @@ def add_parser(sub) -> None:
 
 def run(args, warnings: Warnings) -> int:
     # imported here: every command's parser is built on each run, this module's imports with it
+    from ..checks.all_checks import run_checks
     from ..checks.finding import ERROR
     from ..checks.report import format_json, format_text, summary_line
-    from ..checks.runner import run_checks
     if args.catalog is not None:
         return _run_catalog(args, warnings)
     if args.directory is not None:
@@ -84,7 +84,7 @@ def _run_catalog(args, warnings: Warnings) -> int:
     """``--catalog SOURCE``: the same report and exit status, about an operator catalog."""
     from ..checks.finding import ERROR
     from ..checks.report import format_json, format_text, summary_line
-    from ..olm.check import catalog_findings
+    from ..olm.catalog_check import catalog_findings
     if args.directory is not None:
         print("error: give either a graph-data directory or --catalog, not both", file=sys.stderr)
         return 2

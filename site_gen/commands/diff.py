@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
 def run(args, warnings: Warnings) -> int:
     # imported here: every command's parser is built on each run, this module's imports with it
     from ..diffing.compare import compare
-    from ..diffing.sources import graphs_from_revision, graphs_from_site, is_site
+    from ..diffing.sides import graphs_from_revision, graphs_from_site, is_site
     sites = [is_site(Path(side)) for side in (args.old, args.new)]
     if all(sites):
         old, new = graphs_from_site(Path(args.old)), graphs_from_site(Path(args.new))
@@ -70,7 +70,7 @@ def run(args, warnings: Warnings) -> int:
 
 
 def _render(model: dict, output_format: str) -> bytes:
-    from ..diffing.render import render_markdown, render_text
+    from ..diffing.report_text import render_markdown, render_text
     from ..render.changes_page import standalone_html
     if output_format == "json":
         return orjson.dumps(model, option=orjson.OPT_INDENT_2) + b"\n"

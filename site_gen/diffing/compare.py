@@ -12,7 +12,7 @@ from typing import Any
 
 from ..model import versions
 from ..publish.graph_json import GraphJson
-from .sources import Graphs
+from .sides import Graphs
 
 # layout.EMPTY_GRAPH (what the server answers for a pair nobody serves), as a typed document
 EMPTY_DOCUMENT: GraphJson = {"version": 1, "nodes": [], "edges": [], "conditionalEdges": []}

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..inputs.git import git_revision
 from ..model.errors import InputError
 from .compare import compare
-from .sources import Graphs, graphs_from_commit, resolve_revision
+from .sides import Graphs, graphs_from_commit, resolve_revision
 
 NEW_LABEL = "this build"
 

@@ -31,12 +31,12 @@ from ..model.graph import Graph
 
 FORMAT = 1
 KEEP = 8  # release directories remembered (the most recently built)
-Scrape = tuple[Graph, list[InputWarning]]
+ReleaseRead = tuple[Graph, list[InputWarning]]
 
 
 def directory_digest(directory: Path) -> str:
     """Hex digest of what the read-releases stage reads from ``directory`` (read as it reads
-    it, so an unreadable file raises the scrape's own error)."""
+    it, so an unreadable file raises the read's own error)."""
     digest = hashlib.sha256(f"release documents v{FORMAT} {code_identity()}\0".encode())
     prefix = len(str(directory).rstrip(os.sep)) + 1
     for path in release_file_names(directory):
@@ -51,8 +51,8 @@ def entry_path(cache_dir: Path, directory: Path) -> Path:
     return cache_dir / f"release-documents-v{FORMAT}" / f"{where}.json"
 
 
-def encode(key: str, scrape: Scrape) -> bytes:
-    graph, warnings = scrape
+def encode(key: str, read: ReleaseRead) -> bytes:
+    graph, warnings = read
     assert not graph.pending_risks and not graph.conditional, "only the read-releases stage's graph"
     return orjson.dumps({
         "key": key,
@@ -64,8 +64,8 @@ def encode(key: str, scrape: Scrape) -> bytes:
     })
 
 
-def decode(data: bytes, key: str) -> Scrape | None:
-    """The stored scrape, or None when it is for another key, damaged, or not of the
+def decode(data: bytes, key: str) -> ReleaseRead | None:
+    """The stored read, or None when it is for another key, damaged, or not of the
     shapes the engine expects (a tampered file must not crash the build later)."""
     try:
         stored = orjson.loads(data)
@@ -109,10 +109,10 @@ def _well_formed(versions: object, payloads: object, metadata: object, children:
             and all(set(map(type, entry.values())) <= {str} for entry in metadata if entry))
 
 
-def cached_release_read(directory: Path, cache_dir: Path | None, scrape: Callable[[], Scrape]) -> Scrape:
-    """``scrape()``, or what it returned before for the same content of ``directory``."""
+def cached_release_read(directory: Path, cache_dir: Path | None, read: Callable[[], ReleaseRead]) -> ReleaseRead:
+    """``read()``, or what it returned before for the same content of ``directory``."""
     if cache_dir is None:
-        return scrape()
+        return read()
     key = directory_digest(directory)
     path = entry_path(cache_dir, directory)
     try:
@@ -122,7 +122,7 @@ def cached_release_read(directory: Path, cache_dir: Path | None, scrape: Callabl
     if found is not None:
         mark_used(path)
         return found
-    result = scrape()
+    result = read()
     try:
         write_atomically(path, encode(key, result))
     except OSError:

@@ -1,4 +1,4 @@
-"""Secondary metadata: what graph-data attaches to the scraped graph (spec §3–§5).
+"""Secondary metadata: what graph-data attaches to the release graph (spec §3–§5).
 
 The reference's openshift-secondary-metadata-parse plugin, in its order: raw
 metadata, then unconditional blocks, then conditional risks, then channels.

@@ -86,7 +86,7 @@ def parse_release(doc: Document) -> Release:
 def release_file_names(directory: Path) -> list[str]:
     """Every release document below ``directory`` (recursively, skipping hidden
     entries), in byte-wise path order so duplicates resolve the same way every time.
-    Strings: thousands of Path objects cost more than hashing the files (scrape cache)."""
+    Strings: thousands of Path objects cost more than hashing the files (the release cache)."""
     found = []
     for folder, subfolders, files in os.walk(directory):
         subfolders[:] = [name for name in subfolders if not name.startswith(".")]

@@ -14,8 +14,8 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError
+from .catalog_model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 from .decoding import JsonNumberText
-from .model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 
 _META_KEYS = ("schema", "package", "name")
 # CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import Catalog
+from .catalog_model import Catalog
 
 
 @dataclass(frozen=True)

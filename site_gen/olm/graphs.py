@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import blang
-from .model import Bundle, Channel, Entry
+from .catalog_model import Bundle, Channel, Entry
 
 KINDS = ("replaces", "skips", "skipRange")
 

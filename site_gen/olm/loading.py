@@ -20,8 +20,8 @@ from ..model.errors import InputError
 from ..two_processes import map_in_two
 from . import indexignore
 from .blobs import BlobReader
+from .catalog_model import Catalog
 from .decoding import read_blobs
-from .model import Catalog
 from .parse_cache import CatalogParseCache, file_digest, reduced
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..model.errors import Warnings
 from ..registry.reference import PREFIX
-from .publish import path_component
+from .published_json import path_component
 
 _MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
 _EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")

@@ -21,7 +21,7 @@ import orjson
 
 from ..model.errors import InputError
 from . import blang
-from .publish import path_component
+from .published_json import path_component
 
 ReadJson = Callable[[str], Any | None]
 

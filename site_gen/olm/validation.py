@@ -13,8 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from . import blang
+from .catalog_model import Bundle, Catalog, Origin
 from .graphs import channel_error
-from .model import Bundle, Catalog, Origin
 from .references import image_error
 
 _DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")

@@ -15,7 +15,7 @@ from ..model.errors import InputWarning, Warnings
 from ..model.graph_data import GraphData
 from ..olm.catalog_list import catalog_list_file
 from ..olm.loading import load_catalog
-from ..olm.publish import catalog_files
+from ..olm.published_json import catalog_files
 from ..olm.sources import CatalogSource
 from ..olm.validation import validate
 from ..progress import Progress

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..olm.publish import path_component
+from ..olm.published_json import path_component
 from ..olm.update_check import OperatorQuestion, check_operator
 from .answer_shape import Answer
 from .eus import eus_procedure

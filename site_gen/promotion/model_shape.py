@@ -1,6 +1,6 @@
-"""The shape of ``data/promotion.json`` (promotion/model.py builds it, the pages read it),
+"""The shape of ``data/promotion.json`` (promotion/promotion_model.py builds it, the pages read it),
 for the type checker: TypedDicts are plain dicts when the program runs, so the file's
-bytes and key order stay what model.py writes. docs/maintainers.md says what each
+bytes and key order stay what promotion_model.py writes. docs/maintainers.md says what each
 field means."""
 
 from __future__ import annotations

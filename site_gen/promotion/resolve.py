@@ -19,9 +19,9 @@ from .entry_times import EntryTimes, load_entry_times
 from .errata import errata_from_release_urls, load_errata
 from .feeders import feeder_rules
 from .git_blame import is_shallow_clone, revision_time
-from .model import promotion_model
 from .model_shape import PromotionJson
 from .projection import Promotion, project_promotions
+from .promotion_model import promotion_model
 from .times import format_time, resolve_time
 from .update_paths import CandidateGraphs
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from .. import layout
-from ..olm.publish import path_component
+from ..olm.published_json import path_component
 from ..olm.sources import catalog_family
 
 

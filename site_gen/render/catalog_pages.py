@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .. import layout
+from ..olm.catalog_model import Catalog
 from ..olm.deprecations import PackageDeprecations
 from ..olm.gates import blocks, cluster_minor, max_openshift_version
 from ..olm.graphs import ChannelGraph, v0_stranded
-from ..olm.model import Catalog
-from ..olm.publish import PackageView, graphs_of, package_views, path_component
+from ..olm.published_json import PackageView, graphs_of, package_views, path_component
 from ..olm.validation import Validation
 from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source

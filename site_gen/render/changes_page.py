@@ -2,7 +2,7 @@
 site (``build --changes-since REV``) or a standalone file (``diff --format html``).
 
 Both come from the same template and the same rows as the text and Markdown
-output (:func:`site_gen.diffing.render.change_rows`). In the site, versions,
+output (:func:`site_gen.diffing.report_text.change_rows`). In the site, versions,
 channels and risks link to their pages when this build has them; the standalone
 page has no site around it, so it links nothing but carries the stylesheet inline.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import layout
-from ..diffing.render import change_rows, grouped_changes
+from ..diffing.report_text import change_rows, grouped_changes
 from ..resources import ASSET_DIR
 from .environment import make_environment
 from .served_index import RiskInfo

@@ -15,10 +15,10 @@ import orjson
 
 from ..atomic_files import write_atomically
 from ..layout import OLM_DIR
+from .catalog_model import Bundle, Catalog, Channel, Package
 from .deprecations import PackageDeprecations, package_deprecations
 from .gates import max_openshift_version
 from .graphs import ChannelGraph, channel_graph
-from .model import Bundle, Catalog, Channel, Package
 from .validation import Validation, validate
 
 FORMAT_VERSION = 1

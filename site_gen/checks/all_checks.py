@@ -12,8 +12,8 @@ from ..promotion.update_paths import CandidateGraphs
 from .blocked_edges import KnownReleases, check_blocked_edges
 from .channel_lists import check_channel_lists
 from .feeder_checks import check_feeders
+from .file_reading import CheckInput, load_for_checks
 from .finding import Finding
-from .loading import CheckInput, load_for_checks
 from .patch_updates import check_patch_updates
 from .risks import check_risks
 

@@ -9,7 +9,7 @@ from ..checks.finding import ERROR, WARNING, Finding, from_input_error, relative
 from ..model.errors import InputError
 from .graphs import v0_stranded
 from .loading import load_catalog
-from .publish import graphs_of, package_views
+from .published_json import graphs_of, package_views
 from .validation import validate
 
 
