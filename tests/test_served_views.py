@@ -10,7 +10,7 @@ from site_gen.engine.build_graphs import build_graphs
 from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
 from site_gen.publish import graph_json
-from site_gen.render.served_index import RiskCatalog, RiskInfo
+from site_gen.render.risk_catalog import RiskCatalog, RiskInfo
 from site_gen.render.served_views import served_views
 
 from conftest import EXAMPLE

@@ -22,7 +22,7 @@ from site_gen.render.channel_view import channel_view
 from site_gen.render.dot_source import dot_source
 from site_gen.render.graph_drawer import GraphDrawer
 from site_gen.render.reduction import drawn_edges
-from site_gen.render.served_index import RiskCatalog
+from site_gen.render.risk_catalog import RiskCatalog
 from site_gen.render.served_views import served_views
 from site_gen.render.svg_inline import inline_svg
 

@@ -12,11 +12,10 @@ from dataclasses import dataclass, field, replace
 
 from .. import layout
 from ..olm.catalog_model import Catalog
-from ..olm.deprecations import PackageDeprecations
-from ..olm.gates import blocks, cluster_minor, max_openshift_version
-from ..olm.graphs import ChannelGraph, v0_stranded
+from ..olm.graphs import ChannelGraph
 from ..olm.published_json import PackageView, graphs_of, package_views, path_component
 from ..olm.validation import Validation
+from .bundle_rows import NodeRow, bundle_rows
 from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source
 from .environment import CollectedPages, PageRenderer
@@ -31,21 +30,6 @@ def package_page(catalog: str, package: str) -> str:
 
 def channel_page(catalog: str, package: str, channel: str) -> str:
     return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.html"
-
-
-@dataclass(frozen=True)
-class NodeRow:
-    version: str
-    name: str
-    image: str
-    head: bool
-    skipped: bool            # named in some entry's skips: OLM v0 never picks it
-    stranded: bool           # not the head, and OLM v0 offers no update from it
-    v0_next: str             # the version OLM v0 updates it to ("" for none)
-    deprecated: str          # the olm.deprecations message ("" for none)
-    not_installable: bool    # carries the legacy olm.deprecated property
-    max_openshift: str       # olm.maxOpenShiftVersion ("" for none)
-    blocks_next_minor: bool  # installed, it keeps a cluster on this catalog's minor
 
 
 @dataclass(frozen=True)
@@ -92,27 +76,8 @@ class CatalogSummary:
     packages: list[PackageSummary]
 
 
-def _rows(graph: ChannelGraph, deprecations: PackageDeprecations, openshift: str) -> list[NodeRow]:
-    stranded = set(v0_stranded(graph))
-    current = cluster_minor(openshift)
-    rows = []
-    for index, node in enumerate(graph.nodes):
-        bundle = node.bundle
-        maximum = max_openshift_version(bundle.max_openshift_versions if bundle else ())
-        chosen = graph.updates.get(index)
-        rows.append(NodeRow(
-            version=node.version_text or node.name, name=node.name, image=bundle.image if bundle else "",
-            head=index == graph.head, skipped=index in graph.skipped, stranded=index in stranded,
-            v0_next=graph.nodes[chosen].version_text if chosen is not None else "",
-            deprecated=deprecations.bundles.get(node.name, ""),
-            not_installable=bool(bundle and bundle.legacy_deprecated),
-            max_openshift=",".join(value.strip('"') for value in bundle.max_openshift_versions) if bundle else "",
-            blocks_next_minor=bool(bundle and bundle.max_openshift_versions) and blocks(maximum, current)))
-    return rows
-
-
 def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
-    rows = _rows(graph, view.deprecations, openshift)
+    rows = bundle_rows(graph, view.deprecations, openshift)
     edges = [EdgeRow(rows[edge.source].version, rows[edge.target].version, ", ".join(edge.kinds),
                      graph.updates.get(edge.source) == edge.target) for edge in graph.edges]
     json_file = f"{catalog_dir(name)}/{path_component(view.package.name)}/{path_component(graph.channel)}.json"

@@ -26,13 +26,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..olm.graphs import ChannelGraph
+from .bundle_rows import NodeRow
 from .reduction import transitive_reduction
-
-if TYPE_CHECKING:  # the rows the catalog pages make of each bundle
-    from .catalog_pages import NodeRow
 
 GROUP_FROM = 9   # bundles in a channel from which fans and chains are grouped
 FAN_MIN = 3

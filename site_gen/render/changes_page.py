@@ -18,7 +18,7 @@ from .. import layout
 from ..diffing.report_text import change_rows, grouped_changes
 from ..resources import ASSET_DIR
 from .environment import make_environment
-from .served_index import RiskInfo
+from .risk_catalog import RiskInfo
 
 TEMPLATE = "changes.html.j2"
 # diffing.compare's model, the JSON `site-gen diff --format json` prints: the diffing

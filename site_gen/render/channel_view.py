@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .served_index import RiskInfo
+from .risk_catalog import RiskInfo
 from .served_views import ServedView
 
 PLAIN_FILL = "#ffffff"  # a version without a mark

@@ -31,7 +31,7 @@ from . import links
 from .changes_page import ChangesJson
 from .channel_names import kind_of
 from .feed_times import FeedTimes
-from .served_index import RiskInfo
+from .risk_catalog import RiskInfo
 from .served_views import ServedView
 
 NEWEST_RELEASES = 20  # release entries per channel

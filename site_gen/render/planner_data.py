@@ -30,7 +30,8 @@ from typing import TypedDict
 import orjson
 
 from .. import layout
-from .served_index import ArchIndex, RiskInfo, Rule
+from .risk_catalog import RiskInfo, Rule
+from .served_index import ArchIndex
 
 
 class PlannerChannel(TypedDict):

@@ -15,7 +15,8 @@ from ..layout import signature_path
 from ..model.graph_data import SignatureFile
 from ..model.metadata_keys import MANIFESTREF_KEY
 from ..model.versions import sort_key
-from .served_index import ArchIndex, ChannelSets, RiskInfo
+from .risk_catalog import RiskInfo
+from .served_index import ArchIndex, ChannelSets
 
 
 @dataclass

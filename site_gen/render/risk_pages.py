@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from ..model.versions import sort_key
 from .channel_names import display_key
-from .served_index import ArchIndex, RiskCatalog, RiskInfo, Update
+from .risk_catalog import RiskCatalog, RiskInfo
+from .served_index import ArchIndex, Update
 
 
 @dataclass

@@ -18,7 +18,7 @@ from ..engine.policy import ServedGraph, served_version
 from ..model.graph import Graph
 from ..model.graph_data import Risk
 from ..publish.graph_json import served_metadata
-from .served_index import RiskCatalog, RiskInfo
+from .risk_catalog import RiskCatalog, RiskInfo
 
 Positions = list[tuple[int, int]]  # (from, to) positions into a graph's releases
 

@@ -43,8 +43,9 @@ from .home import current_channels, home_sections
 from .planner_data import payloads_json, planner_json
 from .promotion_pages import PromotionPage, chain_tombstones, promotion_page
 from .release_pages import release_pages
+from .risk_catalog import RiskCatalog
 from .risk_pages import risk_pages
-from .served_index import ArchIndex, RiskCatalog, index_views
+from .served_index import ArchIndex, index_views
 from .served_views import served_views
 from .svg_inline import labelled, unlabelled
 
