@@ -53,11 +53,18 @@ _RULES_BY_FIRST = {first: tuple(pairs) + _WILDCARD for first, pairs in _RESOLVER
 
 
 def _plain_tag(value: str) -> str:
-    """The tag PyYAML's resolver gives an untagged plain scalar."""
-    for tag, regexp in _RULES_BY_FIRST.get(value[:1], _WILDCARD):
-        if regexp.match(value):
-            return tag
-    return _STR
+    """The tag PyYAML's resolver gives an untagged plain scalar (remembered: scalars repeat)."""
+    tag = _KNOWN_TAGS.get(value)
+    if tag is None:
+        tag = next((tag for tag, regexp in _RULES_BY_FIRST.get(value[:1], _WILDCARD) if regexp.match(value)), _STR)
+        if len(_KNOWN_TAGS) < _KNOWN_TAGS_MAX and len(value) <= 64:
+            _KNOWN_TAGS[value] = tag
+    return tag
+
+
+# Plain scalars repeat (keys above all): their tags, remembered up to a bound.
+_KNOWN_TAGS: dict[str, str] = {}
+_KNOWN_TAGS_MAX = 50_000
 
 
 class FastResolvingLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -74,20 +81,8 @@ class FastResolvingLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # typ
 
     def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
-            if not implicit[0]:
-                return _STR
-            tag = _KNOWN_TAGS.get(value)
-            if tag is None:
-                tag = _plain_tag(value)
-                if len(_KNOWN_TAGS) < _KNOWN_TAGS_MAX and len(value) <= 64:
-                    _KNOWN_TAGS[value] = tag
-            return tag
+            return _plain_tag(value) if implicit[0] else _STR
         return _SEQ if kind is yaml.SequenceNode else _MAP
-
-
-# Plain scalars repeat (keys above all): their tags, remembered up to a bound.
-_KNOWN_TAGS: dict[str, str] = {}
-_KNOWN_TAGS_MAX = 50_000
 
 
 assert not FastResolvingLoader.yaml_path_resolvers, "path resolvers would need descend/ascend_resolver"
