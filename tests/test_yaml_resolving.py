@@ -1,7 +1,7 @@
 """The loader's shortcuts give exactly what PyYAML's safe loader gives.
 
 bounded_yaml.FastResolvingLoader replaces PyYAML's per-node resolver calls with a lookup,
-and olm/decoding._may_have_anchor replaces a regex scan: both are speed-ups only, so each
+and bounded_yaml.may_have_anchor replaces a regex scan: both are speed-ups only, so each
 is held to the slow original on generated and tricky inputs.
 """
 
@@ -13,8 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_gen.inputs.bounded_yaml import FastResolvingLoader, load_bounded
-from site_gen.olm.decoding import _may_have_anchor
+from site_gen.inputs.bounded_yaml import FastResolvingLoader, load_bounded, may_have_anchor
 
 PYYAML = yaml.SafeLoader("")
 FAST = FastResolvingLoader("")
@@ -50,10 +49,10 @@ def test_a_document_loads_as_pyyaml_loads_it():
     assert load_bounded(text, "x.yaml")[0] == yaml.safe_load(text)
 
 
-ANCHOR = re.compile(r"(?:^|[\s\[\{,])&\S")  # the regex _may_have_anchor replaced
+ANCHOR = re.compile(r"(?:^|[\s\[\{,])&\S")  # the regex may_have_anchor replaced
 
 
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="&a [{,}\n\t\u2003\x1c:-", max_size=12))
 def test_anchor_detection_agrees_with_the_regex(text):
-    assert _may_have_anchor(text) == bool(ANCHOR.search(text))
+    assert may_have_anchor(text) == bool(ANCHOR.search(text))

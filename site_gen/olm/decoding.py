@@ -20,14 +20,7 @@ from pathlib import Path
 import orjson
 import yaml
 
-from ..inputs.bounded_yaml import (
-    _SAFE_FOR_LIBYAML_COMPOSER,
-    BoundedLoader,
-    FastResolvingLoader,
-    _collections_at_most,
-    _walk_nodes,
-    _walk_tree,
-)
+from ..inputs.bounded_yaml import load_bounded
 from ..inputs.regular_files import MiB, open_regular, read_open
 from ..model.errors import InputError
 
@@ -155,7 +148,7 @@ def _yaml_stream(data: bytes, path: Path) -> Iterator[Blob]:
         if not document.strip():
             continue
         try:
-            value, lines = _load_document(document, path)
+            value, lines = load_bounded(document, path, trim=_prune_csv_metadata)
         except InputError as exc:
             raise InputError(exc.message, path, (exc.line or 1) + line_offset) from None
         except yaml.YAMLError as exc:  # libyaml's scanner and parser errors
@@ -169,45 +162,8 @@ def _yaml_stream(data: bytes, path: Path) -> Iterator[Blob]:
         yield value, first, {key: number + line_offset for key, number in lines.items()}
 
 
-def _may_have_anchor(text: str) -> bool:
-    """Whether an anchor may start in ``text``: an "&" after the start, a space or a flow indicator,
-    followed by a non-space. This finds every anchor (and some "&" inside text, which only costs the
-    slower walk); str.find jumps between the rare "&", where a regex tried every position (0.2 s a catalog)."""
-    at = text.find("&")
-    while at >= 0:
-        before = text[at - 1:at]
-        if (not before or before.isspace() or before in "[{,") and text[at + 1:at + 2].strip():
-            return True
-        at = text.find("&", at + 1)
-    return False
-
-
 # What the loader keeps of an olm.csv.metadata value (blobs.py): the rest is never built.
 KEPT_CSV_FIELDS = frozenset(("displayName", "minKubeVersion", "maturity"))
-
-
-def _load_document(text: str, path: Path) -> tuple[object, dict[tuple, int]]:
-    """The bounded reader's ``load_bounded`` for one document, except that the bulk of an
-    ``olm.csv.metadata`` value (descriptions, CRD descriptors) is dropped after the bounds
-    are checked and before PyYAML's constructor (most of the cost) builds it."""
-    loader = FastResolvingLoader(text)
-    lines: dict[tuple, int] = {}
-    try:
-        if _collections_at_most(text) > _SAFE_FOR_LIBYAML_COMPOSER:
-            reader = BoundedLoader(loader, path)
-            reader.lines = lines
-            return reader.load(), lines
-        node = loader.get_single_node()
-        if node is None:
-            return None, lines
-        if _may_have_anchor(text):  # nodes may be shared: count what aliases expand to
-            _walk_nodes(node, path, lines)
-        else:
-            _walk_tree(node, path, lines)
-        _prune_csv_metadata(node)
-        return loader.construct_document(node), lines
-    finally:
-        loader.dispose()
 
 
 def _scalar_value(mapping: yaml.MappingNode, key: str) -> yaml.Node | None:
@@ -218,6 +174,8 @@ def _scalar_value(mapping: yaml.MappingNode, key: str) -> yaml.Node | None:
 
 
 def _prune_csv_metadata(root: yaml.Node) -> None:
+    """Drop the bulk of each ``olm.csv.metadata`` value (descriptions, CRD descriptors) before
+    PyYAML's constructor, most of the cost, builds it; the bounds were checked on all of it."""
     if not isinstance(root, yaml.MappingNode):
         return
     properties = _scalar_value(root, "properties")
