@@ -10,20 +10,16 @@ from __future__ import annotations
 import orjson
 
 from ..layout import OLM_DIR
-from .sources import CatalogSource
+from .sources import CatalogSource, openshift_key
 
 CATALOG_LIST = f"{OLM_DIR}/catalogs.json"
 FORMAT_VERSION = 1
 
 
-def _minor_key(openshift: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in openshift.split("."))
-
-
 def catalog_list_document(sources: list[CatalogSource]) -> dict:
     """``{"version": 1, "catalogs": [{"name", "family", "openshift"}...]}`` by family, then
     minor as numbers (4.9 before 4.10), then name."""
-    rows = sorted(sources, key=lambda source: (source.family.encode(), _minor_key(source.openshift),
+    rows = sorted(sources, key=lambda source: (source.family.encode(), openshift_key(source.openshift),
                                                source.name.encode()))
     return {"version": FORMAT_VERSION,
             "catalogs": [{"name": source.name, "family": source.family, "openshift": source.openshift}

@@ -34,6 +34,19 @@ def path_component(name: str) -> str:
     return encoded
 
 
+def catalog_dir(catalog: str) -> str:
+    """``olm/NAME``: where a catalog's JSON (and its pages) are published."""
+    return f"{OLM_DIR}/{path_component(catalog)}"
+
+
+def index_json(catalog: str) -> str:
+    return f"{catalog_dir(catalog)}/index.json"
+
+
+def channel_json(catalog: str, package: str, channel: str) -> str:
+    return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.json"
+
+
 @dataclass(frozen=True)
 class PackageView:
     """One package with what the writer and the checker need."""
@@ -159,13 +172,12 @@ def catalog_files(catalog: Catalog, validation: Validation | None = None,
     validation = validation if validation is not None else validate(catalog)
     views = package_views(catalog, validation)
     graphs = {view.package.name: graphs_of(view) for view in views}
-    root = f"{OLM_DIR}/{path_component(catalog.name)}"
     files = {}
     for view in views:
-        folder = f"{root}/{path_component(view.package.name)}"
         for channel, graph in graphs[view.package.name].items():
-            files[f"{folder}/{path_component(channel)}.json"] = _dump(channel_document(catalog.name, view, graph))
-    files[f"{root}/index.json"] = _dump({**index_document(catalog, validation, views, graphs), **(extra or {})})
+            files[channel_json(catalog.name, view.package.name, channel)] = \
+                _dump(channel_document(catalog.name, view, graph))
+    files[index_json(catalog.name)] = _dump({**index_document(catalog, validation, views, graphs), **(extra or {})})
     return files
 
 

@@ -45,6 +45,11 @@ def catalog_family(name: str) -> str:
     return family or name
 
 
+def openshift_key(openshift: str) -> tuple[int, ...]:
+    """Sort key of an OpenShift minor ("4.9" before "4.10")."""
+    return tuple(int(part) for part in openshift.split("."))
+
+
 def _minor_at_end(text: str) -> str | None:
     found = _MINOR_AT_END.search(text)
     return f"{int(found.group(1))}.{int(found.group(2))}" if found else None

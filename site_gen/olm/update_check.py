@@ -21,7 +21,8 @@ import orjson
 
 from ..model.errors import InputError
 from . import blang
-from .published_json import path_component
+from .catalog_list import CATALOG_LIST
+from .published_json import channel_json, index_json
 
 ReadJson = Callable[[str], Any | None]
 
@@ -237,14 +238,6 @@ def _deprecations(document: dict, bundles: list[dict]) -> list[dict]:
     return found
 
 
-def _channel_path(catalog: str, package: str, channel: str) -> str:
-    return f"olm/{path_component(catalog)}/{path_component(package)}/{path_component(channel)}.json"
-
-
-def _index_path(catalog: str) -> str:
-    return f"olm/{path_component(catalog)}/index.json"
-
-
 def _updates_from(node: dict, bundle: str, version: str) -> bool:
     """Whether OLM v0 takes the entry ``node`` as an update of an installed ``bundle`` at
     ``version`` (a candidate of spec §3.1 step 3; ``olm.deprecated`` is never chosen)."""
@@ -278,7 +271,7 @@ def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: 
         return target
     name = str(entry["name"])
     target["catalog"] = name
-    index = read_json(_index_path(name))
+    index = read_json(index_json(name))
     info = ((index or {}).get("packages") or {}).get(package)
     if info is None:
         target["problem"] = f"package {package} is not in catalog {name}"
@@ -286,7 +279,7 @@ def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: 
     target["packagePresent"] = True
     target["channels"] = list(info.get("channels") or [])
     target["defaultChannel"] = info.get("defaultChannel")
-    document = read_json(_channel_path(name, package, channel)) if channel in target["channels"] else None
+    document = read_json(channel_json(name, package, channel)) if channel in target["channels"] else None
     if document is None:
         target["problem"] = f"package {package} has no channel {channel} in catalog {name}"
         return target
@@ -387,7 +380,7 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
                                   f"to {asked['openshiftTo']}")
     if not asked["installed"]:
         return _not_found(answer, "which version of the operator is installed?")
-    listing = read_json("olm/catalogs.json")
+    listing = read_json(CATALOG_LIST)
     catalogs = list((listing or {}).get("catalogs") or [])
     if not catalogs:
         return _not_found(answer, "this site publishes no operator catalog")
@@ -401,7 +394,7 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
                                   "is published on this site")
     name = str(entry["name"])
     answer["catalog"] = name
-    info = ((read_json(_index_path(name)) or {}).get("packages") or {}).get(asked["package"])
+    info = ((read_json(index_json(name)) or {}).get("packages") or {}).get(asked["package"])
     if info is None:
         return _not_found(answer, f"package {asked['package']} is not in catalog {name}")
     channel = asked["channel"] or info.get("defaultChannel")
@@ -410,7 +403,7 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
     if not channel or channel not in (info.get("channels") or []):
         return _not_found(answer, f"package {asked['package']} has no channel {channel} in catalog {name} "
                                   f"(channels: {', '.join(info.get('channels') or [])})")
-    document = read_json(_channel_path(name, asked["package"], channel))
+    document = read_json(channel_json(name, asked["package"], channel))
     if document is None:
         return _not_found(answer, f"channel {channel} of package {asked['package']} is missing from this site")
     start = _find_node(document, asked["installed"])

@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..olm.published_json import path_component
+from ..olm.catalog_list import CATALOG_LIST
+from ..olm.published_json import index_json
 from ..olm.update_check import OperatorQuestion, check_operator
 from .answer_shape import Answer
 from .eus import eus_procedure
@@ -85,7 +86,7 @@ def _families(catalogs: list[JsonObject]) -> list[str]:
 
 
 def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
-    index = read_json(f"olm/{path_component(str(entry['name']))}/index.json") or {}
+    index = read_json(index_json(str(entry["name"]))) or {}
     return index.get("packages") or {}
 
 
@@ -190,7 +191,7 @@ def evaluate_operators(read: JsonObject, version_from: str, version_to: str, rea
                               "summary": [], "operators": []}
     if now is None or to is None:
         result["message"] = "There is no target minor to check the operators against: choose a target."
-    listing = read_json("olm/catalogs.json")
+    listing = read_json(CATALOG_LIST)
     catalogs = [entry for entry in ((listing or {}).get("catalogs") or []) if isinstance(entry, dict)]
     if not catalogs:
         result["catalogs"] = False

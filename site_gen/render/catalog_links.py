@@ -9,13 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 
-from .. import layout
-from ..olm.published_json import path_component
-from ..olm.sources import catalog_family
-
-
-def catalog_dir(name: str) -> str:
-    return f"{layout.OLM_DIR}/{path_component(name)}"
+from ..olm.published_json import catalog_dir
+from ..olm.sources import catalog_family, openshift_key
 
 
 def catalog_index(catalog: str) -> str:
@@ -30,12 +25,8 @@ class CatalogLink:
     valid: bool     # opm validate passes it
 
 
-def minor_key(openshift: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in openshift.split(".") if part.isdigit())
-
-
 def catalog_families(catalogs: list[CatalogLink]) -> list[tuple[str, list[CatalogLink]]]:
     """The catalogs grouped by family (community-v4.19 and -v4.20 are "community"), families
     by name, each family's catalogs oldest minor first."""
-    ordered = sorted(catalogs, key=lambda c: (catalog_family(c.name), minor_key(c.openshift), c.name))
+    ordered = sorted(catalogs, key=lambda c: (catalog_family(c.name), openshift_key(c.openshift), c.name))
     return [(family, list(members)) for family, members in groupby(ordered, key=lambda c: catalog_family(c.name))]

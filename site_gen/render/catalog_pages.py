@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from .. import layout
 from ..olm.catalog_model import Catalog
 from ..olm.graphs import ChannelGraph
-from ..olm.published_json import PackageView, graphs_of, package_views, path_component
+from ..olm.published_json import PackageView, catalog_dir, channel_json, graphs_of, package_views, path_component
 from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
-from .catalog_links import CatalogLink, catalog_dir, catalog_families, catalog_index
+from .catalog_links import CatalogLink, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source
 from .environment import CollectedPages, PageRenderer
 from .graph_drawer import GraphDrawer
@@ -80,7 +80,7 @@ def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGra
     rows = bundle_rows(graph, view.deprecations, openshift)
     edges = [EdgeRow(rows[edge.source].version, rows[edge.target].version, ", ".join(edge.kinds),
                      graph.updates.get(edge.source) == edge.target) for edge in graph.edges]
-    json_file = f"{catalog_dir(name)}/{path_component(view.package.name)}/{path_component(graph.channel)}.json"
+    json_file = channel_json(name, view.package.name, graph.channel)
     return ChannelView(name, openshift, view.package.name, graph.channel,
                        graph.channel == view.package.default_channel, graph.error is None, graph.error,
                        graph.v0_error, view.deprecations.channels.get(graph.channel), rows, edges, json_file)

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..olm.sources import catalog_family
-from .catalog_links import minor_key
+from ..olm.sources import catalog_family, openshift_key
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ def package_histories(catalogs: list[tuple[str, str, dict[str, PackageFacts]]]) 
     for members in families.values():
         if len(members) < 2:
             continue
-        members.sort(key=lambda member: (minor_key(member[1]), member[0]))
+        members.sort(key=lambda member: (openshift_key(member[1]), member[0]))
         for package in sorted({name for _, _, packages in members for name in packages}):
             steps, before = [], None
             for index, (name, openshift, packages) in enumerate(members):
