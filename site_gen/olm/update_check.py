@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from ..model.errors import InputError
-from . import blang
+from . import blang, gates
 from .catalog_list import CATALOG_LIST
 from .published_json import channel_json, index_json
 
@@ -64,8 +64,7 @@ def parse_minor(text: str) -> tuple[int, int] | None:
     found = _MINOR.match(text)
     if not found:
         return None
-    major, minor = int(found.group(1)), int(found.group(2))
-    return (5, 0) if (major, minor) == (4, 23) else (major, minor)
+    return gates.normalize(int(found.group(1)), int(found.group(2)))
 
 
 def _minor_text(text: str) -> str:
@@ -185,27 +184,24 @@ def _path_part(document: dict, start: int, package_error: str | None) -> dict:
             "stranded": stranded}
 
 
-def _max_minor(hop: dict) -> tuple[int, int] | None:
-    text = (hop["maxOpenShiftVersion"] or "").strip()
-    text = text[1:] if text[:1] == "v" else text
-    parts = text.split(".")
-    return (int(parts[0]), int(parts[1])) if len(parts) >= 2 else None
+def published_maximum(text: str) -> gates.MaxVersion:
+    """A channel file's ``io.openshift.maxOpenShiftVersion`` read as OLM reads the value (blang
+    ParseTolerant: ``4`` is 4.0). The build writes the values without their quotes, joined by
+    ",", and sets the ``.error`` key when they are invalid; so a value here is one value."""
+    return gates.max_openshift_version((text,) if text else ())
 
 
 def _blocks(document: dict, index: int, now: tuple[int, int]) -> str | None:
     """OLM's reason when the bundle at ``index`` makes it report Upgradeable=False at ``now``, else None."""
     node = document["nodes"][index]
     name = _meta(node, "io.operatorframework.bundle.name")
-    error = _meta(node, "io.openshift.maxOpenShiftVersion.error")
+    maximum = published_maximum(_meta(node, "io.openshift.maxOpenShiftVersion"))
+    error = _meta(node, "io.openshift.maxOpenShiftVersion.error") or maximum.error
     if error:
         return f"{name} has invalid olm.maxOpenShiftVersion properties: {error}"
-    maximum = _max_minor(_bundle_of(node, False))
-    if maximum is None:
+    if maximum.value is None or not gates.blocks(maximum, now):
         return None
-    normal = (5, 0) if maximum == (4, 23) else maximum
-    if normal < (now[0], now[1] + 1):
-        return f"maximum supported OCP version for {name} is {maximum[0]}.{maximum[1]}"
-    return None
+    return f"maximum supported OCP version for {name} is {maximum.value[0]}.{maximum.value[1]}"
 
 
 def _gate(document: dict, start: int, path: list[int], now: tuple[int, int], to: tuple[int, int]) -> dict:
