@@ -23,6 +23,7 @@ from ..model.errors import InputError
 from . import blang, gates
 from .catalog_list import CATALOG_LIST
 from .published_json import channel_json, index_json
+from .update_text import HEADLINES
 
 ReadJson = Callable[[str], Any | None]
 
@@ -43,8 +44,7 @@ def site_json_reader(site: Path) -> ReadJson:
         return read[path]
     return read_json
 
-VERDICTS = ("not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
-            "no-path-in-target", "update-available", "up-to-date")
+VERDICTS = tuple(HEADLINES)  # every verdict has its headline there
 _MINOR = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
 _V_PREFIX = re.compile(r"^[vV][0-9]")
 
@@ -92,6 +92,11 @@ def _not_found(answer: dict, problem: str) -> dict:
     return answer
 
 
+def catalog_families(catalogs: list[dict]) -> list[str]:
+    """The catalog families of ``olm/catalogs.json``'s entries, sorted."""
+    return sorted({str(entry.get("family")) for entry in catalogs})
+
+
 def _catalog_for(catalogs: list[dict], family: str, minor: tuple[int, int]) -> dict | None:
     return next((entry for entry in catalogs if entry.get("family") == family
                  and parse_minor(str(entry.get("openshift", ""))) == minor), None)
@@ -133,7 +138,7 @@ def _walk(document: dict, start: int) -> list[int]:
 
 
 def _is_head(document: dict, index: int) -> bool:
-    return document.get("head") is not None and document["head"] == index
+    return document.get("head") == index
 
 
 def _skippers(document: dict, name: str) -> list[str]:
@@ -169,7 +174,7 @@ def _stranded_why(document: dict, index: int, package_error: str | None) -> str:
 
 
 def _path_part(document: dict, start: int, package_error: str | None) -> dict:
-    """The hops from ``start``, the head, and where OLM v0 stops if not at the head."""
+    """The hops from ``start`` (``path``: their indexes), the head, and where OLM v0 stops if not at the head."""
     path = _walk(document, start)
     head = document.get("head")
     end = path[-1] if path else start
@@ -179,7 +184,7 @@ def _path_part(document: dict, start: int, package_error: str | None) -> dict:
     if not at_head:
         stranded["at"] = _meta(document["nodes"][end], "io.operatorframework.bundle.name")
         stranded["why"] = _stranded_why(document, end, package_error)
-    return {"hops": hops, "end": end,
+    return {"hops": hops, "path": path, "end": end,
             "head": _bundle_of(document["nodes"][head], True) if head is not None else None,
             "stranded": stranded}
 
@@ -251,10 +256,11 @@ def _updates_from(node: dict, bundle: str, version: str) -> bool:
         return False
 
 
-def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: str, channel: str,
+def _target(read_json: ReadJson, catalogs: list[dict], question: dict, channel: str,
             bundle: str, version: str, to: tuple[int, int]) -> dict:
     """The openshiftTo catalog of the family: is the package, channel and bundle (at ``version``)
     there, and which hops OLM v0 takes there from it."""
+    package = question["package"]
     target: dict[str, Any] = {
               "catalog": None, "openshift": question["openshiftTo"], "problem": None, "packagePresent": False,
               "channel": channel, "channelPresent": False, "channels": [], "defaultChannel": None,
@@ -348,7 +354,7 @@ def _steps(answer: dict) -> list[str]:
         pass  # the same catalog: its path is the one above
     elif target["hops"]:
         steps.append(f"In catalog {target['catalog']} (OpenShift {to}), OLM v0 then takes {package} "
-                     f"{_arrow([{'version': installed_version(answer)}, *target['hops']])}.")
+                     f"{_arrow([{'version': _installed_version(answer)}, *target['hops']])}.")
     elif target["installedPresent"] and not target["stranded"]["stranded"]:
         steps.append(f"In catalog {target['catalog']} (OpenShift {to}), {target['bundle']} is the head of "
                      f"channel {target['channel']}: no update to take.")
@@ -358,7 +364,7 @@ def _steps(answer: dict) -> list[str]:
     return steps
 
 
-def installed_version(answer: dict) -> str:
+def _installed_version(answer: dict) -> str:
     """The version the operator is at when the cluster updates (the end of the hops)."""
     return answer["hops"][-1]["version"] if answer["hops"] else answer["installed"]["version"]
 
@@ -382,7 +388,7 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
         return _not_found(answer, "this site publishes no operator catalog")
     entry = _catalog_for(catalogs, asked["family"], now)
     if entry is None:
-        families = sorted({str(item.get("family")) for item in catalogs})
+        families = catalog_families(catalogs)
         if asked["family"] not in families:
             return _not_found(answer, f"no catalog family {asked['family']} on this site "
                                       f"(families: {', '.join(families)})")
@@ -411,9 +417,9 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
     part = _path_part(document, start, info.get("error"))
     answer["hops"], answer["head"], answer["stranded"] = part["hops"], part["head"], part["stranded"]
     answer["deprecations"] = _deprecations(document, [answer["installed"], *answer["hops"]])
-    answer["gate"] = _gate(document, start, _walk(document, start), now, to)
+    answer["gate"] = _gate(document, start, part["path"], now, to)
     end = document["nodes"][part["end"]]
-    answer["target"] = _target(read_json, catalogs, asked, asked["package"], channel,
+    answer["target"] = _target(read_json, catalogs, asked, channel,
                                _meta(end, "io.operatorframework.bundle.name"), end["version"], to)
     answer["verdict"] = _verdict(answer)
     answer["steps"] = _steps(answer)

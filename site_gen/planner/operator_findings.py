@@ -21,17 +21,22 @@ the site's published JSON through ``read_json``, as assets/cluster-operators.js 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from ..olm.catalog_list import CATALOG_LIST
 from ..olm.gates import normalize
 from ..olm.published_json import index_json
-from ..olm.update_check import OperatorQuestion, check_operator, parse_minor, published_maximum
+from ..olm.update_check import (
+    OperatorQuestion,
+    ReadJson,
+    catalog_families,
+    check_operator,
+    parse_minor,
+    published_maximum,
+)
 from .answer_shape import Answer
 from .eus import eus_procedure
 
-ReadJson = Callable[[str], Any | None]
 JsonObject = dict[str, Any]  # the JSON objects the page builds alike (operators, findings, answers)
 _SUFFIX = re.compile(r"[-+]")
 
@@ -78,10 +83,6 @@ def _lifts(hop: JsonObject, to: tuple[int, int]) -> bool:
     return maximum.value is not None and normalize(*maximum.value) >= to
 
 
-def _families(catalogs: list[JsonObject]) -> list[str]:
-    return sorted({str(entry.get("family")) for entry in catalogs})
-
-
 def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
     index = read_json(index_json(str(entry["name"]))) or {}
     return index.get("packages") or {}
@@ -90,7 +91,7 @@ def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
 def catalog_family(operator: JsonObject, catalogs: list[JsonObject], read_json: ReadJson) -> tuple[str | None, str]:
     """(family, how it was found) or (None, why not): the Subscription's source when a published
     family has that name, else the only family one of whose catalogs holds the package."""
-    families = _families(catalogs)
+    families = catalog_families(catalogs)
     source, package = operator["source"], operator["package"]
     if source in families:
         return source, f"the Subscription's source {source}"
