@@ -6,7 +6,8 @@
 "use strict";
 
 const SiteGenClusterOperators = (() => {
-  const {ClusterError, parseDocument} = SiteGenCluster;
+  const {ClusterError, parseDocument, isMapping, field} = SiteGenCluster;
+  const {compareTuples} = SiteGenPlanner;
   const PROPERTIES_ANNOTATION = "operatorframework.io/properties";
   const MAX_PROPERTY = "olm.maxOpenShiftVersion";
   const COPIED_LABEL = "olm.copiedFrom";
@@ -15,7 +16,7 @@ const SiteGenClusterOperators = (() => {
     "clusterserviceversions.operators.coreos.com -A -o yaml”";
   const SEPARATOR = /^---[ \t]*(?:#.*)?$/m;
 
-  const {parseMaxVersion, publishedMaximum, normalize, indexPath} = SiteGenOperatorRules;   // assets/operator-rules.js
+  const {parseMaxVersion, publishedMaximum, normalize, indexPath, catalogFamilies} = SiteGenOperatorRules;   // assets/operator-rules.js
 
   /* The JSON text of a value, as Python's json.dumps(value, separators=(",", ":"), ensure_ascii=False)
      writes it; a number kept as written (NUMBER_TEXT) is its text. */
@@ -54,8 +55,6 @@ const SiteGenClusterOperators = (() => {
     return {raw, value: result.value ? `${result.value[0]}.${result.value[1]}` : null, error: result.error};
   }
 
-  const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-  const field = (value, ...path) => path.reduce((v, key) => (isMapping(v) ? v[key] : undefined), value);
   const text = (value) => (typeof value === "string" && value ? value : null);
 
   function documentsOf(source) {
@@ -110,9 +109,6 @@ const SiteGenClusterOperators = (() => {
             maxOpenShiftVersion: csv ? maxOpenShiftVersion(csv) : null};
   }
 
-  /* Python's sort of (str, ...) tuples: by code point, which is what < does on strings too. */
-  const compareText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-
   function readOperators(objects) {
     const subscriptions = new Map();
     const csvs = new Map();
@@ -143,12 +139,8 @@ const SiteGenClusterOperators = (() => {
       if (!claimed.has(csvKey) && !isCopied(csv)) operators.push(operator(namespace, null, name || null, csv));
     }
     const sortKey = (o) => [o.namespace, o.package || "", o.csv || "", o.subscription || ""];
-    operators.sort((a, b) => {
-      const [x, y] = [sortKey(a), sortKey(b)];
-      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return compareText(x[i], y[i]);
-      return 0;
-    });
-    const sortedIgnored = Object.fromEntries(Object.keys(ignored).sort(compareText).map((k) => [k, ignored[k]]));
+    operators.sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
+    const sortedIgnored = Object.fromEntries(Object.keys(ignored).sort().map((k) => [k, ignored[k]]));
     return {operators, ignored: sortedIgnored};
   }
 
@@ -199,7 +191,7 @@ const SiteGenClusterOperators = (() => {
   }
 
   async function catalogFamily(o, catalogs, readJson) {
-    const families = [...new Set(catalogs.map((entry) => String(entry.family)))].sort(compareText);
+    const families = catalogFamilies(catalogs);
     const source = o.source;
     if (families.includes(source)) return [source, `the Subscription's source ${source}`];
     const holding = [];
@@ -335,6 +327,5 @@ const SiteGenClusterOperators = (() => {
     return answer;
   }
 
-  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, EXPECTED,
-          evaluateOperators, attachOperators, operatorsToUpdateFirst};
+  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, attachOperators};
 })();

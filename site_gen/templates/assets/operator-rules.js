@@ -5,8 +5,6 @@
 "use strict";
 
 const SiteGenOperatorRules = (() => {
-  const VERDICTS = ["not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
-    "no-path-in-target", "update-available", "up-to-date"];
   const MINOR = /^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$/;
   const V_PREFIX = /^[vV][0-9]/;
   const SAFE = /[A-Za-z0-9._-]/;
@@ -87,6 +85,9 @@ const SiteGenOperatorRules = (() => {
       ?? null;
   }
 
+  /* update_check.catalog_families: the families of olm/catalogs.json's entries, sorted. */
+  const catalogFamilies = (catalogs) => [...new Set(catalogs.map((entry) => String(entry.family)))].sort();
+
   const meta = (node, key) => String(node.metadata[key] ?? "");
 
   function bundleOf(node, head) {
@@ -117,7 +118,7 @@ const SiteGenOperatorRules = (() => {
     return path;
   }
 
-  const isHead = (document, index) => document.head !== null && document.head !== undefined && document.head === index;
+  const isHead = (document, index) => document.head === index;
 
   function skippers(document, name) {
     return document.nodes.filter((node) => meta(node, "io.operatorframework.channel.skips").split(",")
@@ -163,7 +164,7 @@ const SiteGenOperatorRules = (() => {
       stranded.at = meta(document.nodes[end], "io.operatorframework.bundle.name");
       stranded.why = strandedWhy(document, end, packageError);
     }
-    return {hops, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
+    return {hops, path, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
   }
 
   function blocks(document, index, now) {
@@ -225,7 +226,8 @@ const SiteGenOperatorRules = (() => {
     }
   }
 
-  async function targetOf(readJson, catalogs, question, pkg, channel, bundle, version, to) {
+  async function targetOf(readJson, catalogs, question, channel, bundle, version, to) {
+    const pkg = question.package;
     const target = {catalog: null, openshift: question.openshiftTo, problem: null, packagePresent: false,
       channel, channelPresent: false, channels: [], defaultChannel: null, bundle, installedPresent: false,
       hops: [], head: null, stranded: null, deprecations: [], path: false};
@@ -351,7 +353,7 @@ const SiteGenOperatorRules = (() => {
     if (!catalogs.length) return notFound(answer, "this site publishes no operator catalog");
     const entry = catalogFor(catalogs, asked.family, now);
     if (entry === null) {
-      const families = [...new Set(catalogs.map((item) => String(item.family)))].sort();
+      const families = catalogFamilies(catalogs);
       if (!families.includes(asked.family)) {
         return notFound(answer, `no catalog family ${asked.family} on this site (families: ${families.join(", ")})`);
       }
@@ -385,15 +387,15 @@ const SiteGenOperatorRules = (() => {
     answer.head = part.head;
     answer.stranded = part.stranded;
     answer.deprecations = deprecationsOf(document, [answer.installed, ...answer.hops]);
-    answer.gate = gateOf(document, start, walk(document, start), now, to);
+    answer.gate = gateOf(document, start, part.path, now, to);
     const end = document.nodes[part.end];
-    answer.target = await targetOf(readJson, catalogs, asked, asked.package, channel,
+    answer.target = await targetOf(readJson, catalogs, asked, channel,
       meta(end, "io.operatorframework.bundle.name"), end.version, to);
     answer.verdict = verdictOf(answer);
     answer.steps = stepsOf(answer);
     return answer;
   }
 
-  return {checkOperator, pathComponent, indexPath, channelPath, catalogFor, normalize, parseMinor, parseMaxVersion,
-    publishedMaximum, VERDICTS};
+  return {checkOperator, pathComponent, indexPath, channelPath, catalogFor, catalogFamilies, normalize, parseMinor,
+    parseMaxVersion, publishedMaximum};
 })();
