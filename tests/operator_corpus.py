@@ -56,6 +56,10 @@ QUESTIONS = {
         q("demo", "gated", "1.0.0", "4.18", "4.19", "fast"),
         q("demo", "gated", "9.9.9", "4.18", "4.19"),
         q("demo", "gated", " ", "4.18", "4.19"),
+        q("demo", "tolerant", "1.0.0", "4.18", "4.19"),           # "v4" and 4 are 4.0 (block); " 4.19 " lifts
+        q("demo", "tolerant", "1.1.0", "4.18", "4.19"),           # max "v4": blang ParseTolerant reads 4.0
+        q("demo", "tolerant", "1.2.0", "4.18", "4.19"),           # max 4 (a JSON number): 4.0 too
+        q("demo", "escaped", "1.0.0", "4.18", "4.18"),            # a channel name a URL must escape
     ],
     "example": [  # example-catalogs/ (olm-site's), as the example site publishes them
         q("community", "lighthouse", "1.1.0", "4.15", "4.16"),               # max 4.15 blocks 4.16; 1.2.0 lifts it

@@ -165,7 +165,7 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert page.input_value("#family") == "demo"
         assert (page.input_value("#from"), page.input_value("#to")) == ("4.18", "4.19")
         assert page.evaluate("[...document.querySelectorAll('#checker-packages option')].map(o => o.value)") == [
-            "dropped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset"]
+            "dropped", "escaped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset", "tolerant"]
         page.fill("#package", "sunset")
         page.dispatch_event("#package", "change")
         page.wait_for_function("document.querySelectorAll('#checker-channels option').length === 2")
@@ -187,6 +187,25 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert page.evaluate("window.operatorAnswer") == shown
         href = page.get_attribute("section[data-part=hops] a", "href")
         assert (demo_site / "olm" / href).is_file()  # the hop's channel page
+
+
+@pytest.mark.browser
+def test_a_channel_whose_name_a_url_must_escape_is_read_and_linked(demo_site):
+    """The channel "stable 1.x%" is the file stable%201.x%25.json: the page escapes each path segment
+    once more for the URL, to read it and to link its page (the checker read "stable 1.x%.json")."""
+    entry = next(entry for entry in CORPUS["demo"] if entry["question"]["package"] == "escaped")
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(base_url + "olm/checker.html?" + _query(entry["question"]), wait_until="load")
+        page.wait_for_function(ANSWERED)
+        assert page.evaluate("window.operatorAnswer") == entry["answer"]
+        assert page.evaluate("[...document.querySelectorAll('#checker-versions option')].map(o => o.value)") == [
+            "1.0.0", "1.1.0"]
+        links = page.evaluate("[...document.querySelectorAll('#checker-result section a')].map(a => a.href)")
+        statuses = page.evaluate("(links) => Promise.all(links.map((url) => fetch(url).then((r) => r.status)))",
+                                 links)
+    assert len(links) == 2 and statuses == [200, 200], links
+    assert all(link.endswith("/olm/demo-v4.18/escaped/stable%25201.x%2525.html") for link in links)
 
 
 def _rules_answers(site: Path, entries: list[dict]) -> list[dict]:

@@ -116,10 +116,8 @@ def _operators(args, others: list[dict]) -> dict | None:
             objects += parse_objects(_read_text(args.operators))
             if not has_operators(objects):
                 raise ClusterError("There is no Subscription and no ClusterServiceVersion here.")
-    if not has_operators(objects):
-        return None
-    with _reading(args.cluster):  # the operators in --cluster FILE
-        return read_operators(objects)
+    # read_operators refuses only a text with no Subscription and no CSV, which has_operators rules out
+    return read_operators(objects) if has_operators(objects) else None
 
 
 def _plan(args) -> tuple[ClusterFacts | None, Answer]:

@@ -20,9 +20,10 @@ from typing import Any
 import orjson
 
 from ..model.errors import InputError
-from . import blang
+from . import blang, gates
 from .catalog_list import CATALOG_LIST
 from .published_json import channel_json, index_json
+from .update_text import HEADLINES
 
 ReadJson = Callable[[str], Any | None]
 
@@ -43,8 +44,7 @@ def site_json_reader(site: Path) -> ReadJson:
         return read[path]
     return read_json
 
-VERDICTS = ("not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
-            "no-path-in-target", "update-available", "up-to-date")
+VERDICTS = tuple(HEADLINES)  # every verdict has its headline there
 _MINOR = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
 _V_PREFIX = re.compile(r"^[vV][0-9]")
 
@@ -64,8 +64,7 @@ def parse_minor(text: str) -> tuple[int, int] | None:
     found = _MINOR.match(text)
     if not found:
         return None
-    major, minor = int(found.group(1)), int(found.group(2))
-    return (5, 0) if (major, minor) == (4, 23) else (major, minor)
+    return gates.normalize(int(found.group(1)), int(found.group(2)))
 
 
 def _minor_text(text: str) -> str:
@@ -91,6 +90,11 @@ def _not_found(answer: dict, problem: str) -> dict:
     answer["problem"] = problem
     answer["steps"] = [problem]
     return answer
+
+
+def catalog_families(catalogs: list[dict]) -> list[str]:
+    """The catalog families of ``olm/catalogs.json``'s entries, sorted."""
+    return sorted({str(entry.get("family")) for entry in catalogs})
 
 
 def _catalog_for(catalogs: list[dict], family: str, minor: tuple[int, int]) -> dict | None:
@@ -134,7 +138,7 @@ def _walk(document: dict, start: int) -> list[int]:
 
 
 def _is_head(document: dict, index: int) -> bool:
-    return document.get("head") is not None and document["head"] == index
+    return document.get("head") == index
 
 
 def _skippers(document: dict, name: str) -> list[str]:
@@ -170,7 +174,7 @@ def _stranded_why(document: dict, index: int, package_error: str | None) -> str:
 
 
 def _path_part(document: dict, start: int, package_error: str | None) -> dict:
-    """The hops from ``start``, the head, and where OLM v0 stops if not at the head."""
+    """The hops from ``start`` (``path``: their indexes), the head, and where OLM v0 stops if not at the head."""
     path = _walk(document, start)
     head = document.get("head")
     end = path[-1] if path else start
@@ -180,32 +184,29 @@ def _path_part(document: dict, start: int, package_error: str | None) -> dict:
     if not at_head:
         stranded["at"] = _meta(document["nodes"][end], "io.operatorframework.bundle.name")
         stranded["why"] = _stranded_why(document, end, package_error)
-    return {"hops": hops, "end": end,
+    return {"hops": hops, "path": path, "end": end,
             "head": _bundle_of(document["nodes"][head], True) if head is not None else None,
             "stranded": stranded}
 
 
-def _max_minor(hop: dict) -> tuple[int, int] | None:
-    text = (hop["maxOpenShiftVersion"] or "").strip()
-    text = text[1:] if text[:1] == "v" else text
-    parts = text.split(".")
-    return (int(parts[0]), int(parts[1])) if len(parts) >= 2 else None
+def published_maximum(text: str) -> gates.MaxVersion:
+    """A channel file's ``io.openshift.maxOpenShiftVersion`` read as OLM reads the value (blang
+    ParseTolerant: ``4`` is 4.0). The build writes the values without their quotes, joined by
+    ",", and sets the ``.error`` key when they are invalid; so a value here is one value."""
+    return gates.max_openshift_version((text,) if text else ())
 
 
 def _blocks(document: dict, index: int, now: tuple[int, int]) -> str | None:
     """OLM's reason when the bundle at ``index`` makes it report Upgradeable=False at ``now``, else None."""
     node = document["nodes"][index]
     name = _meta(node, "io.operatorframework.bundle.name")
-    error = _meta(node, "io.openshift.maxOpenShiftVersion.error")
+    maximum = published_maximum(_meta(node, "io.openshift.maxOpenShiftVersion"))
+    error = _meta(node, "io.openshift.maxOpenShiftVersion.error") or maximum.error
     if error:
         return f"{name} has invalid olm.maxOpenShiftVersion properties: {error}"
-    maximum = _max_minor(_bundle_of(node, False))
-    if maximum is None:
+    if maximum.value is None or not gates.blocks(maximum, now):
         return None
-    normal = (5, 0) if maximum == (4, 23) else maximum
-    if normal < (now[0], now[1] + 1):
-        return f"maximum supported OCP version for {name} is {maximum[0]}.{maximum[1]}"
-    return None
+    return f"maximum supported OCP version for {name} is {maximum.value[0]}.{maximum.value[1]}"
 
 
 def _gate(document: dict, start: int, path: list[int], now: tuple[int, int], to: tuple[int, int]) -> dict:
@@ -255,10 +256,11 @@ def _updates_from(node: dict, bundle: str, version: str) -> bool:
         return False
 
 
-def _target(read_json: ReadJson, catalogs: list[dict], question: dict, package: str, channel: str,
+def _target(read_json: ReadJson, catalogs: list[dict], question: dict, channel: str,
             bundle: str, version: str, to: tuple[int, int]) -> dict:
     """The openshiftTo catalog of the family: is the package, channel and bundle (at ``version``)
     there, and which hops OLM v0 takes there from it."""
+    package = question["package"]
     target: dict[str, Any] = {
               "catalog": None, "openshift": question["openshiftTo"], "problem": None, "packagePresent": False,
               "channel": channel, "channelPresent": False, "channels": [], "defaultChannel": None,
@@ -352,7 +354,7 @@ def _steps(answer: dict) -> list[str]:
         pass  # the same catalog: its path is the one above
     elif target["hops"]:
         steps.append(f"In catalog {target['catalog']} (OpenShift {to}), OLM v0 then takes {package} "
-                     f"{_arrow([{'version': installed_version(answer)}, *target['hops']])}.")
+                     f"{_arrow([{'version': _installed_version(answer)}, *target['hops']])}.")
     elif target["installedPresent"] and not target["stranded"]["stranded"]:
         steps.append(f"In catalog {target['catalog']} (OpenShift {to}), {target['bundle']} is the head of "
                      f"channel {target['channel']}: no update to take.")
@@ -362,7 +364,7 @@ def _steps(answer: dict) -> list[str]:
     return steps
 
 
-def installed_version(answer: dict) -> str:
+def _installed_version(answer: dict) -> str:
     """The version the operator is at when the cluster updates (the end of the hops)."""
     return answer["hops"][-1]["version"] if answer["hops"] else answer["installed"]["version"]
 
@@ -386,7 +388,7 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
         return _not_found(answer, "this site publishes no operator catalog")
     entry = _catalog_for(catalogs, asked["family"], now)
     if entry is None:
-        families = sorted({str(item.get("family")) for item in catalogs})
+        families = catalog_families(catalogs)
         if asked["family"] not in families:
             return _not_found(answer, f"no catalog family {asked['family']} on this site "
                                       f"(families: {', '.join(families)})")
@@ -415,9 +417,9 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
     part = _path_part(document, start, info.get("error"))
     answer["hops"], answer["head"], answer["stranded"] = part["hops"], part["head"], part["stranded"]
     answer["deprecations"] = _deprecations(document, [answer["installed"], *answer["hops"]])
-    answer["gate"] = _gate(document, start, _walk(document, start), now, to)
+    answer["gate"] = _gate(document, start, part["path"], now, to)
     end = document["nodes"][part["end"]]
-    answer["target"] = _target(read_json, catalogs, asked, asked["package"], channel,
+    answer["target"] = _target(read_json, catalogs, asked, channel,
                                _meta(end, "io.operatorframework.bundle.name"), end["version"], to)
     answer["verdict"] = _verdict(answer)
     answer["steps"] = _steps(answer)

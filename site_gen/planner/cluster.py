@@ -32,7 +32,7 @@ from .data import KINDS, PlannerData, channel_kind, channel_minor
 from .eus import eus_procedure
 
 # A pasted ClusterVersion as parsed: JSON (or YAML made JSON-like), whatever the user gave.
-# Every field is checked where it is read (_field, _text, isinstance), so this is the JSON boundary.
+# Every field is checked where it is read (field, _text, isinstance), so this is the JSON boundary.
 Document = dict[str, Any]
 
 RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
@@ -68,7 +68,7 @@ def _plain_scalar(value: object) -> str:
 NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of “oc get clusterversion version -o json”."
 
 
-def parse_document(text: str, not_mapping: str = NOT_CLUSTER_VERSION) -> Document:
+def parse_document(text: str, not_mapping: str) -> Document:
     """JSON, else YAML (`-o yaml`); a mapping either way (else ``not_mapping``), nested at most
     MAX_DEPTH levels (the parsers' own limits are far deeper, or none: Python's json raises
     RecursionError)."""
@@ -93,7 +93,8 @@ def parse_document(text: str, not_mapping: str = NOT_CLUSTER_VERSION) -> Documen
     return document
 
 
-def _field(document: object, *path: str) -> Any:  # any JSON value (see Document)
+def field(document: object, *path: str) -> Any:  # any JSON value (see Document)
+    """document[path[0]][path[1]]...; None where a step is not a mapping or lacks the key."""
     value = document
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
@@ -112,11 +113,11 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
         raise ClusterError("This is not a ClusterVersion" + (f": its kind is {kind}." if isinstance(kind, str) and kind
                                                               else ": it has no kind.")
                            + " Paste the output of “oc get clusterversion version -o json”.")
-    version = _text(_field(document, "status", "desired", "version"))
+    version = _text(field(document, "status", "desired", "version"))
     if not version:
         raise ClusterError("status.desired.version is missing: paste the whole ClusterVersion, with its status.")
-    image = _text(_field(document, "status", "desired", "image"))
-    architecture = _text(_field(document, "status", "desired", "architecture"))
+    image = _text(field(document, "status", "desired", "image"))
+    architecture = _text(field(document, "status", "desired", "architecture"))
     notes: list[str] = []
     if architecture:
         arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
@@ -140,8 +141,8 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
             arch, source = "", "none"
             notes.append("The cluster's image is not a payload this site serves, so its architecture is "
                          "not known: choose it.")
-    channel = _text(_field(document, "spec", "channel"))
-    history = _field(document, "status", "history")
+    channel = _text(field(document, "spec", "channel"))
+    history = field(document, "status", "history")
     history = history if isinstance(history, list) else []
     updating: Updating | None = None
     if history and isinstance(history[0], dict) and history[0].get("state") == "Partial":
@@ -151,10 +152,10 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
         notes.append(f"The cluster is updating{' from ' + previous if previous else ''} to {updating['to']}: "
                      f"the plan starts at {version}, where it is going. Let that update finish first.")
     evaluations: list[Evaluation] = []
-    for entry in _field(document, "status", "conditionalUpdates") or []:
+    for entry in field(document, "status", "conditionalUpdates") or []:
         if not isinstance(entry, dict):
             continue
-        target = _text(_field(entry, "release", "version"))
+        target = _text(field(entry, "release", "version"))
         condition = next((c for c in entry.get("conditions") or []
                           if isinstance(c, dict) and c.get("type") == "Recommended"), {})
         status = _text(condition.get("status"))
@@ -167,7 +168,7 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
                                 "risks": risks})
     evaluations.sort(key=lambda e: e["version"])
     return {"version": version, "image": image, "arch": arch, "archFrom": source, "channel": channel,
-            "upstream": _text(_field(document, "spec", "upstream")), "updating": updating,
+            "upstream": _text(field(document, "spec", "upstream")), "updating": updating,
             "evaluations": evaluations, "notes": notes}
 
 

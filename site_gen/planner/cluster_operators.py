@@ -24,7 +24,7 @@ import re
 from typing import Any, NoReturn
 
 from ..olm import gates
-from .cluster import ClusterError, Document, parse_document
+from .cluster import ClusterError, Document, field, parse_document
 
 PROPERTIES_ANNOTATION = "operatorframework.io/properties"  # OLM's projection.PropertiesAnnotationKey
 MAX_PROPERTY = "olm.maxOpenShiftVersion"
@@ -70,23 +70,17 @@ def parse_objects(text: str, not_mapping: str = "This is not a Kubernetes object
     return objects
 
 
-def _field(value: object, *path: str) -> Any:  # any JSON value
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value
-
-
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
 def _name(item: Document) -> tuple[str, str]:
-    return _text(_field(item, "metadata", "namespace")) or "", _text(_field(item, "metadata", "name")) or ""
+    return _text(field(item, "metadata", "namespace")) or "", _text(field(item, "metadata", "name")) or ""
 
 
 def is_copied(csv: Document) -> bool:
-    labels = _field(csv, "metadata", "labels")
-    return (isinstance(labels, dict) and COPIED_LABEL in labels) or _field(csv, "status", "reason") == "Copied"
+    labels = field(csv, "metadata", "labels")
+    return (isinstance(labels, dict) and COPIED_LABEL in labels) or field(csv, "status", "reason") == "Copied"
 
 
 class _NumberText(str):
@@ -100,7 +94,7 @@ def _refuse(constant: str) -> NoReturn:
 def max_openshift_version(csv: Document) -> dict[str, Any]:
     """The CSV's own ``olm.maxOpenShiftVersion``: {"raw": [JSON texts], "value": "4.16" or None, "error"}.
     An annotation that is not the JSON OLM expects is an error, and so blocks, as in OLM."""
-    annotation = _field(csv, "metadata", "annotations", PROPERTIES_ANNOTATION)
+    annotation = field(csv, "metadata", "annotations", PROPERTIES_ANNOTATION)
     if annotation is None:
         return {"raw": [], "value": None, "error": None}
     try:
@@ -126,14 +120,14 @@ def max_openshift_version(csv: Document) -> dict[str, Any]:
 
 def _operator(namespace: str, subscription: Document | None, csv_name: str | None,
               csv: Document | None) -> dict[str, Any]:
-    spec = _field(subscription, "spec") if subscription else None
-    version = _field(csv, "spec", "version") if csv else None
+    spec = field(subscription, "spec") if subscription else None
+    version = field(csv, "spec", "version") if csv else None
     return {"namespace": namespace,
             "subscription": _name(subscription)[1] or None if subscription else None,
-            "package": _text(_field(spec, "name")),
-            "channel": _text(_field(spec, "channel")),
-            "source": _text(_field(spec, "source")),
-            "sourceNamespace": _text(_field(spec, "sourceNamespace")),
+            "package": _text(field(spec, "name")),
+            "channel": _text(field(spec, "channel")),
+            "source": _text(field(spec, "source")),
+            "sourceNamespace": _text(field(spec, "sourceNamespace")),
             "csv": csv_name,
             "csvFound": csv is not None,
             "version": version if isinstance(version, str) else None,
@@ -157,7 +151,7 @@ def read_operators(objects: list[Document]) -> dict[str, Any]:
     operators, claimed = [], set()
     for subscription in subscriptions:
         namespace, _ = _name(subscription)
-        installed = _text(_field(subscription, "status", "installedCSV"))
+        installed = _text(field(subscription, "status", "installedCSV"))
         csv = csvs.get((namespace, installed)) if installed else None
         if csv is not None:
             claimed.add((namespace, installed))

@@ -21,27 +21,30 @@ the site's published JSON through ``read_json``, as assets/cluster-operators.js 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from ..olm.catalog_list import CATALOG_LIST
+from ..olm.gates import normalize
 from ..olm.published_json import index_json
-from ..olm.update_check import OperatorQuestion, check_operator
+from ..olm.update_check import (
+    OperatorQuestion,
+    ReadJson,
+    catalog_families,
+    check_operator,
+    parse_minor,
+    published_maximum,
+)
 from .answer_shape import Answer
 from .eus import eus_procedure
 
-ReadJson = Callable[[str], Any | None]
 JsonObject = dict[str, Any]  # the JSON objects the page builds alike (operators, findings, answers)
-_MINOR = re.compile(r"^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?(?:[-+].*)?$")
+_SUFFIX = re.compile(r"[-+]")
 
 
 def minor_of(version: str) -> tuple[int, int] | None:
-    """``4.16.3`` -> (4, 16), normalised as OLM does: 4.23 is 5.0."""
-    found = _MINOR.match(version or "")
-    if not found:
-        return None
-    major, minor = int(found.group(1)), int(found.group(2))
-    return (5, 0) if (major, minor) == (4, 23) else (major, minor)
+    """``4.16.3`` or ``4.16.0-rc.1`` -> (4, 16): update_check.parse_minor, after a cluster
+    version's prerelease or build suffix."""
+    return parse_minor(_SUFFIX.split(version or "", maxsplit=1)[0])
 
 
 def _text(minor: tuple[int, int]) -> str:
@@ -74,15 +77,10 @@ def csv_gate(operator: JsonObject, now: tuple[int, int], to: tuple[int, int]) ->
 
 
 def _lifts(hop: JsonObject, to: tuple[int, int]) -> bool:
-    text = hop.get("maxOpenShiftVersion")
-    if not text:
+    if not hop.get("maxOpenShiftVersion"):
         return True
-    value = minor_of(text) if re.match(r"^[vV]?[0-9]+\.[0-9]+$", text) else None
-    return value is not None and value >= to
-
-
-def _families(catalogs: list[JsonObject]) -> list[str]:
-    return sorted({str(entry.get("family")) for entry in catalogs})
+    maximum = published_maximum(hop["maxOpenShiftVersion"])
+    return maximum.value is not None and normalize(*maximum.value) >= to
 
 
 def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
@@ -93,7 +91,7 @@ def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
 def catalog_family(operator: JsonObject, catalogs: list[JsonObject], read_json: ReadJson) -> tuple[str | None, str]:
     """(family, how it was found) or (None, why not): the Subscription's source when a published
     family has that name, else the only family one of whose catalogs holds the package."""
-    families = _families(catalogs)
+    families = catalog_families(catalogs)
     source, package = operator["source"], operator["package"]
     if source in families:
         return source, f"the Subscription's source {source}"

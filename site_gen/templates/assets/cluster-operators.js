@@ -6,7 +6,8 @@
 "use strict";
 
 const SiteGenClusterOperators = (() => {
-  const {ClusterError, parseDocument} = SiteGenCluster;
+  const {ClusterError, parseDocument, isMapping, field} = SiteGenCluster;
+  const {compareTuples} = SiteGenPlanner;
   const PROPERTIES_ANNOTATION = "operatorframework.io/properties";
   const MAX_PROPERTY = "olm.maxOpenShiftVersion";
   const COPIED_LABEL = "olm.copiedFrom";
@@ -15,26 +16,7 @@ const SiteGenClusterOperators = (() => {
     "clusterserviceversions.operators.coreos.com -A -o yaml”";
   const SEPARATOR = /^---[ \t]*(?:#.*)?$/m;
 
-  const {parseTolerant, versionText} = SiteGenBlang;   // assets/olm-blang.js
-
-  /* site_gen/olm/gates.py max_openshift_version: the JSON texts of the values, as OLM reads them. */
-  function parseMax(raw) {
-    if (!raw.length) return {value: null, error: null};
-    if (raw.length > 1) return {value: null, error: 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'};
-    const text = raw[0].replace(/^"+|"+$/g, "");
-    if (!text) return {value: null, error: 'value cannot be "" (an empty string)'};
-    let version;
-    try {
-      version = parseTolerant(text);
-    } catch (error) {
-      return {value: null, error: `failed to parse "${text}" as semver: ${error.message}`};
-    }
-    if (version.patch || version.pre.length) {
-      return {value: null, error: "property olm.maxOpenShiftVersion must specify only <major>.<minor> version, " +
-        `got invalid value ${versionText(version)}`};
-    }
-    return {value: [Number(version.major), Number(version.minor)], error: null};
-  }
+  const {parseMaxVersion, publishedMaximum, normalize, indexPath, catalogFamilies} = SiteGenOperatorRules;   // assets/operator-rules.js
 
   /* The JSON text of a value, as Python's json.dumps(value, separators=(",", ":"), ensure_ascii=False)
      writes it; a number kept as written (NUMBER_TEXT) is its text. */
@@ -69,12 +51,10 @@ const SiteGenClusterOperators = (() => {
       return {raw: [], value: null, error: `the annotation ${PROPERTIES_ANNOTATION} is not {"properties": [...]} JSON`};
     }
     const raw = properties.filter((p) => p.type === MAX_PROPERTY).map((p) => pyJson(p.value === undefined ? null : p.value));
-    const result = parseMax(raw);
+    const result = parseMaxVersion(raw);
     return {raw, value: result.value ? `${result.value[0]}.${result.value[1]}` : null, error: result.error};
   }
 
-  const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-  const field = (value, ...path) => path.reduce((v, key) => (isMapping(v) ? v[key] : undefined), value);
   const text = (value) => (typeof value === "string" && value ? value : null);
 
   function documentsOf(source) {
@@ -129,9 +109,6 @@ const SiteGenClusterOperators = (() => {
             maxOpenShiftVersion: csv ? maxOpenShiftVersion(csv) : null};
   }
 
-  /* Python's sort of (str, ...) tuples: by code point, which is what < does on strings too. */
-  const compareText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-
   function readOperators(objects) {
     const subscriptions = new Map();
     const csvs = new Map();
@@ -162,12 +139,8 @@ const SiteGenClusterOperators = (() => {
       if (!claimed.has(csvKey) && !isCopied(csv)) operators.push(operator(namespace, null, name || null, csv));
     }
     const sortKey = (o) => [o.namespace, o.package || "", o.csv || "", o.subscription || ""];
-    operators.sort((a, b) => {
-      const [x, y] = [sortKey(a), sortKey(b)];
-      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return compareText(x[i], y[i]);
-      return 0;
-    });
-    const sortedIgnored = Object.fromEntries(Object.keys(ignored).sort(compareText).map((k) => [k, ignored[k]]));
+    operators.sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
+    const sortedIgnored = Object.fromEntries(Object.keys(ignored).sort().map((k) => [k, ignored[k]]));
     return {operators, ignored: sortedIgnored};
   }
 
@@ -187,12 +160,8 @@ const SiteGenClusterOperators = (() => {
 
   /* --- What the operators say about the route: site_gen/planner/operator_findings.py --- */
 
-  function minorOf(version) {
-    const found = /^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?(?:[-+].*)?$/.exec(version || "");
-    if (!found) return null;
-    const pair = [Number(found[1]), Number(found[2])];
-    return pair[0] === 4 && pair[1] === 23 ? [5, 0] : pair;
-  }
+  /* operator_findings.minor_of: a cluster version's minor; a prerelease or build suffix is allowed. */
+  const minorOf = (version) => SiteGenOperatorRules.parseMinor((version || "").split(/[-+]/)[0]);
 
   const minorText = (minor) => `${minor[0]}.${minor[1]}`;
   const cmp = (a, b) => (a[0] - b[0]) || (a[1] - b[1]);
@@ -216,20 +185,19 @@ const SiteGenClusterOperators = (() => {
   }
 
   function lifts(hop, to) {
-    const text = hop.maxOpenShiftVersion;
-    if (!text) return true;
-    const value = /^[vV]?[0-9]+\.[0-9]+$/.test(text) ? minorOf(text) : null;
-    return value !== null && cmp(value, to) >= 0;
+    if (!hop.maxOpenShiftVersion) return true;
+    const maximum = publishedMaximum(hop.maxOpenShiftVersion);
+    return maximum.value !== null && cmp(normalize(...maximum.value), to) >= 0;
   }
 
   async function catalogFamily(o, catalogs, readJson) {
-    const families = [...new Set(catalogs.map((entry) => String(entry.family)))].sort(compareText);
+    const families = catalogFamilies(catalogs);
     const source = o.source;
     if (families.includes(source)) return [source, `the Subscription's source ${source}`];
     const holding = [];
     for (const family of families) {
       for (const entry of catalogs.filter((item) => item.family === family)) {
-        const index = await readJson(`olm/${SiteGenOperatorRules.pathComponent(String(entry.name))}/index.json`);
+        const index = await readJson(indexPath(String(entry.name)));
         const packages = (index || {}).packages || {};
         if (Object.prototype.hasOwnProperty.call(packages, o.package)) {
           holding.push(family);
@@ -359,6 +327,5 @@ const SiteGenClusterOperators = (() => {
     return answer;
   }
 
-  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, parseTolerant, EXPECTED,
-          evaluateOperators, attachOperators, operatorsToUpdateFirst};
+  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, attachOperators};
 })();

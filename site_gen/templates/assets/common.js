@@ -20,22 +20,49 @@ const SiteGen = (() => {
     return url.replace(/^(\.\.\/)+/, "");
   }
 
-  /* Fails with a message meant for the reader. A page opened from a file (an unpacked bundle,
-     say) is not even tried: browsers refuse to read files from such a page and log errors. */
-  async function fetchJSON(url) {
+  /* The response for url, or an Error meant for the reader naming shown (a site path). A page
+     opened from a file (an unpacked bundle, say) is not even tried: browsers refuse to read files
+     from such a page and log errors. */
+  async function fetchResponse(url, shown) {
     if (window.location.protocol === "file:") {
-      throw new Error(`Could not load ${sitePath(url)}: a page opened from a file cannot read the site's data. ` +
+      throw new Error(`Could not load ${shown}: a page opened from a file cannot read the site's data. ` +
         "Open the site through a web server, such as “site-gen serve”.");
     }
-    let response;
     try {
-      response = await fetch(url);
+      return await fetch(url);
     } catch {
-      throw new Error(`Could not load ${sitePath(url)}: the server did not answer.`);
+      throw new Error(`Could not load ${shown}: the server did not answer.`);
     }
+  }
+
+  /* Fails with a message meant for the reader. */
+  async function fetchJSON(url) {
+    const response = await fetchResponse(url, sitePath(url));
     if (!response.ok) throw new Error(`Could not load ${sitePath(url)}: HTTP ${response.status}.`);
     return response.json();
   }
+
+  /* readJson(path) of the operator rules, for the site at root (a URL ending in "/"): the parsed
+     file at a site path such as "olm/a%20b/index.json", null when the site has no such file (404),
+     each file fetched once. The path's segments are file names (publish.path_component), so each
+     is escaped once more for the URL: "a%20b" is the file's name, not "a b". */
+  function siteJsonReader(root) {
+    const read = new Map();
+    return (path) => {
+      if (!read.has(path)) {
+        const url = root + path.split("/").map(encodeURIComponent).join("/");
+        read.set(path, fetchResponse(url, path).then((response) => {
+          if (response.status === 404) return null;
+          if (!response.ok) throw new Error(`Could not load ${path}: HTTP ${response.status}.`);
+          return response.json();
+        }));
+      }
+      return read.get(path);
+    };
+  }
+
+  /* An href to a site path of file names (publish.path_component), as render/links.py writes them. */
+  const siteHref = (path) => path.split("/").map(encodeURIComponent).join("/");
 
   /* A version as people type it: " v4.14.10 " means 4.14.10. */
   function typedVersion(text) {
@@ -78,5 +105,5 @@ const SiteGen = (() => {
     return nodes.flatMap((node, i) => (i ? [separator, node] : [node]));
   }
 
-  return {el, fetchJSON, typedVersion, count, safeUrl, releaseHref, releaseLink, riskItem, joinNodes};
+  return {el, fetchJSON, siteJsonReader, siteHref, typedVersion, count, safeUrl, releaseHref, releaseLink, riskItem, joinNodes};
 })();

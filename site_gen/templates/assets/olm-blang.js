@@ -228,5 +228,5 @@ const SiteGenBlang = (() => {
     return (version) => alternatives.some((terms) => terms.every(([test, bound]) => test(compare(version, bound))));
   }
 
-  return {SemverError, goQuote, parse, parseTolerant, versionText, compare, parseRange};
+  return {SemverError, parse, parseTolerant, versionText, parseRange};
 })();

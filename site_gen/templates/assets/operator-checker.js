@@ -11,19 +11,7 @@
   const result = document.getElementById("checker-result");
   const root = form.dataset.root;
   const field = (id) => document.getElementById(id);
-  const cache = new Map();
-
-  /* The site's JSON by path from the site root; null when the site has no such file. */
-  function readJson(path) {
-    if (!cache.has(path)) {
-      cache.set(path, fetch(root + path).then((response) => {
-        if (response.status === 404) return null;
-        if (!response.ok) throw new Error(`Could not load ${path}: HTTP ${response.status}.`);
-        return response.json();
-      }));
-    }
-    return cache.get(path);
-  }
+  const readJson = SiteGen.siteJsonReader(root);
 
   const HEADLINES = {
     "not-found": "No answer",
@@ -52,16 +40,13 @@
     field("to").value = wanted.to ?? minors[minors.indexOf(from) + 1] ?? from;
   }
 
-  const catalogNow = () => {
-    const minor = rules.parseMinor(field("from").value.trim());
-    return catalogs.find((entry) => entry.family === field("family").value.trim() &&
-      minor !== null && rules.parseMinor(entry.openshift)?.join(".") === minor.join("."));
-  };
+  const catalogNow = () => rules.catalogFor(catalogs, field("family").value.trim(),
+    rules.parseMinor(field("from").value.trim()));
 
   async function packageInfo() {
     const entry = catalogNow();
     if (!entry) return {};
-    const index = await readJson(`olm/${rules.pathComponent(entry.name)}/index.json`);
+    const index = await readJson(rules.indexPath(entry.name));
     return {entry, packages: (index && index.packages) || {}};
   }
 
@@ -80,8 +65,7 @@
     field("channel").placeholder = info && info.defaultChannel ? `the default: ${info.defaultChannel}` : "the package's default";
     const channel = field("channel").value.trim() || (info && info.defaultChannel);
     if (!info || !channel || !channels.includes(channel)) return datalist("checker-versions", []);
-    const document = await readJson(`olm/${rules.pathComponent(entry.name)}/` +
-      `${rules.pathComponent(field("package").value.trim())}/${rules.pathComponent(channel)}.json`);
+    const document = await readJson(rules.channelPath(entry.name, field("package").value.trim(), channel));
     datalist("checker-versions", document ? document.nodes.map((node) => node.version) : []);
   }
 
@@ -90,9 +74,9 @@
       installed: field("installed").value, openshiftFrom: field("from").value, openshiftTo: field("to").value};
   }
 
-  function channelHref(catalog, pkg, channel) {
-    return `${rules.pathComponent(catalog)}/${rules.pathComponent(pkg)}/${rules.pathComponent(channel)}.html`;
-  }
+  /* The channel's page (its file's path with .html), relative to this page (olm/checker.html). */
+  const channelHref = (catalog, pkg, channel) =>
+    SiteGen.siteHref(rules.channelPath(catalog, pkg, channel).replace(/^olm\//, "").replace(/\.json$/, ".html"));
 
   function bundleItem(bundle) {
     return el("li", {class: "hop", "data-bundle": bundle.bundle},

@@ -5,8 +5,6 @@
 "use strict";
 
 const SiteGenOperatorRules = (() => {
-  const VERDICTS = ["not-found", "blocks-cluster-update", "update-before-cluster-update", "stranded",
-    "no-path-in-target", "update-available", "up-to-date"];
   const MINOR = /^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$/;
   const V_PREFIX = /^[vV][0-9]/;
   const SAFE = /[A-Za-z0-9._-]/;
@@ -24,12 +22,38 @@ const SiteGenOperatorRules = (() => {
   const less = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
   const same = (a, b) => a !== null && b !== null && a[0] === b[0] && a[1] === b[1];
 
+  /* gates.normalize: OCP 4.23 and 5.0 are the same release. */
+  const normalize = (major, minor) => (major === 4 && minor === 23 ? [5, 0] : [major, minor]);
+
   function parseMinor(text) {
     const found = MINOR.exec(text);
-    if (!found) return null;
-    const major = parseInt(found[1], 10), minor = parseInt(found[2], 10);
-    return major === 4 && minor === 23 ? [5, 0] : [major, minor];
+    return found ? normalize(parseInt(found[1], 10), parseInt(found[2], 10)) : null;
   }
+
+  /* gates.max_openshift_version: a bundle's olm.maxOpenShiftVersion values (their JSON texts), as OLM
+     reads them. */
+  function parseMaxVersion(raw) {
+    if (!raw.length) return {value: null, error: null};
+    if (raw.length > 1) return {value: null, error: 'defining more than one "olm.maxOpenShiftVersion" property is not allowed'};
+    const text = raw[0].replace(/^"+|"+$/g, "");
+    if (!text) return {value: null, error: 'value cannot be "" (an empty string)'};
+    let version;
+    try {
+      version = SiteGenBlang.parseTolerant(text);
+    } catch (error) {
+      if (!(error instanceof SiteGenBlang.SemverError)) throw error;
+      return {value: null, error: `failed to parse "${text}" as semver: ${error.message}`};
+    }
+    if (version.patch || version.pre.length) {
+      return {value: null, error: "property olm.maxOpenShiftVersion must specify only <major>.<minor> version, " +
+        `got invalid value ${SiteGenBlang.versionText(version)}`};
+    }
+    return {value: [Number(version.major), Number(version.minor)], error: null};
+  }
+
+  /* update_check.published_maximum: a channel file's io.openshift.maxOpenShiftVersion (one value,
+     unquoted; invalid ones carry the .error key) read as OLM reads it ("4" is 4.0). */
+  const publishedMaximum = (text) => parseMaxVersion(text ? [text] : []);
 
   function minorText(text) {
     const found = MINOR.exec(text);
@@ -61,6 +85,9 @@ const SiteGenOperatorRules = (() => {
       ?? null;
   }
 
+  /* update_check.catalog_families: the families of olm/catalogs.json's entries, sorted. */
+  const catalogFamilies = (catalogs) => [...new Set(catalogs.map((entry) => String(entry.family)))].sort();
+
   const meta = (node, key) => String(node.metadata[key] ?? "");
 
   function bundleOf(node, head) {
@@ -91,7 +118,7 @@ const SiteGenOperatorRules = (() => {
     return path;
   }
 
-  const isHead = (document, index) => document.head !== null && document.head !== undefined && document.head === index;
+  const isHead = (document, index) => document.head === index;
 
   function skippers(document, name) {
     return document.nodes.filter((node) => meta(node, "io.operatorframework.channel.skips").split(",")
@@ -137,28 +164,17 @@ const SiteGenOperatorRules = (() => {
       stranded.at = meta(document.nodes[end], "io.operatorframework.bundle.name");
       stranded.why = strandedWhy(document, end, packageError);
     }
-    return {hops, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
-  }
-
-  function maxMinor(hop) {
-    let text = (hop.maxOpenShiftVersion || "").trim();
-    text = text.slice(0, 1) === "v" ? text.slice(1) : text;
-    const parts = text.split(".");
-    return parts.length >= 2 ? [parseInt(parts[0], 10), parseInt(parts[1], 10)] : null;
+    return {hops, path, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
   }
 
   function blocks(document, index, now) {
     const node = document.nodes[index];
     const name = meta(node, "io.operatorframework.bundle.name");
-    const error = meta(node, "io.openshift.maxOpenShiftVersion.error");
+    const maximum = publishedMaximum(meta(node, "io.openshift.maxOpenShiftVersion"));
+    const error = meta(node, "io.openshift.maxOpenShiftVersion.error") || maximum.error;
     if (error) return `${name} has invalid olm.maxOpenShiftVersion properties: ${error}`;
-    const maximum = maxMinor(bundleOf(node, false));
-    if (maximum === null) return null;
-    const normal = maximum[0] === 4 && maximum[1] === 23 ? [5, 0] : maximum;
-    if (less(normal, [now[0], now[1] + 1])) {
-      return `maximum supported OCP version for ${name} is ${maximum[0]}.${maximum[1]}`;
-    }
-    return null;
+    if (maximum.value === null || !less(normalize(...maximum.value), [now[0], now[1] + 1])) return null;
+    return `maximum supported OCP version for ${name} is ${maximum.value[0]}.${maximum.value[1]}`;
   }
 
   function gateOf(document, start, path, now, to) {
@@ -210,7 +226,8 @@ const SiteGenOperatorRules = (() => {
     }
   }
 
-  async function targetOf(readJson, catalogs, question, pkg, channel, bundle, version, to) {
+  async function targetOf(readJson, catalogs, question, channel, bundle, version, to) {
+    const pkg = question.package;
     const target = {catalog: null, openshift: question.openshiftTo, problem: null, packagePresent: false,
       channel, channelPresent: false, channels: [], defaultChannel: null, bundle, installedPresent: false,
       hops: [], head: null, stranded: null, deprecations: [], path: false};
@@ -336,7 +353,7 @@ const SiteGenOperatorRules = (() => {
     if (!catalogs.length) return notFound(answer, "this site publishes no operator catalog");
     const entry = catalogFor(catalogs, asked.family, now);
     if (entry === null) {
-      const families = [...new Set(catalogs.map((item) => String(item.family)))].sort();
+      const families = catalogFamilies(catalogs);
       if (!families.includes(asked.family)) {
         return notFound(answer, `no catalog family ${asked.family} on this site (families: ${families.join(", ")})`);
       }
@@ -370,14 +387,15 @@ const SiteGenOperatorRules = (() => {
     answer.head = part.head;
     answer.stranded = part.stranded;
     answer.deprecations = deprecationsOf(document, [answer.installed, ...answer.hops]);
-    answer.gate = gateOf(document, start, walk(document, start), now, to);
+    answer.gate = gateOf(document, start, part.path, now, to);
     const end = document.nodes[part.end];
-    answer.target = await targetOf(readJson, catalogs, asked, asked.package, channel,
+    answer.target = await targetOf(readJson, catalogs, asked, channel,
       meta(end, "io.operatorframework.bundle.name"), end.version, to);
     answer.verdict = verdictOf(answer);
     answer.steps = stepsOf(answer);
     return answer;
   }
 
-  return {checkOperator, pathComponent, parseMinor, VERDICTS};
+  return {checkOperator, pathComponent, indexPath, channelPath, catalogFor, catalogFamilies, normalize, parseMinor,
+    parseMaxVersion, publishedMaximum};
 })();

@@ -117,6 +117,7 @@ const SiteGenPlanner = (() => {
   /* stable, eus, fast, then candidate; inside a kind the oldest minor (channels come newest first). */
   const preference = (data, c) => [data.channels[c].rank, -c];
 
+  /* Tuples compared element by element with <, as Python compares them: -1, 0 or 1. */
   function compareTuples(x, y) {
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
@@ -511,7 +512,7 @@ const SiteGenPlanner = (() => {
     return answer;
   }
 
-  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure};
+  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure, compareTuples};
 })();
 
 /* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.
@@ -527,12 +528,12 @@ const SiteGenCluster = (() => {
     }
   }
 
-  /* JSON, else the YAML `oc get -o yaml` writes (block mappings and sequences, plain, quoted and
-     block scalars); a mapping either way. */
   const NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of " +
     "“oc get clusterversion version -o json”.";
 
-  function parseDocument(text, notMapping = NOT_CLUSTER_VERSION) {
+  /* JSON, else the YAML `oc get -o yaml` writes (block mappings and sequences, plain, quoted and
+     block scalars); a mapping either way, else ClusterError(notMapping). */
+  function parseDocument(text, notMapping) {
     let document;
     try {
       document = JSON.parse(text);
@@ -550,10 +551,10 @@ const SiteGenCluster = (() => {
     return document;
   }
 
-  const field = (document, ...path) => path.reduce((value, key) =>
-    (value !== null && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined), document);
-  const text = (value) => (typeof value === "string" ? value : "");
   const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  /* document[path[0]][path[1]]...; undefined where a step is not a mapping or lacks the key. */
+  const field = (document, ...path) => path.reduce((value, key) => (isMapping(value) ? value[key] : undefined), document);
+  const text = (value) => (typeof value === "string" ? value : "");
 
   function readCluster(document, payloads) {
     if (document.kind !== "ClusterVersion") {
@@ -785,5 +786,5 @@ const SiteGenCluster = (() => {
     return `The cluster's upstream is ${upstream}.`;
   }
 
-  return {ClusterError, parseDocument, readCluster, planForCluster, upstreamNote, NOT_CLUSTER_VERSION};
+  return {ClusterError, parseDocument, isMapping, field, readCluster, planForCluster, upstreamNote, NOT_CLUSTER_VERSION};
 })();

@@ -212,16 +212,7 @@
   const clusterText = document.getElementById("cluster-text");
   let payloads = null;
 
-  const siteJson = new Map();
-
-  /* readJson of the operator rules: a file of this site, parsed, or null when it is not there. */
-  function readJson(path) {
-    if (!siteJson.has(path)) {
-      const url = root + path.split("/").map(encodeURIComponent).join("/");
-      siteJson.set(path, fetch(url).then((response) => (response.ok ? response.json() : null)));
-    }
-    return siteJson.get(path);
-  }
+  const readJson = SiteGen.siteJsonReader(root);  // the operator rules' reader of this site's files
 
   /* The operators pasted with the ClusterVersion and in their own box; null when there are none. */
   function readOperatorsGiven(others) {

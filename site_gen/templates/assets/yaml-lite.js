@@ -184,8 +184,6 @@ const SiteGenYaml = (() => {
       return raw ? textValue.trim() : typed(textValue);
     }
 
-    /* A quoted scalar's lines up to its closing quote, folded as YAML folds them: a line break is a
-       space, each empty line a newline. ``closed`` tells whether the text so far ends the scalar. */
     /* How many "\\" end the text (counted from the end: a regular expression scans it all). */
     function trailingBackslashes(text) {
       let k = text.length;
@@ -193,6 +191,8 @@ const SiteGenYaml = (() => {
       return text.length - k;
     }
 
+    /* A quoted scalar's lines up to its closing quote, folded as YAML folds them: a line break is a
+       space, each empty line a newline. ``closed`` tells whether the text so far ends the scalar. */
     function quotedLines(first, closed, what) {
       const parts = [first];
       const quote = first.trimStart()[0];
