@@ -11,20 +11,18 @@ import pytest
 
 from site_gen.cli import main
 
-from conftest import REPO, SHARED
+from conftest import OLM_CATALOGS, REPO, needs_catalogs
 from site_helpers import chromium, serve
 
-COMMUNITY = SHARED / "data" / "olm-catalogs-2026-08"
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
-pytestmark = [pytest.mark.browser, pytest.mark.real_data,
-              pytest.mark.skipif(not COMMUNITY.is_dir(), reason="../shared/data is not beside the checkout")]
+pytestmark = [pytest.mark.browser, pytest.mark.real_data, needs_catalogs]
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("infinispan")
-    shutil.copytree(COMMUNITY / "v4.20" / "infinispan", root / "catalog" / "infinispan")
+    shutil.copytree(OLM_CATALOGS / "v4.20" / "infinispan", root / "catalog" / "infinispan")
     assert main(["build", "--out", str(root / "site"), "-q", "--cache-dir", str(root / "cache"),
                  "--catalog", f"community-v4.20={root / 'catalog'}"]) == 0
     return root / "site"
