@@ -20,6 +20,7 @@ import orjson
 
 from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
+from site_gen.olm.sources import CatalogSource
 from site_gen.pipeline.site_build import BuildOptions, run_build
 from site_gen.promotion.resolve import PromotionOptions
 
@@ -36,11 +37,13 @@ XLINK = "{http://www.w3.org/1999/xlink}"
 
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
                jobs: int | None = None, changes_since: str | None = None,
-               promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None):
+               promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None,
+               catalogs: list[CatalogSource] | None = None):
     """Build with pages (``--force`` by default: tests rebuild on purpose)."""
     options = BuildOptions(graph_data=graph_data, releases=releases, out=out, html=True,
                            quiet=True, force=force, cache_dir=cache, jobs=jobs,
-                           promotion=promotion or PromotionOptions(), changes_since=changes_since)
+                           promotion=promotion or PromotionOptions(), changes_since=changes_since,
+                           catalogs=catalogs or [])
     return run_build(options, warnings if warnings is not None else Warnings())
 
 

@@ -5,7 +5,7 @@ desktop (1280×900) and a phone (390×844). Screenshots go to test-artifacts/scr
 from __future__ import annotations
 
 import pytest
-from cluster_operator_site import build_operators_site
+from cluster_operator_site import operators_site
 from planner_corpus import CLUSTERS_DIR
 
 from conftest import REPO
@@ -17,8 +17,8 @@ SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_operators_site(tmp_path_factory.mktemp("operators-layout"))
+def site():
+    return operators_site()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

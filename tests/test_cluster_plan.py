@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cluster_operator_site import build_operators_site
+from cluster_operator_site import operators_site
 from planner_corpus import (
     CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
@@ -38,7 +38,7 @@ IDS = [f"{e['site']} {e['file']} {e.get('operators') or ''} {e['target']} {e['ki
 def sites(tmp_path_factory):
     return {"example": build_example_site(tmp_path_factory.mktemp("cluster-example")),
             "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints")),
-            "operators": build_operators_site(tmp_path_factory.mktemp("cluster-operators"))}
+            "operators": operators_site()}
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=IDS)

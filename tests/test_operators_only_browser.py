@@ -7,24 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from site_gen.cli import main
+from operators_only_site import operators_only_site
 
 from conftest import REPO
 from site_helpers import chromium, serve
 
-CATALOGS = REPO / "example-catalogs"
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("operators-browser")
-    arguments = [a for m in ("4.14", "4.15", "4.16") for a in ("--catalog", f"community-v{m}={CATALOGS / f'v{m}'}")]
-    assert main(["build", "--out", str(root / "site"), "-q", "--cache-dir", str(root / "cache"), *arguments]) == 0
-    return root / "site"
+def site() -> Path:
+    return operators_only_site()
 
 
 def test_every_page_kind_loads_cleanly_and_the_history_leads_on(site):

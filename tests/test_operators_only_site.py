@@ -11,17 +11,18 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from operators_only_site import operators_only_site
 
 from site_gen.cli import main
 from site_gen.commands.build_sources import EXAMPLE_CATALOGS, EXAMPLE_GRAPH_DATA, build_sources, example_catalogs
 from site_gen.publish.deploy import render_nginx_conf
 
 from conftest import EXAMPLE, REPO
+from conftest import EXAMPLE_CATALOGS as CATALOGS  # site_gen's EXAMPLE_CATALOGS is the relative default
 from nginx_server import Nginx, require_nginx
 from serving_cases import V1, builtin_server, free_port, request
 from site_helpers import parse_html, parse_page
 
-CATALOGS = REPO / "example-catalogs"
 CLUSTER_PAGES = ("channels", "planner.html", "feeds", "releases", "risks", "promotion.html", "data", "api",
                  "signatures")
 
@@ -31,11 +32,8 @@ def catalog_arguments(*minors: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def operators_site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("operators")
-    assert main(["build", "--out", str(root / "site"), "-q", "--cache-dir", str(root / "cache"),
-                 *catalog_arguments("4.14", "4.15", "4.16")]) == 0
-    return root / "site"
+def operators_site() -> Path:
+    return operators_only_site()
 
 
 def test_no_source_is_the_whole_example(monkeypatch):
