@@ -11,10 +11,8 @@ import pytest
 
 from site_gen.cli import main
 
-from conftest import OLM_CATALOGS, REPO, needs_catalogs
-from site_helpers import chromium, serve
-
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+from conftest import OLM_CATALOGS, needs_catalogs
+from site_helpers import DESKTOP, SCREENSHOTS, chromium, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.real_data, needs_catalogs]
 
@@ -31,7 +29,7 @@ def site(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("channel", ["stable", "2.4.x"])
 def test_the_picture_fits_a_1280_by_900_window(site, channel):
     with serve(site) as base_url, chromium() as browser:
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page = browser.new_context(viewport=DESKTOP).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(base_url + f"olm/community-v4.20/infinispan/{channel}.html", wait_until="load")
