@@ -143,6 +143,26 @@ def parse_page(path: Path) -> LinkCollector:
     return collector
 
 
+def page_links(site: Path, page: Path) -> tuple[list[str], list[Path]]:
+    """A page's relative href/src checked against the files of ``site``: (those that name no file
+    of it, or a #fragment that is no id of that file; the pages it links to)."""
+    root, broken, pages = site.resolve(), [], []
+    name = page.resolve().relative_to(root)
+    for _, _, target in parse_page(page).links:
+        if re.match(r"[a-z]+:", target):  # http:, mailto:, data: ...
+            continue
+        path, _, fragment = target.partition("#")
+        path = path.partition("?")[0]   # a query fills a form in; the file is what must exist
+        linked = (page.parent / unquote(path)).resolve() if path else page
+        if not linked.is_file() or root not in linked.parents:
+            broken.append(f"{name} -> {target}")
+        elif fragment and unquote(fragment) not in parse_page(linked).ids:
+            broken.append(f"{name} -> {target} (no such id)")
+        elif linked.suffix == ".html":
+            pages.append(linked)
+    return broken, pages
+
+
 class _SubPathHandler(SimpleHTTPRequestHandler):
     """Serves the site only under SUB_PATH; anything else is a 404, like a shared host.
     A request for a site path in ``held`` is answered once that path's event is set."""

@@ -4,10 +4,8 @@ engine writes them on its own; the OpenShift minor each serves; bad catalogs sto
 from __future__ import annotations
 
 import gzip
-import re
 import shutil
 from pathlib import Path
-from urllib.parse import unquote
 
 import orjson
 import pytest
@@ -19,7 +17,7 @@ from site_gen.olm.published_json import catalog_files
 from site_gen.olm.sources import catalog_source
 
 from conftest import EXAMPLE, OLM_CATALOGS, needs_catalogs
-from site_helpers import parse_html, parse_page, table_rows
+from site_helpers import page_links, parse_html, parse_page, table_rows
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 
@@ -107,15 +105,8 @@ def test_the_three_community_catalogs_are_published(tmp_path, capsys):
 
 
 def links_resolve(site: Path, below: str) -> list[str]:
-    """Every relative href/src of the pages below ``below`` that names no file of the site."""
-    broken = []
-    for page in sorted((site / below).rglob("*.html")):
-        for _, _, target in parse_page(page).links:
-            if re.match(r"[a-z]+:|#", target):
-                continue
-            if not (page.parent / unquote(target.split("#")[0].split("?")[0])).is_file():
-                broken.append(f"{page.relative_to(site)} -> {target}")
-    return broken
+    """Every relative href/src of the pages below ``below`` that names no file of the site (or no id of it)."""
+    return [link for page in sorted((site / below).rglob("*.html")) for link in page_links(site, page)[0]]
 
 
 def test_catalog_pages_show_each_channel_as_olm_v0_walks_it(tmp_path):
