@@ -12,7 +12,6 @@ no upstream code is in this repository.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import orjson
@@ -27,7 +26,6 @@ ANSWERS = orjson.loads((Path(__file__).parent / "data" / "olm_upstream_answers.j
 pytestmark = [pytest.mark.real_data, needs_catalogs]
 
 
-@cache
 def published(version: str, out: Path) -> Path:
     write_catalog_json(load_catalog(OLM_CATALOGS / version, name="community"), out)
     return out / "olm" / "community"

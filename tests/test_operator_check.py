@@ -16,9 +16,8 @@ from site_gen.cli import main
 from site_gen.olm.update_check import VERDICTS
 
 from conftest import OLM_CATALOGS, needs_catalogs
-from site_helpers import PHONE, chromium, serve
+from site_helpers import DESKTOP, PHONE, chromium, serve
 
-DESKTOP = {"width": 1280, "height": 900}
 CORPUS = load_corpus()
 ASSETS = Path(__file__).resolve().parent.parent / "site_gen" / "templates" / "assets"
 RULES, BLANG = ASSETS / "operator-rules.js", ASSETS / "olm-blang.js"
@@ -122,8 +121,9 @@ def test_the_command_refuses_bad_input_in_one_line(demo_site, tmp_path, capsys):
 
 
 def test_help_shows_an_example(capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stopped:
         main(["plan-operator", "--help"])
+    assert stopped.value.code == 0
     assert "site-gen plan-operator --site public --catalog community --package sailoperator" in capsys.readouterr().out
 
 
