@@ -18,16 +18,18 @@ The operators and what the cluster route from 4.15 to 4.16 meets:
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
+import tempfile
 from pathlib import Path
 
 from olm_catalogs import bundle, channel, entry, package, write_yaml
 
-from site_gen.model.errors import Warnings
 from site_gen.olm.sources import CatalogSource
-from site_gen.pipeline.site_build import BuildOptions, run_build
-from site_gen.promotion.resolve import PromotionOptions
 
 from conftest import EXAMPLE
+from site_helpers import build_site
 
 
 def _max(value: str) -> dict:
@@ -79,7 +81,14 @@ def write_catalogs(root: Path) -> list[CatalogSource]:
 
 def build_operators_site(root: Path) -> Path:
     """The example graph-data and releases, with the catalogs above."""
-    options = BuildOptions(graph_data=EXAMPLE, releases=EXAMPLE / "releases", out=root / "site", html=True,
-                           quiet=True, force=True, cache_dir=root / "cache", promotion=PromotionOptions(),
-                           catalogs=write_catalogs(root / "catalogs"))
-    return run_build(options, Warnings()).out
+    return build_site(root / "site", root / "cache", releases=EXAMPLE / "releases",
+                      catalogs=write_catalogs(root / "catalogs")).out
+
+
+@functools.cache
+def operators_site() -> Path:
+    """The site above, built once per test session for the modules that read it (none may write
+    into it: build your own with build_operators_site to change it)."""
+    root = Path(tempfile.mkdtemp(prefix="site-gen-operators-site-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return build_operators_site(root)

@@ -12,20 +12,21 @@ After a deliberate change of the rules, regenerate the answers and review the di
 
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 from pathlib import Path
 
-import orjson
+from corpus_file import load_corpus as load_corpus_file
+from corpus_file import regenerate
+from operators_only_site import example_catalog_arguments
+
+from conftest import OLM_CATALOGS
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 sys.path.insert(0, str(TESTS.parent))
+
 CORPUS = TESTS / "data" / "operator_corpus.json"
 DEMO = TESTS / "olm_fixtures" / "checker"
-EXAMPLE_CATALOGS = TESTS.parent / "example-catalogs"
-COMMUNITY = TESTS.parent.parent / "shared" / "data" / "olm-catalogs-2026-08"
 
 
 def q(family: str, package: str, installed: str, source: str, target: str, channel: str | None = None) -> dict:
@@ -97,8 +98,8 @@ def catalog_arguments(name: str) -> list[str]:
     if name == "demo":
         return [f"demo-v4.18={DEMO / 'demo-v4.18'}", f"demo-v4.19={DEMO / 'demo-v4.19'}"]
     if name == "example":
-        return [f"community-v{minor}={EXAMPLE_CATALOGS / f'v{minor}'}" for minor in ("4.14", "4.15", "4.16")]
-    return [f"community-v{minor}={COMMUNITY / f'v{minor}'}" for minor in ("4.18", "4.19", "4.20")]
+        return example_catalog_arguments()
+    return [f"community-v{minor}={OLM_CATALOGS / f'v{minor}'}" for minor in ("4.18", "4.19", "4.20")]
 
 
 def build_site(name: str, root: Path, html: bool) -> Path:
@@ -113,32 +114,25 @@ def build_site(name: str, root: Path, html: bool) -> Path:
     return out
 
 
-def site_reader(site: Path):
-    def read(path: str):
-        file = site / path
-        return orjson.loads(file.read_bytes()) if file.is_file() else None
-    return read
-
-
 def python_answer(site: Path, question: dict) -> dict:
-    from site_gen.olm.update_check import OperatorQuestion, check_operator
-    return check_operator(OperatorQuestion(**question), site_reader(site))
+    from site_gen.olm.update_check import OperatorQuestion, check_operator, site_json_reader
+    return check_operator(OperatorQuestion(**question), site_json_reader(site))
 
 
 def load_corpus() -> dict:
-    return orjson.loads(CORPUS.read_bytes())
+    return load_corpus_file(CORPUS)
 
 
 def verify_answer(site: Path, answer: dict) -> None:
     """Each hop is OLM v0's published choice from the one before, ending at the head or where
     the answer says it is stranded; the gate's lifting bundle is on the hops."""
     from site_gen.olm.published_json import path_component
-    from site_gen.olm.update_check import VERDICTS
+    from site_gen.olm.update_check import VERDICTS, site_json_reader
     assert answer["verdict"] in VERDICTS
     if not answer["found"]:
         assert answer["problem"] and answer["steps"] == [answer["problem"]]
         return
-    read = site_reader(site)
+    read = site_json_reader(site)
     document = read(f"olm/{path_component(answer['catalog'])}/{path_component(answer['package'])}/"
                     f"{path_component(answer['channel'])}.json")
     names = [node["metadata"]["io.operatorframework.bundle.name"] for node in document["nodes"]]
@@ -152,23 +146,19 @@ def verify_answer(site: Path, answer: dict) -> None:
         assert answer["gate"]["liftedBy"] in [hop["bundle"] for hop in answer["hops"]]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--update", action="store_true", help="recompute every answer with update_check.py")
-    args = parser.parse_args(argv)
-    if not args.update:
-        parser.print_help()
-        return 2
+def answers(tmp: Path) -> dict:
+    """Every question's answer, each verified against the site it was read from."""
     corpus = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, questions in QUESTIONS.items():
-            site = build_site(name, Path(tmp), html=False)
-            corpus[name] = [{"question": question, "answer": python_answer(site, question)} for question in questions]
-            for entry in corpus[name]:
-                verify_answer(site, entry["answer"])
-    CORPUS.write_bytes(orjson.dumps(corpus, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
-    print(f"wrote {CORPUS}: {sum(len(entries) for entries in corpus.values())} answers")
-    return 0
+    for name, questions in QUESTIONS.items():
+        site = build_site(name, tmp, html=False)
+        corpus[name] = [{"question": question, "answer": python_answer(site, question)} for question in questions]
+        for entry in corpus[name]:
+            verify_answer(site, entry["answer"])
+    return corpus
+
+
+def main(argv: list[str] | None = None) -> int:
+    return regenerate(CORPUS, __doc__, "update_check.py", answers, argv)
 
 
 if __name__ == "__main__":

@@ -11,16 +11,17 @@ After a deliberate change of the rules, regenerate the answers and review the di
 
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 import orjson
+from corpus_file import load_corpus as load_corpus_file
+from corpus_file import regenerate
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 sys.path.insert(0, str(TESTS.parent / "benchmarks"))
+
 CORPUS = TESTS / "data" / "planner_corpus.json"
 
 
@@ -122,17 +123,10 @@ def build_hints_site(root: Path) -> Path:
     return build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
 
 
-def site_json(site: Path):
-    """read_json of the operator rules over a built site."""
-    def read_json(path: str):
-        file = site / path
-        return orjson.loads(file.read_bytes()) if file.is_file() else None
-    return read_json
-
-
 def python_cluster_answer(site: Path, entry: dict) -> dict:
     """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs),
     with "errorIn": "operators" when the operators' document is the one refused."""
+    from site_gen.olm.update_check import site_json_reader
     from site_gen.planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster
     from site_gen.planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
     from site_gen.planner.data import load_planner_data
@@ -153,7 +147,7 @@ def python_cluster_answer(site: Path, entry: dict) -> dict:
     data = load_planner_data(site, cluster["arch"] or entry["arch"])
     answer = plan_for_cluster(data, cluster, entry["target"], entry["kind"])
     if has_operators(objects):
-        attach_operators(answer, read_operators(objects), site_json(site))
+        attach_operators(answer, read_operators(objects), site_json_reader(site))
     return {"answer": answer}
 
 
@@ -180,7 +174,7 @@ def python_answer(site: Path, question: dict) -> dict:
 
 
 def load_corpus() -> dict:
-    return orjson.loads(CORPUS.read_bytes())
+    return load_corpus_file(CORPUS)
 
 
 def _graph(site: Path, channel: str, arch: str, cache: dict) -> tuple[dict, set, dict]:
@@ -235,35 +229,31 @@ def verify_hops(site: Path, question: dict, answer: dict, cache: dict | None = N
     return checked
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--update", action="store_true", help="recompute every answer with site_gen/planner")
-    args = parser.parse_args(argv)
-    if not args.update:
-        parser.print_help()
-        return 2
+def answers(tmp: Path) -> dict:
+    """Every question's answer and every cluster's, each hop verified against the site's graph JSON."""
+    from cluster_operator_site import build_operators_site
     corpus = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        sites = {}
-        from cluster_operator_site import build_operators_site
-        for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site),
-                            ("operators", build_operators_site)):
-            site = sites[name] = build(Path(tmp) / name)
-            if name not in QUESTIONS:
-                continue
-            corpus[name] = [{"question": question, "answer": python_answer(site, question)}
-                            for question in QUESTIONS[name]]
-            for entry in corpus[name]:
-                verify_hops(site, entry["question"], entry["answer"])
-        corpus["clusters"] = []
-        for entry in CLUSTER_QUESTIONS:
-            result = python_cluster_answer(sites[entry["site"]], entry)
-            if "answer" in result:
-                verify_hops(sites[entry["site"]], cluster_as_question(result["answer"]), result["answer"])
-            corpus["clusters"].append({**entry, **result})
-    CORPUS.write_bytes(orjson.dumps(corpus, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
-    print(f"wrote {CORPUS}: {sum(len(entries) for entries in corpus.values())} answers")
-    return 0
+    sites = {}
+    for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site),
+                        ("operators", build_operators_site)):
+        site = sites[name] = build(tmp / name)
+        if name not in QUESTIONS:
+            continue
+        corpus[name] = [{"question": question, "answer": python_answer(site, question)}
+                        for question in QUESTIONS[name]]
+        for entry in corpus[name]:
+            verify_hops(site, entry["question"], entry["answer"])
+    corpus["clusters"] = []
+    for entry in CLUSTER_QUESTIONS:
+        result = python_cluster_answer(sites[entry["site"]], entry)
+        if "answer" in result:
+            verify_hops(sites[entry["site"]], cluster_as_question(result["answer"]), result["answer"])
+        corpus["clusters"].append({**entry, **result})
+    return corpus
+
+
+def main(argv: list[str] | None = None) -> int:
+    return regenerate(CORPUS, __doc__, "site_gen/planner", answers, argv)
 
 
 if __name__ == "__main__":

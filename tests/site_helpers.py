@@ -20,27 +20,32 @@ import orjson
 
 from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
+from site_gen.olm.sources import CatalogSource
 from site_gen.pipeline.site_build import BuildOptions, run_build
 from site_gen.promotion.resolve import PromotionOptions
 
-from conftest import EXAMPLE
+from conftest import EXAMPLE, REPO
 
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"  # for review; not compared
 SVG = "{http://www.w3.org/2000/svg}"      # ElementTree's names for dot's SVG elements
 XLINK = "{http://www.w3.org/1999/xlink}"
 
 
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
                jobs: int | None = None, changes_since: str | None = None,
-               promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None):
+               promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None,
+               catalogs: list[CatalogSource] | None = None):
     """Build with pages (``--force`` by default: tests rebuild on purpose)."""
     options = BuildOptions(graph_data=graph_data, releases=releases, out=out, html=True,
                            quiet=True, force=force, cache_dir=cache, jobs=jobs,
-                           promotion=promotion or PromotionOptions(), changes_since=changes_since)
+                           promotion=promotion or PromotionOptions(), changes_since=changes_since,
+                           catalogs=catalogs or [])
     return run_build(options, warnings if warnings is not None else Warnings())
 
 
@@ -138,6 +143,26 @@ def parse_page(path: Path) -> LinkCollector:
     return collector
 
 
+def page_links(site: Path, page: Path) -> tuple[list[str], list[Path]]:
+    """A page's relative href/src checked against the files of ``site``: (those that name no file
+    of it, or a #fragment that is no id of that file; the pages it links to)."""
+    root, broken, pages = site.resolve(), [], []
+    name = page.resolve().relative_to(root)
+    for _, _, target in parse_page(page).links:
+        if re.match(r"[a-z]+:", target):  # http:, mailto:, data: ...
+            continue
+        path, _, fragment = target.partition("#")
+        path = path.partition("?")[0]   # a query fills a form in; the file is what must exist
+        linked = (page.parent / unquote(path)).resolve() if path else page
+        if not linked.is_file() or root not in linked.parents:
+            broken.append(f"{name} -> {target}")
+        elif fragment and unquote(fragment) not in parse_page(linked).ids:
+            broken.append(f"{name} -> {target} (no such id)")
+        elif linked.suffix == ".html":
+            pages.append(linked)
+    return broken, pages
+
+
 class _SubPathHandler(SimpleHTTPRequestHandler):
     """Serves the site only under SUB_PATH; anything else is a 404, like a shared host.
     A request for a site path in ``held`` is answered once that path's event is set."""
@@ -190,6 +215,66 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+class Visit:
+    """A page in a fresh browser context, recording everything that went wrong while it was open."""
+
+    def __init__(self, browser, url: str, viewport=None, wait_until: str = "networkidle"):
+        self.context = browser.new_context(viewport=viewport or DESKTOP)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", self._request_failed)
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.goto(url, wait_until=wait_until)
+
+    def _request_failed(self, request):
+        # leaving a page cancels what it still loads (the favicon, say): not a fault of the site
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
+
+    def close(self):
+        self.context.close()
+        assert self.problems == []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self.context.close()
+
+
+def screenshot(visit: Visit, name: str, full_page: bool | None = None) -> None:
+    """SCREENSHOTS/<name>.png: the whole page for a phone's (``-phone``), else the window."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    visit.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"),
+                          full_page=name.endswith("-phone") if full_page is None else full_page)
+
+
+def open_cluster_form(page, base_url: str) -> None:
+    """planner.html with "Plan for my cluster" open, once the page's scripts are ready."""
+    page.goto(base_url + "planner.html", wait_until="load")
+    page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
+    page.click("#cluster-plan summary")
+
+
+def set_cluster_text(page, text: str) -> None:
+    """The ClusterVersion box set as a paste sets it (the page reads it on submit): typing 300 KB
+    key by key (fill) takes minutes on a loaded machine."""
+    page.locator("#cluster-text").evaluate("(area, text) => { area.value = text; }", text)
+
+
+def submit_cluster(page) -> None:
+    """Submit "Plan for my cluster" and wait until the page shows an outcome."""
+    page.click("#cluster-form button[type=submit]")
+    page.wait_for_function(
+        "!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
 
 
 def site_path(base_url: str, url: str) -> str:

@@ -4,10 +4,8 @@ engine writes them on its own; the OpenShift minor each serves; bad catalogs sto
 from __future__ import annotations
 
 import gzip
-import re
 import shutil
 from pathlib import Path
-from urllib.parse import unquote
 
 import orjson
 import pytest
@@ -18,11 +16,10 @@ from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
 from site_gen.olm.sources import catalog_source
 
-from conftest import EXAMPLE, SHARED, needs_shared
-from site_helpers import parse_html, parse_page, table_rows
+from conftest import EXAMPLE, OLM_CATALOGS, needs_catalogs
+from site_helpers import page_links, parse_html, parse_page, table_rows
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
-COMMUNITY = SHARED / "data" / "olm-catalogs-2026-08"
 
 
 def build(tmp_path: Path, out: str, *catalogs: str, extra: tuple[str, ...] = ()) -> int:
@@ -95,10 +92,10 @@ def test_an_unparseable_catalog_stops_the_build_and_keeps_the_site(tmp_path, cap
 
 
 @pytest.mark.real_data
-@needs_shared
+@needs_catalogs
 def test_the_three_community_catalogs_are_published(tmp_path, capsys):
     minors = ("4.18", "4.19", "4.20")
-    assert build(tmp_path, "site", *(f"community-v{m}={COMMUNITY / ('v' + m)}" for m in minors),
+    assert build(tmp_path, "site", *(f"community-v{m}={OLM_CATALOGS / ('v' + m)}" for m in minors),
                  extra=("--timings",)) == 0
     for minor in minors:
         index = orjson.loads((tmp_path / "site" / f"olm/community-v{minor}/index.json").read_bytes())
@@ -108,15 +105,8 @@ def test_the_three_community_catalogs_are_published(tmp_path, capsys):
 
 
 def links_resolve(site: Path, below: str) -> list[str]:
-    """Every relative href/src of the pages below ``below`` that names no file of the site."""
-    broken = []
-    for page in sorted((site / below).rglob("*.html")):
-        for _, _, target in parse_page(page).links:
-            if re.match(r"[a-z]+:|#", target):
-                continue
-            if not (page.parent / unquote(target.split("#")[0].split("?")[0])).is_file():
-                broken.append(f"{page.relative_to(site)} -> {target}")
-    return broken
+    """Every relative href/src of the pages below ``below`` that names no file of the site (or no id of it)."""
+    return [link for page in sorted((site / below).rglob("*.html")) for link in page_links(site, page)[0]]
 
 
 def test_catalog_pages_show_each_channel_as_olm_v0_walks_it(tmp_path):
@@ -145,12 +135,12 @@ def test_catalog_pages_show_each_channel_as_olm_v0_walks_it(tmp_path):
 
 
 @pytest.mark.real_data
-@needs_shared
+@needs_catalogs
 def test_the_stranded_bundles_of_a_real_channel_are_shown(tmp_path):
     """Spec §7.2 case 1: clusterpulse fast-v0 is valid for opm, yet OLM v0 strands 0.1.1, 0.2.0,
     0.2.1 and 0.2.2 ("replaces X and skips X" hides 0.2.3)."""
     assert main(["build", "--graph-data", str(EXAMPLE), "--out", str(tmp_path / "site"), "-q",
-                 "--cache-dir", str(tmp_path / "cache"), "--catalog", f"community-v4.20={COMMUNITY / 'v4.20'}"]) == 0
+                 "--cache-dir", str(tmp_path / "cache"), "--catalog", f"community-v4.20={OLM_CATALOGS / 'v4.20'}"]) == 0
     site = tmp_path / "site"
     assert links_resolve(site, "olm") == []
     rows = {row[0][1]: row for row in table_rows(site / "olm/community-v4.20/clusterpulse/fast-v0.html", "bundles")}

@@ -16,10 +16,8 @@ from site_gen.olm.validation import validate
 from site_gen.render.catalog_pages import channel_view
 from site_gen.render.catalog_picture import dot_source, drawn_edges, group_units
 
-from conftest import REPO, SHARED
+from conftest import EXAMPLE_CATALOGS, OLM_CATALOGS, needs_catalogs
 
-EXAMPLES = REPO / "example-catalogs"
-COMMUNITY = SHARED / "data" / "olm-catalogs-2026-08"
 MAX_WIDTH_PX, MAX_HEIGHT_PX = 1200, 600  # fits a 1280×900 window beside the page's margins
 
 
@@ -53,13 +51,13 @@ def svg_size_px(dot: str) -> tuple[float, float]:
 
 
 def test_a_small_channel_draws_every_bundle():
-    dot, units = picture(EXAMPLES / "v4.16", "oldstone", "stable")
+    dot, units = picture(EXAMPLE_CATALOGS / "v4.16", "oldstone", "stable")
     assert [unit.members for unit in units] == [(0,), (1,), (2,), (3,)]
     assert "label=" not in " ".join(attributes for _, _, attributes in arrows(dot))
 
 
 def test_skipped_bundle_dashed_and_the_edge_v0_ignores_red():
-    dot, _ = picture(EXAMPLES / "v4.16", "tidewatch", "stable")  # 1.0.2 replaces 1.0.0, skips 1.0.1
+    dot, _ = picture(EXAMPLE_CATALOGS / "v4.16", "tidewatch", "stable")  # 1.0.2 replaces 1.0.0, skips 1.0.1
     nodes = {re.search(r'label="([^"]*)"', attributes)[1]: box for box, attributes in boxes(dot).items()}
     attributes = boxes(dot)
     assert 'style="rounded,filled,dashed"' in attributes[nodes["1.0.1"]]
@@ -71,7 +69,8 @@ def test_skipped_bundle_dashed_and_the_edge_v0_ignores_red():
 
 
 def test_a_fan_in_channel_is_one_group_with_a_counted_edge():
-    dot, units = picture(EXAMPLES / "v4.16", "harbourmaster", "stable")  # nine bundles, all skip-ranged to 2.8.0
+    # nine bundles, all skip-ranged to 2.8.0
+    dot, units = picture(EXAMPLE_CATALOGS / "v4.16", "harbourmaster", "stable")
     assert len(units) == 3 and [len(unit.members) for unit in units] == [7, 1, 1]
     group = next(attributes for attributes in boxes(dot).values() if "shape=box3d" in attributes)
     assert 'label="2.0.0 … 2.6.0\\n(7 bundles)"' in group
@@ -99,7 +98,7 @@ def test_a_chain_is_grouped_and_a_marked_bundle_breaks_it(tmp_path):
 
 
 def test_every_bundle_is_in_exactly_one_box():
-    for source in sorted(path for path in EXAMPLES.iterdir() if path.is_dir()):
+    for source in sorted(path for path in EXAMPLE_CATALOGS.iterdir() if path.is_dir()):
         for _, _, graph, view in channels(source):
             drawn, chosen = drawn_edges(graph, len(view.rows))
             members = [m for unit in group_units(graph, view.rows, drawn, chosen) for m in unit.members]
@@ -107,12 +106,12 @@ def test_every_bundle_is_in_exactly_one_box():
 
 
 @pytest.mark.real_data
-@pytest.mark.skipif(not COMMUNITY.is_dir(), reason="../shared/data is not beside the checkout")
+@needs_catalogs
 @pytest.mark.parametrize("minor", ["v4.18", "v4.19", "v4.20"])
 def test_the_largest_real_channels_fit_a_1280_by_900_window(minor):
     """infinispan stable (a fan-in of 40+ bundles) was 3,220 pt wide; the largest channels of
     each community catalog now fit in a laptop window."""
-    everything = sorted(channels(COMMUNITY / minor, minor[1:]), key=lambda item: -len(item[3].rows))
+    everything = sorted(channels(OLM_CATALOGS / minor, minor[1:]), key=lambda item: -len(item[3].rows))
     largest = everything[:8]
     assert ("infinispan", "stable") in {(package_name, name) for package_name, name, _, _ in largest}
     for package_name, name, graph, view in largest:

@@ -11,20 +11,16 @@ import pytest
 
 from site_gen.cli import main
 
-from conftest import REPO, SHARED
-from site_helpers import chromium, serve
+from conftest import OLM_CATALOGS, needs_catalogs
+from site_helpers import DESKTOP, SCREENSHOTS, chromium, serve
 
-COMMUNITY = SHARED / "data" / "olm-catalogs-2026-08"
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-
-pytestmark = [pytest.mark.browser, pytest.mark.real_data,
-              pytest.mark.skipif(not COMMUNITY.is_dir(), reason="../shared/data is not beside the checkout")]
+pytestmark = [pytest.mark.browser, pytest.mark.real_data, needs_catalogs]
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("infinispan")
-    shutil.copytree(COMMUNITY / "v4.20" / "infinispan", root / "catalog" / "infinispan")
+    shutil.copytree(OLM_CATALOGS / "v4.20" / "infinispan", root / "catalog" / "infinispan")
     assert main(["build", "--out", str(root / "site"), "-q", "--cache-dir", str(root / "cache"),
                  "--catalog", f"community-v4.20={root / 'catalog'}"]) == 0
     return root / "site"
@@ -33,7 +29,7 @@ def site(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("channel", ["stable", "2.4.x"])
 def test_the_picture_fits_a_1280_by_900_window(site, channel):
     with serve(site) as base_url, chromium() as browser:
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page = browser.new_context(viewport=DESKTOP).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(base_url + f"olm/community-v4.20/infinispan/{channel}.html", wait_until="load")

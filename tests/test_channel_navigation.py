@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 from real_site import real_site
 
-from site_helpers import PHONE, chromium, serve
+from site_helpers import DESKTOP, PHONE, chromium, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.real_data, pytest.mark.slow]
-DESKTOP = {"width": 1280, "height": 900}
 EUS_414 = "channels/eus-4.14/amd64.html"
 
 

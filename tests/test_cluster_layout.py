@@ -15,13 +15,19 @@ from real_site import real_site as shared_real_site
 
 from site_gen.model import versions
 
-from conftest import REPO
-from site_helpers import PHONE, chromium, serve
+from site_helpers import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    chromium,
+    open_cluster_form,
+    serve,
+    set_cluster_text,
+    submit_cluster,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.real_data, pytest.mark.slow]
-DESKTOP = {"width": 1280, "height": 900}
 SOURCE, CHANNEL = "4.14.57", "candidate-4.16"
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
 def cluster_version(site: Path, version: str, channel: str) -> dict:
@@ -76,14 +82,9 @@ def _measure(site: Path, path: Path, viewport: dict, name: str) -> dict:
         page = browser.new_context(viewport=viewport).new_page()
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(base_url + "planner.html", wait_until="load")
-        page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
-        page.click("#cluster-plan summary")
-        # set as a paste sets it: typing 300 KB key by key (fill) takes minutes on a loaded machine
-        page.locator("#cluster-text").evaluate("(area, text) => { area.value = text; }", path.read_text())
-        page.click("#cluster-form button[type=submit]")
-        page.wait_for_function(
-            "!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
+        open_cluster_form(page, base_url)
+        set_cluster_text(page, path.read_text())
+        submit_cluster(page)
         page.wait_for_timeout(300)  # the scroll to the answer
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

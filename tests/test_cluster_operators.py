@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cluster_operator_site import build_operators_site
+from cluster_operator_site import operators_site as shared_operators_site
 from hypothesis import example, given
 from planner_corpus import CLUSTERS_DIR, load_corpus
 from test_no_tracebacks import FAST, any_input, run_cli
@@ -210,8 +210,8 @@ def test_a_patch_update_is_never_blocked_and_a_site_without_catalogs_says_so():
 # -- site-gen plan --cluster FILE --operators FILE --------------------------------------------------
 
 @pytest.fixture(scope="module")
-def operators_site(tmp_path_factory):
-    return build_operators_site(tmp_path_factory.mktemp("operators-site"))
+def operators_site():
+    return shared_operators_site()
 
 
 def test_the_terminal_says_it_first_and_the_json_holds_it(operators_site, capsys):

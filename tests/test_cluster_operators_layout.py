@@ -5,20 +5,26 @@ desktop (1280×900) and a phone (390×844). Screenshots go to test-artifacts/scr
 from __future__ import annotations
 
 import pytest
-from cluster_operator_site import build_operators_site
+from cluster_operator_site import operators_site
 from planner_corpus import CLUSTERS_DIR
 
-from conftest import REPO
-from site_helpers import PHONE, chromium, serve
+from site_helpers import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    chromium,
+    open_cluster_form,
+    serve,
+    set_cluster_text,
+    submit_cluster,
+)
 
 pytestmark = [pytest.mark.browser]
-DESKTOP = {"width": 1280, "height": 900}
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_operators_site(tmp_path_factory.mktemp("operators-layout"))
+def site():
+    return operators_site()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -28,13 +34,9 @@ def test_the_operator_findings_are_on_the_first_screen(site, viewport):
         page = browser.new_context(viewport=viewport).new_page()
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(base_url + "planner.html", wait_until="load")
-        page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
-        page.click("#cluster-plan summary")
-        page.fill("#cluster-text", (CLUSTERS_DIR / "with-operators.json").read_text("utf-8"))
-        page.click("#cluster-form button[type=submit]")
-        page.wait_for_function(
-            "!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
+        open_cluster_form(page, base_url)
+        set_cluster_text(page, (CLUSTERS_DIR / "with-operators.json").read_text("utf-8"))
+        submit_cluster(page)
         page.wait_for_timeout(300)  # the scroll to the answer
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

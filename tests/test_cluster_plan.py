@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cluster_operator_site import build_operators_site
+from cluster_operator_site import operators_site
 from planner_corpus import (
     CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
@@ -27,10 +27,9 @@ from planner_corpus import (
 from site_gen.cli import main
 
 from conftest import REPO
-from site_helpers import PHONE, chromium, serve
+from site_helpers import DESKTOP, PHONE, chromium, open_cluster_form, serve, set_cluster_text, submit_cluster
 
 CORPUS = load_corpus()["clusters"]
-DESKTOP = {"width": 1280, "height": 900}
 IDS = [f"{e['site']} {e['file']} {e.get('operators') or ''} {e['target']} {e['kind'] or ''}".strip() for e in CORPUS]
 
 
@@ -38,7 +37,7 @@ IDS = [f"{e['site']} {e['file']} {e.get('operators') or ''} {e['target']} {e['ki
 def sites(tmp_path_factory):
     return {"example": build_example_site(tmp_path_factory.mktemp("cluster-example")),
             "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints")),
-            "operators": build_operators_site(tmp_path_factory.mktemp("cluster-operators"))}
+            "operators": operators_site()}
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=IDS)
@@ -152,20 +151,16 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         for entry in entries:
-            page.goto(base_url + "planner.html", wait_until="load")
-            page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'idle'")
-            page.click("#cluster-plan summary")
+            open_cluster_form(page, base_url)
             if entry["arch"]:
                 page.select_option("#arch", entry["arch"])
-            page.fill("#cluster-text", (CLUSTERS_DIR / entry["file"]).read_text("utf-8"))
+            set_cluster_text(page, (CLUSTERS_DIR / entry["file"]).read_text("utf-8"))
             page.fill("#cluster-operators", (CLUSTERS_DIR / entry["operators"]).read_text("utf-8")
                       if entry.get("operators") else "")
             page.fill("#cluster-to", entry["target"])
             page.select_option("#cluster-kind", entry["kind"] or "")
             before = page.url
-            page.click("#cluster-form button[type=submit]")
-            page.wait_for_function(
-                "!['loading', 'idle'].includes(document.getElementById('planner-result').dataset.outcome)")
+            submit_cluster(page)
             assert page.url == before  # nothing went into the address either
             results.append(page.evaluate("({answer: window.plannerAnswer, error: window.plannerClusterError,"
                                          " width: document.documentElement.scrollWidth,"
@@ -212,11 +207,10 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
 def test_page_shows_the_evaluations_and_says_the_text_stays_in_the_browser(sites):
     with serve(sites["example"]) as base_url, chromium() as browser:
         page = browser.new_context(viewport=DESKTOP).new_page()
-        page.goto(base_url + "planner.html", wait_until="load")
-        page.click("#cluster-plan summary")
+        open_cluster_form(page, base_url)
         assert "What you paste stays in your browser" in page.locator("#cluster-plan").inner_text()
-        page.fill("#cluster-text", (CLUSTERS_DIR / "single-arch-false.yaml").read_text())
-        page.click("#cluster-form button[type=submit]")
+        set_cluster_text(page, (CLUSTERS_DIR / "single-arch-false.yaml").read_text())
+        submit_cluster(page)
         page.wait_for_function("document.getElementById('planner-result').dataset.outcome === 'routes'")
         text = page.locator("#planner-result").inner_text()
         assert "The cluster reads Red Hat's update service (spec.upstream is not set), not this site." in text

@@ -11,9 +11,8 @@ from site_gen.olm.gates import blocks, max_openshift_version
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
 
-from conftest import EXAMPLE, REPO
+from conftest import EXAMPLE, EXAMPLE_CATALOGS
 
-EXAMPLE_CATALOGS = REPO / "example-catalogs"
 MINORS = ("4.14", "4.15", "4.16")
 
 

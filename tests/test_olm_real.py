@@ -16,16 +16,14 @@ from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import graphs_of, package_views, write_catalog_json
 from site_gen.olm.validation import validate
 
-from conftest import SHARED
+from conftest import OLM_CATALOGS, needs_catalogs
 
-CATALOGS = SHARED / "data" / "olm-catalogs-2026-08"
-pytestmark = [pytest.mark.real_data,
-              pytest.mark.skipif(not CATALOGS.is_dir(), reason="../shared/data/olm-catalogs-2026-08 is missing")]
+pytestmark = [pytest.mark.real_data, needs_catalogs]
 
 
 @cache
 def loaded(version: str):
-    catalog = load_catalog(CATALOGS / version)
+    catalog = load_catalog(OLM_CATALOGS / version)
     validation = validate(catalog)
     views = {view.package.name: view for view in package_views(catalog, validation)}
     graphs = {name: graphs_of(view) for name, view in views.items()}

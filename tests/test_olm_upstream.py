@@ -12,7 +12,6 @@ no upstream code is in this repository.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import orjson
@@ -21,17 +20,14 @@ import pytest
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import path_component, write_catalog_json
 
-from conftest import SHARED
+from conftest import OLM_CATALOGS, needs_catalogs
 
-CATALOGS = SHARED / "data" / "olm-catalogs-2026-08"
 ANSWERS = orjson.loads((Path(__file__).parent / "data" / "olm_upstream_answers.json").read_bytes())["catalogs"]
-pytestmark = [pytest.mark.real_data,
-              pytest.mark.skipif(not CATALOGS.is_dir(), reason="../shared/data/olm-catalogs-2026-08 is missing")]
+pytestmark = [pytest.mark.real_data, needs_catalogs]
 
 
-@cache
 def published(version: str, out: Path) -> Path:
-    write_catalog_json(load_catalog(CATALOGS / version, name="community"), out)
+    write_catalog_json(load_catalog(OLM_CATALOGS / version, name="community"), out)
     return out / "olm" / "community"
 
 

@@ -10,18 +10,17 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
-from operator_corpus import COMMUNITY, build_site, load_corpus, python_answer, verify_answer
+from operator_corpus import build_site, load_corpus, python_answer, verify_answer
 
 from site_gen.cli import main
 from site_gen.olm.update_check import VERDICTS
 
-from site_helpers import PHONE, chromium, serve
+from conftest import OLM_CATALOGS, needs_catalogs
+from site_helpers import DESKTOP, PHONE, chromium, serve
 
-DESKTOP = {"width": 1280, "height": 900}
 CORPUS = load_corpus()
 ASSETS = Path(__file__).resolve().parent.parent / "site_gen" / "templates" / "assets"
 RULES, BLANG = ASSETS / "operator-rules.js", ASSETS / "olm-blang.js"
-needs_community = pytest.mark.skipif(not COMMUNITY.is_dir(), reason="../shared/data is not beside the checkout")
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,7 @@ def test_python_gives_the_corpus_answers_on_the_example_catalogs(example_site):
 
 
 @pytest.mark.real_data
-@needs_community
+@needs_catalogs
 def test_python_gives_the_corpus_answers_on_the_real_catalogs(real_site):
     for entry in CORPUS["real"]:
         answer = python_answer(real_site, entry["question"])
@@ -122,8 +121,9 @@ def test_the_command_refuses_bad_input_in_one_line(demo_site, tmp_path, capsys):
 
 
 def test_help_shows_an_example(capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stopped:
         main(["plan-operator", "--help"])
+    assert stopped.value.code == 0
     assert "site-gen plan-operator --site public --catalog community --package sailoperator" in capsys.readouterr().out
 
 
@@ -227,7 +227,7 @@ def test_the_page_rules_give_the_corpus_answers_on_the_example_catalogs(example_
 
 @pytest.mark.browser
 @pytest.mark.real_data
-@needs_community
+@needs_catalogs
 def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
     assert _rules_answers(real_site, CORPUS["real"]) == [entry["answer"] for entry in CORPUS["real"]]
 
@@ -260,9 +260,9 @@ def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
     """olm-blang.js (the skipRange test of a bundle the target channel lacks) against site_gen/olm/blang.py,
     on blang's quirks and on every skipRange of the shared catalogs."""
     ranges, versions = list(HOSTILE_RANGES), list(VERSIONS)
-    if COMMUNITY.is_dir():
+    if OLM_CATALOGS.is_dir():
         import yaml
-        for path in sorted(COMMUNITY.glob("v4.20/*/catalog.yaml")):
+        for path in sorted(OLM_CATALOGS.glob("v4.20/*/catalog.yaml")):
             for blob in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
                 if blob and blob.get("schema") == "olm.channel":
                     ranges += [entry["skipRange"] for entry in blob.get("entries") or [] if entry.get("skipRange")]

@@ -6,15 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from operators_only_site import EXAMPLE_MINORS, operators_only_site
 
-from site_gen.cli import main
 from site_gen.render.package_history import PackageFacts, package_histories
 
-from conftest import REPO
 from site_helpers import parse_html, table_rows
-
-CATALOGS = REPO / "example-catalogs"
-MINORS = ("4.14", "4.15", "4.16")
 
 
 def test_steps_compare_each_minor_with_the_one_before():
@@ -37,11 +33,8 @@ def test_steps_compare_each_minor_with_the_one_before():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("history")
-    arguments = [a for m in MINORS for a in ("--catalog", f"community-v{m}={CATALOGS / f'v{m}'}")]
-    assert main(["build", "--out", str(root / "site"), "-q", "--cache-dir", str(root / "cache"), *arguments]) == 0
-    return root / "site"
+def site() -> Path:
+    return operators_only_site()
 
 
 def history(site: Path, minor: str, package: str) -> list[list[str]]:
@@ -51,7 +44,7 @@ def history(site: Path, minor: str, package: str) -> list[list[str]]:
 
 def test_a_renamed_and_dropped_channel_shows_in_the_next_minor(site):
     rows = history(site, "4.15", "ferryman")
-    assert [row[0] for row in rows] == list(MINORS)
+    assert [row[0] for row in rows] == list(EXAMPLE_MINORS)
     assert rows[0][1] == "stable-1.x" and rows[1][1] == "stable (changed)"
     assert rows[1][3] == "added stable; removed alpha, stable-1.x"
     assert rows[1][2] == "stable: 1.2.0" and rows[2][2] == "stable: 1.3.0"  # the heads

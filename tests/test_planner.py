@@ -18,9 +18,8 @@ from real_site import real_site as shared_real_site
 
 from site_gen.cli import main
 
-from site_helpers import PHONE, chromium, serve
+from site_helpers import DESKTOP, PHONE, chromium, serve
 
-DESKTOP = {"width": 1280, "height": 900}
 CORPUS = load_corpus()
 
 

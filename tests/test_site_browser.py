@@ -25,15 +25,18 @@ import pytest
 
 from site_gen.cli import main
 
-from conftest import EXAMPLE, REPO
+from conftest import EXAMPLE
 from scenario import Scenario
 from site_helpers import (
     PHONE,
+    SCREENSHOTS,
+    Visit,
     build_site,
     chromium,
     edit,
     example_repo,
     parse_page,
+    screenshot,
     serve,
     served_documents,
     served_graph,
@@ -41,8 +44,6 @@ from site_helpers import (
 )
 
 pytestmark = pytest.mark.browser
-
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
 def _without_416_1(data: Path) -> None:
@@ -75,44 +76,6 @@ def base_url(site):
 def browser():
     with chromium() as launched:
         yield launched
-
-
-class Visit:
-    """A page in a fresh browser context, recording everything that went wrong while it was open."""
-
-    def __init__(self, browser, url: str, viewport=None, wait_until: str = "networkidle"):
-        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(15_000)
-        self.problems: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("requestfailed", self._request_failed)
-        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
-        self.page.goto(url, wait_until=wait_until)
-
-    def _request_failed(self, request):
-        # leaving a page cancels what it still loads (the favicon, say): not a fault of the site
-        if request.failure != "net::ERR_ABORTED":
-            self.problems.append(f"request failed: {request.url} ({request.failure})")
-
-    def close(self):
-        self.context.close()
-        assert self.problems == []
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
-            self.close()
-        else:
-            self.context.close()
-
-
-def screenshot(visit: Visit, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    visit.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=name.endswith("-phone"))
 
 
 # ----------------------------------------------------------------------------- links

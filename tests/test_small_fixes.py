@@ -16,7 +16,7 @@ from site_gen.planner.data import load_planner_data
 
 from conftest import EXAMPLE
 from scenario import Scenario
-from site_helpers import SVG, build_site, chromium, git, page_svg, serve
+from site_helpers import DESKTOP, PHONE, SVG, build_site, chromium, git, page_svg, serve
 
 
 def test_check_takes_the_directory_as_an_argument(capsys):
@@ -76,7 +76,7 @@ def test_home_page_leads_with_current_stable_channels(tmp_path):
     """The first screen showed candidate prereleases (the newest minor's candidate channel) first."""
     site = build_site(tmp_path / "site", tmp_path / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases").out
     with serve(site) as base_url, chromium() as browser:
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page = browser.new_context(viewport=DESKTOP).new_page()
         page.goto(base_url + "index.html", wait_until="load")
         rows = page.locator("table.current-channels tbody th").all_inner_texts()
         assert rows == ["stable-4.16", "stable-4.15", "stable-4.14", "eus-4.16"]
@@ -95,7 +95,7 @@ def test_home_page_first_screen_shows_no_prerelease_channel_at_real_scale():
     from real_site import real_site
     site = real_site()
     with serve(site) as base_url, chromium() as browser:
-        for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+        for viewport in (DESKTOP, PHONE):
             page = browser.new_context(viewport=viewport).new_page()
             page.goto(base_url + "index.html", wait_until="load")
             assert page.locator("table.current-channels tbody th").first.inner_text() == "stable-4.22"
