@@ -132,18 +132,15 @@ def _inside(name: str, configs: PurePosixPath) -> PurePosixPath | None:
 
 
 def _apply_layer(chunks: Iterator[bytes], digest: str, configs: PurePosixPath, into: Path) -> None:
-    limits = LayerLimits()
-    raw, stream, mode = open_layer(chunks, limits)
-    if mode is None:
-        verify_to_end(stream, raw, digest)
-        return  # not an archive: nothing of the file system (the reference skips it too)
+    """The layer's files under ``configs`` into ``into``; every CorruptLayer names the layer."""
     try:
-        _write_members(stream, mode, configs, into, limits)
-    except (tarfile.TarError, zlib.error, EOFError) as exc:
-        raise CorruptLayer(f"layer {digest} is corrupt: cannot be decoded ({exc or type(exc).__name__})") from None
-    except CorruptLayer as exc:
-        raise CorruptLayer(f"layer {digest} {exc}") from None
-    try:
+        limits = LayerLimits()
+        raw, stream, mode = open_layer(chunks, limits)
+        if mode is not None:  # not an archive: nothing of the file system (the reference skips it too)
+            try:
+                _write_members(stream, mode, configs, into, limits)
+            except (tarfile.TarError, zlib.error, EOFError) as exc:
+                raise CorruptLayer(f"is corrupt: cannot be decoded ({exc or type(exc).__name__})") from None
         verify_to_end(stream, raw, digest)
     except CorruptLayer as exc:
         raise CorruptLayer(f"layer {digest} {exc}") from None
