@@ -80,7 +80,7 @@ def read_open(fd: int, status: os.stat_result, path: Path | str, limit: int, kin
         raise too_large  # known from fstat: read none of it
     try:
         # What fstat says is there, plus one byte to see a file that is still growing.
-        data = os.read(fd, min(status.st_size, limit) + 1)
+        data = os.read(fd, status.st_size + 1)
         while len(data) <= limit and (more := os.read(fd, limit + 1 - len(data))):
             data += more
     except OSError as exc:
