@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 from olm_catalogs import bundle, chain, write_yaml
@@ -34,3 +36,10 @@ def test_damaged_cache_is_ignored(tmp_path):
     for stored in cache.rglob("*.json"):
         stored.write_bytes(b'{"code": "x", "files": 3')
     assert len(load_catalog(source, cache_dir=cache).bundles) == 1
+
+
+def test_the_cache_file_keeps_its_name_so_a_warm_cache_stays_warm(tmp_path):
+    source = FIXTURES / "gates"
+    load_catalog(source, cache_dir=tmp_path)
+    named = hashlib.sha256(os.fsencode(str(source.absolute()))).hexdigest()[:32] + ".json"
+    assert [path.name for path in (tmp_path / "olm-catalog-v2").iterdir()] == [named]
