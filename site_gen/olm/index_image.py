@@ -29,7 +29,7 @@ import orjson
 from ..event_loop import loop_factory
 from ..model.errors import InputError, Warnings
 from ..registry.client import ConnectionOptions, ImageProblem, RegistryClient, RegistryError, RegistryFault
-from ..registry.layers import ChunkReader, CorruptLayer, LayerLimits, open_layer, verify_to_end
+from ..registry.layers import ChunkReader, CorruptLayer, LayerLimits, members, open_layer, verify_to_end
 from ..registry.manifests import Image, ImageList, parse_manifest
 from ..registry.reference import PREFIX, RegistryReference, parse_reference
 
@@ -149,9 +149,7 @@ def _apply_layer(chunks: Iterator[bytes], digest: str, configs: PurePosixPath, i
 def _write_members(stream: io.BufferedReader[ChunkReader], mode: str, configs: PurePosixPath, into: Path,
                    limits: LayerLimits) -> None:
     with tarfile.open(fileobj=stream, mode=mode) as archive:  # type: ignore[call-overload]
-        for member in archive:
-            if member.offset_data + member.size > limits.uncompressed:
-                raise CorruptLayer(f"exceeds the limit of {limits.uncompressed:,} unpacked bytes")
+        for member in members(archive, limits):
             relative = _inside(member.name, configs)
             if relative is None:
                 continue
