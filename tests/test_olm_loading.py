@@ -132,8 +132,9 @@ def test_fifo_and_links_out_are_refused(tmp_path):
     assert len(load_catalog(root).packages) == 2   # a link inside is read, like any file
 
 
+# VmHWM, not getrusage's ru_maxrss: Linux carries the parent's peak into that across fork and exec.
 MEASURE_LOAD = """
-import resource, sys
+import re, sys
 from pathlib import Path
 from site_gen.model.errors import InputError
 from site_gen.olm.loading import load_catalog
@@ -141,7 +142,7 @@ try:
     load_catalog(Path(sys.argv[1]))
 except InputError as exc:
     print(exc)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+print(int(re.search(r"VmHWM:\\s*(\\d+) kB", Path("/proc/self/status").read_text()).group(1)) // 1024)
 """
 
 
