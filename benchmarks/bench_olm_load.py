@@ -17,10 +17,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import orjson
+from bench_json_build import timed_run_with_cpu
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_CATALOGS = REPO.parent / "shared" / "data" / "olm-catalogs-2026-08"
@@ -59,16 +59,11 @@ def run_step(out: Path, cache: Path, pages: bool, catalogs: list[str]) -> tuple[
     """The catalog step in a fresh process: (wall s, CPU s of it and its children, peak RSS MiB
     of the largest of them, from os.wait4)."""
     argv = [sys.executable, "-c", _STEP, str(out), str(cache), "pages" if pages else "json", *catalogs]
-    with tempfile.TemporaryFile() as stderr:
-        started = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=stderr)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from reaping again
-        if process.returncode != 0:
-            stderr.seek(0)
-            sys.exit(f"error: the catalog step failed:\n{stderr.read().decode(errors='replace')}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    with tempfile.TemporaryDirectory(prefix="bench-olm-logs-") as logs:
+        wall, peak, cpu, code, stderr = timed_run_with_cpu(argv, Path(logs))
+    if code != 0:
+        sys.exit(f"error: the catalog step failed:\n{stderr}")
+    return wall, cpu, peak
 
 
 def step_cases(root: Path, catalogs: list[str], runs: int) -> dict:
@@ -155,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {"load_average_before": [round(x, 2) for x in os.getloadavg()]}
     with tempfile.TemporaryDirectory(prefix="bench-olm-") as scratch:
         root = Path(scratch)
-        if not args.skip_step:
+        # By default the step times every v4.NN folder of --catalogs; without them, only the synthetic case runs.
+        if not args.skip_step and (args.catalog or args.catalogs.is_dir()):
             catalogs = args.catalog or [f"{p.name}={p}" for p in sorted(args.catalogs.iterdir())
                                         if p.is_dir() and p.name.startswith("v4.")]
             results["step"] = {"catalogs": catalogs, **step_cases(root, catalogs, args.runs)}

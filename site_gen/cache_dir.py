@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -10,6 +11,12 @@ def default_cache_dir() -> Path:
     """``$XDG_CACHE_HOME/site-gen``, else ``~/.cache/site-gen`` (the default of ``--cache-dir``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "site-gen"
+
+
+def per_source_file(source: Path) -> str:
+    """The name of the cache file kept for the input at ``source`` (a directory or file): its
+    absolute path hashed, so each checkout has its own. Changing it would make warm caches cold."""
+    return hashlib.sha256(os.fsencode(str(source.absolute()))).hexdigest()[:32] + ".json"
 
 
 def mark_used(path: Path) -> None:

@@ -28,7 +28,7 @@ class JsonEntryCache:
         self.identity = f"v{format_version} {code_identity()}"
         self.keep = keep  # cache files of this kind kept (the most recently used)
         self.stored: dict[str, Any] = {}
-        self.used: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}  # entries this run found sound or added: what save() keeps
         self.changed = False
         try:
             data = orjson.loads(path.read_bytes())
@@ -36,10 +36,6 @@ class JsonEntryCache:
                 self.stored = data["entries"]
         except (OSError, ValueError):
             pass
-
-    def used_entry(self, key: str, entry: Any) -> None:
-        """An entry found and found sound: keep it for the next run."""
-        self.used[key] = entry
 
     def new_entry(self, key: str, entry: Any) -> None:
         self.used[key] = entry

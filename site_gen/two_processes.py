@@ -28,21 +28,24 @@ class ChildJob(Generic[Result]):
     context manager: leaving the block early (an exception here) kills the child."""
 
     def __init__(self, function: Callable[[], Result]):
-        self._read_end, write_end = os.pipe()
+        read_end, write_end = os.pipe()
         gc.freeze()  # the child's collector then leaves the shared objects' pages alone
         try:
             self._pid = os.fork()
         finally:
             gc.unfreeze()
         if self._pid == 0:
-            _run_child(function, self._read_end, write_end)
+            _run_child(function, read_end, write_end)
         os.close(write_end)
+        # The descriptor belongs to this file object alone, so it is closed exactly once
+        # whichever way the job ends (a Ctrl-C inside read() included).
+        self._pipe = os.fdopen(read_end, "rb")
         self._ended = False
 
     def result(self) -> Result:
         """Wait for the child; its result, or its exception raised here."""
-        with os.fdopen(self._read_end, "rb") as pipe:
-            reply = pipe.read()
+        with self._pipe:
+            reply = self._pipe.read()
         os.waitpid(self._pid, 0)
         self._ended = True
         if not reply:
@@ -58,7 +61,7 @@ class ChildJob(Generic[Result]):
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if not self._ended:
             os.kill(self._pid, signal.SIGKILL)
-            os.close(self._read_end)
+            self._pipe.close()
             os.waitpid(self._pid, 0)
             self._ended = True
 

@@ -15,7 +15,7 @@ from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
 from site_gen.olm.sources import CatalogSource
 
-from registry_images import Pusher, base_layer, gzip_bytes, tar_bytes
+from registry_images import Pusher, base_layer, digest_of, gzip_bytes, tar_bytes
 from registry_proxy import FaultProxy, flip_bit
 from registry_server import REGISTRY, cert_dir_for
 
@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason=
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 REPOSITORY = "redhat/redhat-operator-index"
+NOT_AN_ARCHIVE = b"neither gzip nor tar: a layer opm reads nothing from\n"
 CONFIGS = {"operators.operatorframework.io.index.configs.v1": "/configs"}
 
 
@@ -41,6 +42,7 @@ def index_images(anonymous_registry):
         children = [(pusher.image(None, arch, [base_layer(), first, second], labels=CONFIGS), arch)
                     for arch in ("arm64", "amd64")]
         pusher.image_list("v4.20", children)
+        pusher.image("odd-v4.20", "amd64", [base_layer(), NOT_AN_ARCHIVE, first], labels=CONFIGS)
         pusher.image("plain-v4.20", "amd64", [base_layer()], labels={"some.label": "x"})
         pusher.image("sqlite-v4.20", "amd64", [base_layer()],
                      labels={"operators.operatorframework.io.index.database.v1": "/database/index.db"})
@@ -119,6 +121,24 @@ def test_a_tampered_catalog_layer_never_publishes(tmp_path, capsys, index_images
     assert flipped.hits and "v4.20: " in error and "does not match its digest" in error, error
     assert "Traceback" not in error and not (tmp_path / "other").exists()
     assert not list((tmp_path / "cold").glob("olm-index-v1/*/*/configs"))  # nothing kept from it
+
+
+def test_a_tampered_layer_that_is_no_archive_is_named(tmp_path, capsys, index_images):
+    """A layer that is neither gzip nor tar is still read to its end and checked against its
+    digest; when it does not match, the message names that layer."""
+    proxy = FaultProxy(index_images)
+    digest = digest_of(NOT_AN_ARCHIVE)
+    try:
+        flipped = proxy.fault(rf"/blobs/{digest}$", respond=flip_bit(-1))
+        assert main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
+                     "--out", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"), "--timeout", "2",
+                     "--cert-dir", str(cert_dir_for(proxy, tmp_path / "certs.d")),
+                     "--catalog", f"ops={proxy.docker_reference(REPOSITORY)}:odd-v4.20"]) == 1
+    finally:
+        proxy.stop()
+    error = capsys.readouterr().err
+    assert flipped.hits and f"odd-v4.20: layer {digest} does not match its digest" in error, error
+    assert "Traceback" not in error and not (tmp_path / "site").exists()
 
 
 def test_check_reads_an_index_image_as_it_reads_the_folder(tmp_path, capsys, index_images):

@@ -7,6 +7,8 @@ a change of site-gen's code."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 
 import pytest
@@ -60,6 +62,15 @@ def test_a_warm_build_parses_nothing_and_writes_the_same_bytes(inputs, tmp_path,
     monkeypatch.undo()
     build(inputs, tmp_path / "fresh", tmp_path / "other-cache")
     assert files_of(tmp_path / "fresh") == files_of(tmp_path / "cold")
+
+
+def test_cache_files_keep_their_names_so_a_warm_cache_stays_warm(inputs, tmp_path):
+    def named(source):  # the names every earlier site-gen gave: the source's absolute path hashed
+        return hashlib.sha256(os.fsencode(str(source.absolute()))).hexdigest()[:32] + ".json"
+    cache = tmp_path / "cache"
+    build(inputs, tmp_path / "site", cache)
+    assert [path.name for path in cache_files(cache, "release-documents-v1")] == [named(inputs / "releases")]
+    assert [path.name for path in cache_files(cache, "graph-data-yaml-v1")] == [named(inputs)]
 
 
 def test_a_changed_release_document_is_read_again(inputs, tmp_path):

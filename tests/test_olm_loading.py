@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,6 +130,34 @@ def test_fifo_and_links_out_are_refused(tmp_path):
     os.unlink(root / "link.yaml")
     (root / "inside.yaml").symlink_to(root / "a.yaml")
     assert len(load_catalog(root).packages) == 2   # a link inside is read, like any file
+
+
+# VmHWM, not getrusage's ru_maxrss: Linux carries the parent's peak into that across fork and exec.
+MEASURE_LOAD = """
+import re, sys
+from pathlib import Path
+from site_gen.model.errors import InputError
+from site_gen.olm.loading import load_catalog
+try:
+    load_catalog(Path(sys.argv[1]))
+except InputError as exc:
+    print(exc)
+print(int(re.search(r"VmHWM:\\s*(\\d+) kB", Path("/proc/self/status").read_text()).group(1)) // 1024)
+"""
+
+
+def test_an_oversized_yaml_catalog_is_refused_before_it_is_read(tmp_path):
+    # 300 MiB (sparse: no disk used), over the 256 MiB limit of a YAML catalog file: refused
+    # from its size alone, not after 256 MiB of it were read into memory.
+    path = tmp_path / "catalog.yaml"
+    with open(path, "wb") as file:
+        file.write(b"schema: olm.package\nname: a\n")
+        file.truncate(300 << 20)
+    result = subprocess.run([sys.executable, "-c", MEASURE_LOAD, str(path)], capture_output=True, text=True,
+                            timeout=120, cwd=Path(__file__).parent.parent)
+    message, peak_mib = result.stdout.splitlines()
+    assert message == f"{path}: file is larger than 256 MiB, the limit for a YAML catalog file", result.stderr
+    assert int(peak_mib) < 200, f"{peak_mib} MiB resident: the file was read"
 
 
 def test_missing_source(tmp_path):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
 
 import pytest
 
 from site_gen.model.errors import InputError
-from site_gen.two_processes import MIN_ITEMS, map_in_two
+from site_gen.two_processes import MIN_ITEMS, ChildJob, map_in_two
 
 
 def test_results_come_back_in_order_and_half_from_a_child():
@@ -56,3 +59,20 @@ def test_a_child_that_dies_is_reported():
         return item
     with pytest.raises(RuntimeError, match="ended without an answer"):
         map_in_two(job, list(range(MIN_ITEMS)))
+
+
+def test_ctrl_c_while_waiting_for_the_child_is_a_keyboard_interrupt_and_the_child_is_reaped():
+    # The pipe's descriptor must be closed once: closing it again in __exit__ turned the
+    # KeyboardInterrupt into an OSError (EBADF) and left the child unreaped.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    interrupt = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with ChildJob(lambda: time.sleep(30)) as job:
+                interrupt.start()
+                job.result()
+    finally:
+        interrupt.cancel()
+        signal.signal(signal.SIGINT, previous)
+    with pytest.raises(ChildProcessError):  # already reaped: no zombie left
+        os.waitpid(job._pid, os.WNOHANG)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..model.errors import Warnings
-from ..registry.reference import PREFIX
+from ..registry.reference import is_registry_reference
 from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import (
     add_graph_data_argument,
@@ -88,7 +88,7 @@ def _run_catalog(args, warnings: Warnings) -> int:
     if args.directory is not None:
         print("error: give either a graph-data directory or --catalog, not both", file=sys.stderr)
         return 2
-    if args.catalog.startswith(PREFIX):  # an index image: pulled into the cache, then checked as a folder
+    if is_registry_reference(args.catalog):  # an index image: pulled into the cache, then checked as a folder
         from ..olm.sources import pull_catalog_image
         source = pull_catalog_image(args.catalog, args, warnings)
     else:

@@ -22,7 +22,7 @@ from pathlib import Path
 import orjson
 
 from ..atomic_files import write_atomically
-from ..cache_dir import keep_newest, mark_used
+from ..cache_dir import keep_newest, mark_used, per_source_file
 from ..code_identity import code_identity
 from ..inputs.regular_files import read_regular
 from ..inputs.releases import release_file_names
@@ -47,8 +47,7 @@ def directory_digest(directory: Path) -> str:
 
 
 def entry_path(cache_dir: Path, directory: Path) -> Path:
-    where = hashlib.sha256(os.fsencode(str(directory.absolute()))).hexdigest()[:32]
-    return cache_dir / f"release-documents-v{FORMAT}" / f"{where}.json"
+    return cache_dir / f"release-documents-v{FORMAT}" / per_source_file(directory)
 
 
 def encode(key: str, read: ReleaseRead) -> bytes:

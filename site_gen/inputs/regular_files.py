@@ -75,13 +75,16 @@ def read_regular(path: Path | str, kind: str) -> bytes:
 def read_open(fd: int, status: os.stat_result, path: Path | str, limit: int, kind: str) -> bytes:
     """The bytes of an opened regular file, at most ``limit`` of them; an error names the
     file and the limit for a ``kind``."""
+    too_large = InputError(f"file is larger than {limit // MiB} MiB, the limit for a {kind}", path)
+    if status.st_size > limit:
+        raise too_large  # known from fstat: read none of it
     try:
         # What fstat says is there, plus one byte to see a file that is still growing.
-        data = os.read(fd, min(status.st_size, limit) + 1)
+        data = os.read(fd, status.st_size + 1)
         while len(data) <= limit and (more := os.read(fd, limit + 1 - len(data))):
             data += more
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path) from None
-    if len(data) > limit:
-        raise InputError(f"file is larger than {limit // MiB} MiB, the limit for a {kind}", path)
+    if len(data) > limit:  # it grew while being read
+        raise too_large
     return data

@@ -15,9 +15,9 @@ never run code. A damaged file, or an entry not of the shapes written, is ignore
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
+from ..cache_dir import per_source_file
 from ..json_cache import JsonEntryCache, plain
 
 FORMAT = 1
@@ -43,7 +43,7 @@ class YamlParseCache(JsonEntryCache):
             return None
         if len(found) != len(lines):
             return None  # not what remember() wrote: parse the file again
-        self.used_entry(key, entry)
+        self.used[key] = entry  # found sound: kept for the next run
         return data, found
 
     def remember(self, key: str, data: object, lines: dict[tuple, int]) -> None:
@@ -58,5 +58,4 @@ def open_parse_cache(cache_dir: Path | None, root: Path) -> YamlParseCache | Non
     Hand it to :func:`..inputs.graph_data_files.load_graph_data`, then ``save()`` it."""
     if cache_dir is None:
         return None
-    where = hashlib.sha256(os.fsencode(str(root.absolute()))).hexdigest()[:32]
-    return YamlParseCache(cache_dir / f"graph-data-yaml-v{FORMAT}" / f"{where}.json")
+    return YamlParseCache(cache_dir / f"graph-data-yaml-v{FORMAT}" / per_source_file(root))

@@ -32,9 +32,10 @@ _BOUNDARY = re.compile(rb"\}\s*(?=\{)")
 _WHITESPACE = b" \t\r\n"
 
 class JsonNumberText(str):
-    """A property value written as a bare JSON number, as its text: opm keeps property values
-    as raw JSON, so OLM reads ``4.10`` as "4.10" where a float would say 4.1. Pickled across
-    processes as it is; the parse cache does not keep it (not plain JSON), so the file is parsed again."""
+    """An ``olm.maxOpenShiftVersion`` value written as a bare JSON number, as its text: opm keeps
+    property values as raw JSON, so OLM reads ``4.10`` as "4.10" where a float would say 4.1.
+    Pickled across processes as it is; the parse cache does not keep it (not plain JSON), so
+    a file with one is parsed again. Other bare numbers stay numbers: no reader needs their text."""
 
 
 # A blob: its data, its first line, and the line of every value inside it (may be empty).
@@ -94,18 +95,25 @@ def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
 
 
 def _numbers_as_written(blob: object, chunk: bytes) -> object:
-    """``blob`` with each property value that is a bare number replaced by its text as written
-    (:class:`JsonNumberText`). Rare, so only then is the chunk decoded again, keeping texts."""
+    """``blob`` with each ``olm.maxOpenShiftVersion`` value that is a bare number replaced by its
+    text as written (:class:`JsonNumberText`). Rare, so only then is the chunk decoded again, keeping texts."""
     properties = blob.get("properties") if isinstance(blob, dict) else None
-    if not isinstance(properties, list) or not any(
-            isinstance(item, dict) and type(item.get("value")) in (int, float) for item in properties):
+    if not isinstance(properties, list) or not any(_bare_number_gate(item) for item in properties):
         return blob
     texts = json.loads(chunk, parse_float=JsonNumberText, parse_int=JsonNumberText)["properties"]
     assert isinstance(blob, dict)
-    blob["properties"] = [{**item, "value": text["value"]}
-                          if isinstance(item, dict) and type(item.get("value")) in (int, float) else item
+    blob["properties"] = [{**item, "value": text["value"]} if _bare_number_gate(item) else item
                           for item, text in zip(properties, texts)]
     return blob
+
+
+def _bare_number_gate(item: object) -> bool:
+    """An olm.maxOpenShiftVersion property whose value is a bare number. Its type key may be
+    in any case (blobs.py finds it as encoding/json does): taking every such key keeps this a
+    superset of what blobs.py reads as the gate; no other property's bare number is read as text."""
+    return isinstance(item, dict) and type(item.get("value")) in (int, float) and any(
+        isinstance(key, str) and key.casefold() == "type" and kind == "olm.maxOpenShiftVersion"
+        for key, kind in item.items())
 
 
 def _skip_space(data: mmap.mmap, position: int) -> int:

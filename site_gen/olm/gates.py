@@ -1,4 +1,4 @@
-"""The cluster gate ``olm.maxOpenShiftVersion`` (spec §5) and who lifts it.
+"""The cluster gate ``olm.maxOpenShiftVersion`` (spec §5): OLM's reading of the value and its rule.
 
 OLM reads the value from the installed CSV's properties: more than one is an error, the
 surrounding ``"`` are trimmed (a JSON string or number), empty is an error, the rest is
@@ -6,6 +6,7 @@ blang ``ParseTolerant`` and must be exactly ``<major>.<minor>`` (``4.8.0`` passe
 it equals its truncation; ``4.8.1`` does not). An invalid value blocks. A valid one
 blocks when ``normalize(max) < normalize(current) + one minor``, with ``4.23``
 normalised to ``5.0``. A blocked cluster may still take patch updates, not minor or major.
+Which bundle on an operator's path lifts a block is update_check's (it reads the published JSON).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import blang
-from .graphs import ChannelGraph, v0_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,53 +60,3 @@ def blocks(maximum: MaxVersion, current: tuple[int, int]) -> bool:
         return False
     major, minor = current
     return normalize(*maximum.value) < (major, minor + 1)
-
-
-@dataclass(frozen=True, slots=True)
-class Installed:
-    package: str
-    channel: str
-    bundle: str
-
-
-@dataclass(frozen=True, slots=True)
-class GateResult:
-    installed: Installed
-    blocking: bool
-    reason: str | None             # why it blocks, as OLM's message words it
-    lifted_by: str | None          # the first bundle on its OLM v0 path that does not block
-    path: tuple[str, ...]          # the v0 hops from the installed bundle (installed first)
-
-
-def gate(current: str, target: str, installed: list[Installed],
-         graphs: dict[tuple[str, str], ChannelGraph]) -> list[GateResult]:
-    """For a cluster at ``current`` going to ``target``: which installed operators block it
-    and which bundle on each one's OLM v0 path lifts the block. ``graphs`` maps
-    (package, channel) to its graph. A patch update (same minor) is never blocked."""
-    now = cluster_minor(current)
-    patch_only = cluster_minor(target) == now
-    results = []
-    for item in installed:
-        graph = graphs.get((item.package, item.channel))
-        index = next((i for i, node in enumerate(graph.nodes) if node.name == item.bundle), None) if graph else None
-        if graph is None or index is None:
-            results.append(GateResult(item, False, "the installed bundle is not in this catalog's channel",
-                                      None, (item.bundle,)))
-            continue
-        path = v0_path(graph, index)
-        names = tuple(graph.nodes[i].name for i in path)
-        maximum = _max_of(graph, index)
-        if patch_only or not blocks(maximum, now):
-            results.append(GateResult(item, False, None, None, names))
-            continue
-        reason = (f"{item.bundle} has invalid olm.maxOpenShiftVersion properties: {maximum.error}" if maximum.error
-                  else f"maximum supported OCP version for {item.bundle} is "
-                       f"{maximum.value[0]}.{maximum.value[1]}" if maximum.value else None)
-        lifted = next((graph.nodes[i].name for i in path[1:] if not blocks(_max_of(graph, i), now)), None)
-        results.append(GateResult(item, True, reason, lifted, names))
-    return results
-
-
-def _max_of(graph: ChannelGraph, index: int) -> MaxVersion:
-    bundle = graph.nodes[index].bundle
-    return max_openshift_version(bundle.max_openshift_versions if bundle else ())

@@ -29,7 +29,7 @@ import orjson
 from ..event_loop import loop_factory
 from ..model.errors import InputError, Warnings
 from ..registry.client import ConnectionOptions, ImageProblem, RegistryClient, RegistryError, RegistryFault
-from ..registry.layers import ChunkReader, CorruptLayer, LayerLimits, open_layer, verify_to_end
+from ..registry.layers import ChunkReader, CorruptLayer, LayerLimits, members, open_layer, verify_to_end
 from ..registry.manifests import Image, ImageList, parse_manifest
 from ..registry.reference import PREFIX, RegistryReference, parse_reference
 
@@ -132,18 +132,15 @@ def _inside(name: str, configs: PurePosixPath) -> PurePosixPath | None:
 
 
 def _apply_layer(chunks: Iterator[bytes], digest: str, configs: PurePosixPath, into: Path) -> None:
-    limits = LayerLimits()
-    raw, stream, mode = open_layer(chunks, limits)
-    if mode is None:
-        verify_to_end(stream, raw, digest)
-        return  # not an archive: nothing of the file system (the reference skips it too)
+    """The layer's files under ``configs`` into ``into``; every CorruptLayer names the layer."""
     try:
-        _write_members(stream, mode, configs, into, limits)
-    except (tarfile.TarError, zlib.error, EOFError) as exc:
-        raise CorruptLayer(f"layer {digest} is corrupt: cannot be decoded ({exc or type(exc).__name__})") from None
-    except CorruptLayer as exc:
-        raise CorruptLayer(f"layer {digest} {exc}") from None
-    try:
+        limits = LayerLimits()
+        raw, stream, mode = open_layer(chunks, limits)
+        if mode is not None:  # not an archive: nothing of the file system (the reference skips it too)
+            try:
+                _write_members(stream, mode, configs, into, limits)
+            except (tarfile.TarError, zlib.error, EOFError) as exc:
+                raise CorruptLayer(f"is corrupt: cannot be decoded ({exc or type(exc).__name__})") from None
         verify_to_end(stream, raw, digest)
     except CorruptLayer as exc:
         raise CorruptLayer(f"layer {digest} {exc}") from None
@@ -152,9 +149,7 @@ def _apply_layer(chunks: Iterator[bytes], digest: str, configs: PurePosixPath, i
 def _write_members(stream: io.BufferedReader[ChunkReader], mode: str, configs: PurePosixPath, into: Path,
                    limits: LayerLimits) -> None:
     with tarfile.open(fileobj=stream, mode=mode) as archive:  # type: ignore[call-overload]
-        for member in archive:
-            if member.offset_data + member.size > limits.uncompressed:
-                raise CorruptLayer(f"exceeds the limit of {limits.uncompressed:,} unpacked bytes")
+        for member in members(archive, limits):
             relative = _inside(member.name, configs)
             if relative is None:
                 continue

@@ -14,6 +14,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from ..cache_dir import per_source_file
 from ..inputs.regular_files import open_regular
 from ..json_cache import JsonEntryCache, plain
 from .decoding import KEPT_CSV_FIELDS
@@ -61,15 +62,14 @@ def _reduced_property(item: object) -> object:
 
 class CatalogParseCache(JsonEntryCache):
     def __init__(self, cache_dir: Path, source: Path):
-        where = hashlib.sha256(os.fsencode(str(source.absolute()))).hexdigest()[:32]
-        super().__init__(cache_dir / f"olm-catalog-v{FORMAT}" / f"{where}.json", FORMAT, KEEP)
+        super().__init__(cache_dir / f"olm-catalog-v{FORMAT}" / per_source_file(source), FORMAT, KEEP)
 
     def lookup(self, key: str) -> Blobs | None:
         entry = self.stored.get(key)
         if not isinstance(entry, list) or not all(
                 isinstance(item, list) and len(item) == 2 and type(item[0]) is int for item in entry):
             return None
-        self.used_entry(key, entry)
+        self.used[key] = entry  # found sound: kept for the next run
         return [(line, blob) for line, blob in entry]
 
     def remember(self, key: str, blobs: Blobs) -> None:

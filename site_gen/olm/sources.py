@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..model.errors import Warnings
-from ..registry.reference import PREFIX
+from ..registry.reference import is_registry_reference
 from .published_json import path_component
 
 _MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
@@ -74,7 +74,7 @@ def catalog_source(text: str) -> CatalogSource:
     if path_component(name) != name:
         raise argparse.ArgumentTypeError(f"{text!r}: a catalog name may use only A-Z a-z 0-9 . _ - "
                                          "(it names the catalog's folder on the site)")
-    if source.startswith(PREFIX):
+    if is_registry_reference(source):
         return CatalogSource(name, Path(), openshift, image=source)
     return CatalogSource(name, Path(source), openshift)
 
@@ -82,10 +82,11 @@ def catalog_source(text: str) -> CatalogSource:
 def pull_catalog_image(image: str, args: argparse.Namespace, warnings: Warnings) -> Path:
     """The folder of the index image ``image``, pulled with the command's registry options
     into its --cache-dir (see :mod:`.index_image`)."""
-    from ..cache_dir import default_cache_dir
     from ..registry.source import scrape_options
     from .index_image import pull_catalog
-    return pull_catalog(image, scrape_options(args).connection, args.cache_dir or default_cache_dir(), warnings)
+    options = scrape_options(args)
+    assert options.cache_dir is not None  # scrape_options gives --cache-dir or the default
+    return pull_catalog(image, options.connection, options.cache_dir, warnings)
 
 
 def pull_catalog_images(catalogs: list[CatalogSource], args: argparse.Namespace,

@@ -93,9 +93,7 @@ def find_release_metadata(chunks: Iterator[bytes], digest: str, limits: LayerLim
 def _entry(stream: io.BufferedReader[ChunkReader], mode: Literal["r|gz", "r|"], limits: LayerLimits) -> bytes | None:
     """The first entry at METADATA_PATH, decoding no further than it."""
     with tarfile.open(fileobj=stream, mode=mode) as archive:
-        for member in archive:
-            if member.offset_data + member.size > limits.uncompressed:
-                raise CorruptLayer(f"is corrupt: its tar stream exceeds the limit of {limits.uncompressed:,} bytes")
+        for member in members(archive, limits):
             if not is_metadata_path(member.name):
                 continue
             if not member.isreg():
@@ -106,6 +104,15 @@ def _entry(stream: io.BufferedReader[ChunkReader], mode: Literal["r|gz", "r|"], 
             reader = archive.extractfile(member)
             return reader.read() if reader else None
     return None
+
+
+def members(archive: tarfile.TarFile, limits: LayerLimits) -> Iterator[tarfile.TarInfo]:
+    """The archive's members in order; CorruptLayer at the first whose data would take the
+    decoded tar stream past ``limits.uncompressed`` (a gzip bomb stops there)."""
+    for member in archive:
+        if member.offset_data + member.size > limits.uncompressed:
+            raise CorruptLayer(f"is corrupt: its tar stream exceeds the limit of {limits.uncompressed:,} bytes")
+        yield member
 
 
 def open_layer(chunks: Iterator[bytes], limits: LayerLimits) -> tuple[ChunkReader, io.BufferedReader[ChunkReader],
