@@ -112,8 +112,8 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
             channels = []
             for graph in graphs.values():
                 channel = channel_view(catalog.name, openshift, view, graph)
-                title = f"{view.package.name} {graph.channel} ({catalog.name})"
-                picture = drawer.submit(title, dot_source(graph, channel.rows, title))
+                label = f"{view.package.name} {graph.channel} ({catalog.name})"  # for dot's errors
+                picture = drawer.submit(label, dot_source(graph, channel.rows))
                 channels.append((channel, picture))
             drawn = [replace(channel, svg=inline_svg(picture.result(), f"Update graph of {channel.channel}"))
                      for channel, picture in channels]
