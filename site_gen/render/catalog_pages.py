@@ -8,6 +8,7 @@ The pictures are drawn by :mod:`.catalog_picture`.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 from .. import layout
@@ -94,6 +95,38 @@ def package_facts(package: PackageSummary) -> PackageFacts:
                         {row.name: row.deprecated for view in package.channels for row in view.rows if row.deprecated})
 
 
+ChannelPictures = list[tuple[ChannelView, Future[bytes]]]
+
+
+def _submit_pictures(catalog: str, openshift: str, view: PackageView, drawer: GraphDrawer) -> ChannelPictures:
+    """Each channel's view, with its picture as dot will draw it."""
+    pictures = []
+    for graph in graphs_of(view).values():
+        channel = channel_view(catalog, openshift, view, graph)
+        label = f"{view.package.name} {graph.channel} ({catalog})"  # for dot's errors
+        pictures.append((channel, drawer.submit(label, dot_source(graph, channel.rows))))
+    return pictures
+
+
+def _package_summary(view: PackageView, pictures: ChannelPictures) -> PackageSummary:
+    drawn = [replace(channel, svg=inline_svg(picture.result(), f"Update graph of {channel.channel}"))
+             for channel, picture in pictures]
+    return PackageSummary(view.package.name, view.valid, view.error, view.package.default_channel,
+                          view.deprecations.package, drawn)
+
+
+def _summaries(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer) -> list[CatalogSummary]:
+    """Every catalog's model with its pictures. Every picture is submitted before the first is
+    waited for, so dot draws all of them in parallel, not one package's at a time."""
+    submitted = [(catalog, validation, openshift,
+                  [(view, _submit_pictures(catalog.name, openshift, view, drawer))
+                   for view in package_views(catalog, validation)])
+                 for catalog, validation, openshift in catalogs]
+    return [CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
+                           [_package_summary(view, pictures) for view, pictures in packages])
+            for catalog, validation, openshift, packages in submitted]
+
+
 def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
                   has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
     """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``.
@@ -104,23 +137,7 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
     pages.env.globals["catalog_index"] = catalog_index
     pages.env.globals["has_graphs"] = has_graphs
     pages.env.globals["group_from"] = GROUP_FROM
-    summaries = []
-    for catalog, validation, openshift in catalogs:
-        packages = []
-        for view in package_views(catalog, validation):
-            graphs = graphs_of(view)
-            channels = []
-            for graph in graphs.values():
-                channel = channel_view(catalog.name, openshift, view, graph)
-                label = f"{view.package.name} {graph.channel} ({catalog.name})"  # for dot's errors
-                picture = drawer.submit(label, dot_source(graph, channel.rows))
-                channels.append((channel, picture))
-            drawn = [replace(channel, svg=inline_svg(picture.result(), f"Update graph of {channel.channel}"))
-                     for channel, picture in channels]
-            packages.append(PackageSummary(view.package.name, view.valid, view.error,
-                                           view.package.default_channel, view.deprecations.package, drawn))
-        summaries.append(CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
-                                        packages))
+    summaries = _summaries(catalogs, drawer)
     histories = package_histories([(summary.name, summary.openshift,
                                     {package.name: package_facts(package) for package in summary.packages})
                                    for summary in summaries])
