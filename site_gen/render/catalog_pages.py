@@ -57,6 +57,16 @@ class ChannelView:
     json_file: str
     svg: str = ""
 
+    @property
+    def head(self) -> str:
+        """The head's version; "" when opm finds no single head."""
+        return next((row.version for row in self.rows if row.head), "")
+
+    @property
+    def stranded(self) -> int:
+        """Bundles OLM v0 never updates from."""
+        return sum(row.stranded for row in self.rows)
+
 
 @dataclass(frozen=True)
 class PackageSummary:
@@ -89,7 +99,7 @@ def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGra
 
 def package_facts(package: PackageSummary) -> PackageFacts:
     """What the package's history across minors compares."""
-    heads = {view.channel: next((row.version for row in view.rows if row.head), "") for view in package.channels}
+    heads = {view.channel: view.head for view in package.channels}
     return PackageFacts(package.default_channel, heads, package.deprecation,
                         {view.channel: view.deprecation for view in package.channels if view.deprecation},
                         {row.name: row.deprecated for view in package.channels for row in view.rows if row.deprecated})
