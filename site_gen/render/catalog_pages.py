@@ -17,7 +17,7 @@ from ..olm.graphs import ChannelGraph
 from ..olm.published_json import PackageView, catalog_dir, channel_json, graphs_of, package_views, path_component
 from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
-from .catalog_links import CatalogLink, catalog_families, catalog_index
+from .catalog_links import CATALOGS_INDEX, CatalogLink, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source
 from .environment import CollectedPages, PageRenderer
 from .graph_drawer import GraphDrawer
@@ -161,7 +161,7 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
             for channel in package.channels:
                 pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
                             catalog=summary, package=package, view=channel, package_page=package_page)
-    pages.write(f"{layout.OLM_DIR}/index.html", "olm_catalogs.html.j2", catalogs=summaries)
+    pages.write(CATALOGS_INDEX, "olm_catalogs.html.j2", catalogs=summaries)
     if not has_graphs:
         links = [CatalogLink(c.name, c.openshift, len(c.packages), c.valid) for c in summaries]
         pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))

@@ -7,10 +7,8 @@ site_gen/olm/update_check.py).
 
 from __future__ import annotations
 
-from .. import layout
+from .catalog_links import OPERATOR_CHECKER
 from .environment import CollectedPages, PageRenderer
-
-CHECKER_PAGE = f"{layout.OLM_DIR}/checker.html"   # also OPERATOR_CHECKER in the templates
 
 
 def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
@@ -18,5 +16,5 @@ def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dic
     collected = CollectedPages()
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
     pages.env.globals["has_graphs"] = has_graphs
-    pages.write(CHECKER_PAGE, "olm_checker.html.j2")
+    pages.write(OPERATOR_CHECKER, "olm_checker.html.j2")
     return collected.files

@@ -18,6 +18,7 @@ from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from ..resources import TEMPLATE_DIR
 from . import links
+from .catalog_links import CATALOGS_INDEX, OPERATOR_CHECKER
 from .channel_names import minor_anchor
 from .channel_view import MARKS
 from .update_rows import update_rows
@@ -69,8 +70,8 @@ def make_environment() -> Environment:
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
-        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=f"{layout.OLM_DIR}/index.html",
-        OPERATOR_CHECKER=f"{layout.OLM_DIR}/checker.html", catalog_family=catalog_family,
+        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=CATALOGS_INDEX, OPERATOR_CHECKER=OPERATOR_CHECKER,
+        catalog_family=catalog_family,
     )
     return env
 
