@@ -7,9 +7,11 @@ from pathlib import Path
 
 from olm_catalogs import bundle, chain, channel, entry, package, write_yaml
 
+from site_gen.cli import main
 from site_gen.olm.sources import catalog_source
 from site_gen.pipeline.steps import read_catalogs
 
+from conftest import EXAMPLE
 from site_helpers import table_rows
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
@@ -64,3 +66,21 @@ def test_the_catalog_and_package_pages_count_the_stranded_bundles(tmp_path):
     assert notes == {"b": "1 bundle OLM v0 never updates from.", "c": ""}
     [row] = table_rows(site / "b" / "index.html", "channels")
     assert [text for _, text, _ in row] == ["stable (default)", "3.0.0", "3", "1 bundle OLM v0 never updates from."]
+
+
+def test_both_home_pages_count_the_packages_the_catalog_pages_list(tmp_path):
+    """A second olm.package blob of a name and one without a name are opm's errors, not
+    packages: the cluster site's home counted blobs (3 here) where the catalog pages list 1."""
+    blobs = [*chain("a", "stable", ["1.0.0"]), package("a"), {"schema": "olm.package"}]
+    write_yaml(tmp_path / "catalog" / "catalog.yaml", blobs)
+    catalog = f"hostile@4.19={tmp_path / 'catalog'}"
+    site, alone = tmp_path / "site", tmp_path / "alone"
+    for out, graph_data in ((site, ["--graph-data", str(EXAMPLE)]), (alone, [])):
+        assert main(["build", *graph_data, "--catalog", catalog, "--out", str(out), "-q",
+                     "--cache-dir", str(tmp_path / "cache")]) == 0
+    [listed] = table_rows(site / "olm" / "index.html", "catalogs")
+    assert [text for _, text, _ in listed][:3] == ["hostile", "4.19", "1"]
+    assert [package[0][1] for package in table_rows(site / "olm" / "hostile" / "index.html", "packages")] == ["a"]
+    for home in (site / "index.html", alone / "index.html"):  # with update graphs, and operators only
+        [family] = table_rows(home, "catalog-families")
+        assert [text for _, text, _ in family] == ["hostile", "4.19 (opm rejects it)", "1"], home

@@ -43,7 +43,6 @@ from .steps import (
     CatalogRead,
     GraphDataRead,
     PageSettings,
-    catalog_links,
     copy_assets,
     pack_graph_data_as_read,
     read_catalogs,
@@ -266,7 +265,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
         pages = None
         if options.html:
-            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalog_links(catalogs))
+            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
         runner.here("precompress pages", precompress_pages, site)

@@ -19,6 +19,7 @@ from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
 from .catalog_links import CATALOGS_INDEX, CatalogLink, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source
+from .checker_page import write_checker_page
 from .environment import CollectedPages, PageRenderer
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
@@ -137,16 +138,13 @@ def _summaries(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDra
             for catalog, validation, openshift, packages in submitted]
 
 
-def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
+def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], links: list[CatalogLink], drawer: GraphDrawer,
                   has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``.
-    Without ``has_graphs`` (an operators-only site) the menu has no cluster pages and the
-    site's home page, which lists the catalogs, is written here too."""
+    """Site path -> bytes of every catalog page and the operator checker's, for ``(catalog,
+    validation, OpenShift minor)``. Without ``has_graphs`` (an operators-only site) the menu has
+    no cluster pages and the site's home page, which lists ``links``, is written here too."""
     collected = CollectedPages()
-    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
-    pages.env.globals["catalog_index"] = catalog_index
-    pages.env.globals["has_graphs"] = has_graphs
-    pages.env.globals["group_from"] = GROUP_FROM
+    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
     summaries = _summaries(catalogs, drawer)
     histories = package_histories([(summary.name, summary.openshift,
                                     {package.name: package_facts(package) for package in summary.packages})
@@ -160,9 +158,10 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
                         history=histories.get((summary.name, package.name), []))
             for channel in package.channels:
                 pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
-                            catalog=summary, package=package, view=channel, package_page=package_page)
+                            catalog=summary, package=package, view=channel, package_page=package_page,
+                            group_from=GROUP_FROM)
     pages.write(CATALOGS_INDEX, "olm_catalogs.html.j2", catalogs=summaries)
+    write_checker_page(pages)
     if not has_graphs:
-        links = [CatalogLink(c.name, c.openshift, len(c.packages), c.valid) for c in summaries]
         pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))
     return collected.files
