@@ -94,7 +94,9 @@ class BuildResult:
 _NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait"}
 
 
-def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince | None = None) -> str:
+def build_fingerprint(options: BuildOptions, releases: Path | None, since: ChangesSince | None = None) -> str:
+    """``releases`` None: an operators-only site (run_build leaves it None exactly when there is
+    no graph-data; the test names both, as each narrows its own type)."""
     settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
     catalogs = {f"catalog {catalog.name}": catalog.source for catalog in options.catalogs}
     if options.graph_data is None or releases is None:  # operators only

@@ -108,13 +108,9 @@ def copy_assets(site: StagedSite) -> None:
 def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:
     for catalog in read.catalogs:
         write_files(site, catalog.files)
-    write_catalog_list(site, read)
-    write_files(site, read.pages)
-
-
-def write_catalog_list(site: StagedSite, read: CatalogsRead) -> None:
-    """``olm/catalogs.json``: the catalogs by family and minor, where the operator checker starts."""
+    # olm/catalogs.json: the catalogs by family and minor, where the operator checker starts
     write_files(site, catalog_list_file([catalog.source for catalog in read.catalogs]))
+    write_files(site, read.pages)
 
 
 def render_nginx_files() -> dict[str, str]:
