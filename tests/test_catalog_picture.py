@@ -32,7 +32,7 @@ def picture(source: Path, package_name: str, channel_name: str) -> tuple[str, li
     for found, name, graph, view in channels(source):
         if (found, name) == (package_name, channel_name):
             drawn, chosen = drawn_edges(graph, len(view.rows))
-            return dot_source(graph, view.rows, "t"), group_units(graph, view.rows, drawn, chosen)
+            return dot_source(graph, view.rows), group_units(graph, view.rows, drawn, chosen)
     raise AssertionError(f"no {package_name} {channel_name}")
 
 
@@ -115,6 +115,6 @@ def test_the_largest_real_channels_fit_a_1280_by_900_window(minor):
     largest = everything[:8]
     assert ("infinispan", "stable") in {(package_name, name) for package_name, name, _, _ in largest}
     for package_name, name, graph, view in largest:
-        width, height = svg_size_px(dot_source(graph, view.rows, f"{package_name} {name}"))
+        width, height = svg_size_px(dot_source(graph, view.rows))
         assert width <= MAX_WIDTH_PX and height <= MAX_HEIGHT_PX, (package_name, name, width, height)
         assert width >= height, (package_name, name)  # left to right: never a tall column

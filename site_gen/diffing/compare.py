@@ -8,14 +8,15 @@ redefined (url, message or matchingRules). Versions are in SemVer order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from ..layout import EMPTY_GRAPH
 from ..model import versions
 from ..publish.graph_json import GraphJson
 from .sides import Graphs
 
-# layout.EMPTY_GRAPH (what the server answers for a pair nobody serves), as a typed document
-EMPTY_DOCUMENT: GraphJson = {"version": 1, "nodes": [], "edges": [], "conditionalEdges": []}
+# what the server answers for a pair nobody serves (only read here)
+EMPTY_DOCUMENT = cast(GraphJson, EMPTY_GRAPH)
 
 _RISK_FIELDS = ("url", "message", "matchingRules")
 

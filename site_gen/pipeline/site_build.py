@@ -43,7 +43,6 @@ from .steps import (
     CatalogRead,
     GraphDataRead,
     PageSettings,
-    catalog_links,
     copy_assets,
     pack_graph_data_as_read,
     read_catalogs,
@@ -95,7 +94,9 @@ class BuildResult:
 _NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait"}
 
 
-def build_fingerprint(options: BuildOptions, releases: Path, since: ChangesSince | None = None) -> str:
+def build_fingerprint(options: BuildOptions, releases: Path | None, since: ChangesSince | None = None) -> str:
+    """``releases`` None: an operators-only site (run_build leaves it None exactly when there is
+    no graph-data; the test names both, as each narrows its own type)."""
     settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
     catalogs = {f"catalog {catalog.name}": catalog.source for catalog in options.catalogs}
     if options.graph_data is None or releases is None:  # operators only
@@ -266,7 +267,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
         pages = None
         if options.html:
-            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalog_links(catalogs))
+            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
         runner.here("precompress pages", precompress_pages, site)

@@ -14,6 +14,7 @@ from ..inputs.yaml_cache import open_parse_cache
 from ..model.errors import InputWarning, Warnings
 from ..model.graph_data import GraphData
 from ..olm.catalog_list import catalog_list_file
+from ..olm.catalog_model import Catalog
 from ..olm.loading import load_catalog
 from ..olm.published_json import catalog_files
 from ..olm.sources import CatalogSource
@@ -66,6 +67,7 @@ class CatalogRead:
 @dataclass
 class CatalogsRead:
     catalogs: list[CatalogRead]
+    links: list[CatalogLink]  # what the home pages say of each catalog
     pages: dict[str, bytes]  # site path -> bytes of the catalog pages (none with --no-html)
     drawing: DrawStats | None = None  # the channel pictures (None: no pages)
 
@@ -80,22 +82,22 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
         catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
         validation = validate(catalog)
         files = catalog_files(catalog, validation, extra={"openshiftVersion": source.openshift})
-        read.append(CatalogRead(source, files, validation.valid, len(catalog.packages), len(files) - 1))
+        read.append(CatalogRead(source, files, validation.valid, _named_packages(catalog), len(files) - 1))
         loaded.append((catalog, validation, source.openshift))
+    links = [CatalogLink(c.source.name, c.source.openshift, c.packages, c.valid) for c in read]
     if not (pages and loaded):
-        return CatalogsRead(read, {})
+        return CatalogsRead(read, links, {})
     from ..render.catalog_pages import catalog_pages
-    from ..render.checker_page import checker_page
     from ..render.graph_drawer import GraphDrawer
     with GraphDrawer(cache_dir, jobs) as drawer:
-        files = {**catalog_pages(loaded, drawer, has_changes_page, has_graphs),
-                 **checker_page(has_changes_page, has_graphs)}
-    return CatalogsRead(read, files, drawer.stats)
+        files = catalog_pages(loaded, links, drawer, has_changes_page, has_graphs)
+    return CatalogsRead(read, links, files, drawer.stats)
 
 
-def catalog_links(read: CatalogsRead) -> list[CatalogLink]:
-    """What the home page says of each catalog."""
-    return [CatalogLink(c.source.name, c.source.openshift, c.packages, c.valid) for c in read.catalogs]
+def _named_packages(catalog: Catalog) -> int:
+    """The packages a catalog publishes: one per name, as its index.json and pages list them
+    (a second olm.package blob of a name, or one without a name, is opm's error, not a package)."""
+    return len({package.name for package in catalog.packages if package.name})
 
 
 def copy_assets(site: StagedSite) -> None:
@@ -106,13 +108,9 @@ def copy_assets(site: StagedSite) -> None:
 def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:
     for catalog in read.catalogs:
         write_files(site, catalog.files)
-    write_catalog_list(site, read)
-    write_files(site, read.pages)
-
-
-def write_catalog_list(site: StagedSite, read: CatalogsRead) -> None:
-    """``olm/catalogs.json``: the catalogs by family and minor, where the operator checker starts."""
+    # olm/catalogs.json: the catalogs by family and minor, where the operator checker starts
     write_files(site, catalog_list_file([catalog.source for catalog in read.catalogs]))
+    write_files(site, read.pages)
 
 
 def render_nginx_files() -> dict[str, str]:

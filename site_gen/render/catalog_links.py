@@ -9,8 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 
+from ..layout import OLM_DIR
 from ..olm.published_json import catalog_dir
 from ..olm.sources import catalog_family, openshift_key
+
+CATALOGS_INDEX = f"{OLM_DIR}/index.html"      # every catalog, with what opm validate says of it
+OPERATOR_CHECKER = f"{OLM_DIR}/checker.html"  # the operator update checker
 
 
 def catalog_index(catalog: str) -> str:

@@ -8,6 +8,7 @@ The pictures are drawn by :mod:`.catalog_picture`.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 from .. import layout
@@ -16,8 +17,9 @@ from ..olm.graphs import ChannelGraph
 from ..olm.published_json import PackageView, catalog_dir, channel_json, graphs_of, package_views, path_component
 from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
-from .catalog_links import CatalogLink, catalog_families, catalog_index
+from .catalog_links import CATALOGS_INDEX, CatalogLink, catalog_families, catalog_index
 from .catalog_picture import GROUP_FROM, dot_source
+from .checker_page import write_checker_page
 from .environment import CollectedPages, PageRenderer
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
@@ -56,6 +58,16 @@ class ChannelView:
     json_file: str
     svg: str = ""
 
+    @property
+    def head(self) -> str:
+        """The head's version; "" when opm finds no single head."""
+        return next((row.version for row in self.rows if row.head), "")
+
+    @property
+    def stranded(self) -> int:
+        """Bundles OLM v0 never updates from."""
+        return sum(row.stranded for row in self.rows)
+
 
 @dataclass(frozen=True)
 class PackageSummary:
@@ -88,39 +100,52 @@ def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGra
 
 def package_facts(package: PackageSummary) -> PackageFacts:
     """What the package's history across minors compares."""
-    heads = {view.channel: next((row.version for row in view.rows if row.head), "") for view in package.channels}
+    heads = {view.channel: view.head for view in package.channels}
     return PackageFacts(package.default_channel, heads, package.deprecation,
                         {view.channel: view.deprecation for view in package.channels if view.deprecation},
                         {row.name: row.deprecated for view in package.channels for row in view.rows if row.deprecated})
 
 
-def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer,
+ChannelPictures = list[tuple[ChannelView, Future[bytes]]]
+
+
+def _submit_pictures(catalog: str, openshift: str, view: PackageView, drawer: GraphDrawer) -> ChannelPictures:
+    """Each channel's view, with its picture as dot will draw it."""
+    pictures = []
+    for graph in graphs_of(view).values():
+        channel = channel_view(catalog, openshift, view, graph)
+        label = f"{view.package.name} {graph.channel} ({catalog})"  # for dot's errors
+        pictures.append((channel, drawer.submit(label, dot_source(graph, channel.rows))))
+    return pictures
+
+
+def _package_summary(view: PackageView, pictures: ChannelPictures) -> PackageSummary:
+    drawn = [replace(channel, svg=inline_svg(picture.result(), f"Update graph of {channel.channel}"))
+             for channel, picture in pictures]
+    return PackageSummary(view.package.name, view.valid, view.error, view.package.default_channel,
+                          view.deprecations.package, drawn)
+
+
+def _summaries(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer) -> list[CatalogSummary]:
+    """Every catalog's model with its pictures. Every picture is submitted before the first is
+    waited for, so dot draws all of them in parallel, not one package's at a time."""
+    submitted = [(catalog, validation, openshift,
+                  [(view, _submit_pictures(catalog.name, openshift, view, drawer))
+                   for view in package_views(catalog, validation)])
+                 for catalog, validation, openshift in catalogs]
+    return [CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
+                           [_package_summary(view, pictures) for view, pictures in packages])
+            for catalog, validation, openshift, packages in submitted]
+
+
+def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], links: list[CatalogLink], drawer: GraphDrawer,
                   has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page, for ``(catalog, validation, OpenShift minor)``.
-    Without ``has_graphs`` (an operators-only site) the menu has no cluster pages and the
-    site's home page, which lists the catalogs, is written here too."""
+    """Site path -> bytes of every catalog page and the operator checker's, for ``(catalog,
+    validation, OpenShift minor)``. Without ``has_graphs`` (an operators-only site) the menu has
+    no cluster pages and the site's home page, which lists ``links``, is written here too."""
     collected = CollectedPages()
-    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
-    pages.env.globals["catalog_index"] = catalog_index
-    pages.env.globals["has_graphs"] = has_graphs
-    pages.env.globals["group_from"] = GROUP_FROM
-    summaries = []
-    for catalog, validation, openshift in catalogs:
-        packages = []
-        for view in package_views(catalog, validation):
-            graphs = graphs_of(view)
-            channels = []
-            for graph in graphs.values():
-                channel = channel_view(catalog.name, openshift, view, graph)
-                title = f"{view.package.name} {graph.channel} ({catalog.name})"
-                picture = drawer.submit(title, dot_source(graph, channel.rows, title))
-                channels.append((channel, picture))
-            drawn = [replace(channel, svg=inline_svg(picture.result(), f"Update graph of {channel.channel}"))
-                     for channel, picture in channels]
-            packages.append(PackageSummary(view.package.name, view.valid, view.error,
-                                           view.package.default_channel, view.deprecations.package, drawn))
-        summaries.append(CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
-                                        packages))
+    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
+    summaries = _summaries(catalogs, drawer)
     histories = package_histories([(summary.name, summary.openshift,
                                     {package.name: package_facts(package) for package in summary.packages})
                                    for summary in summaries])
@@ -133,9 +158,10 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], drawer: Graph
                         history=histories.get((summary.name, package.name), []))
             for channel in package.channels:
                 pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
-                            catalog=summary, package=package, view=channel, package_page=package_page)
-    pages.write(f"{layout.OLM_DIR}/index.html", "olm_catalogs.html.j2", catalogs=summaries)
+                            catalog=summary, package=package, view=channel, package_page=package_page,
+                            group_from=GROUP_FROM)
+    pages.write(CATALOGS_INDEX, "olm_catalogs.html.j2", catalogs=summaries)
+    write_checker_page(pages)
     if not has_graphs:
-        links = [CatalogLink(c.name, c.openshift, len(c.packages), c.valid) for c in summaries]
         pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))
     return collected.files

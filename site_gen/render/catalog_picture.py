@@ -117,13 +117,15 @@ def _group_chains(rows: Sequence[NodeRow], drawn: set[tuple[int, int]], chosen: 
             _merge(units, unit_of, run, "chain")
 
 
-def dot_source(graph: ChannelGraph, rows: Sequence[NodeRow], title: str) -> str:
-    """The DOT text of a channel (see the module docstring)."""
+def dot_source(graph: ChannelGraph, rows: Sequence[NodeRow]) -> str:
+    """The DOT text of a channel (see the module docstring). The graph's name is the same for
+    every channel: the page drops it (svg_inline), and a name per catalog would make the same
+    channel in two catalogs different text, drawn twice and cached apart."""
     drawn, chosen = drawn_edges(graph, len(rows))
     units = group_units(graph, rows, drawn, chosen)
     unit_of = {member: position for position, unit in enumerate(units) for member in unit.members}
     kinds = {(edge.source, edge.target): edge.kinds for edge in graph.edges}
-    lines = [f"digraph {_quoted(title)} {{", 'rankdir="LR"; node [shape=box, style="rounded,filled", '
+    lines = ["digraph channel {", 'rankdir="LR"; node [shape=box, style="rounded,filled", '
              'fillcolor="#ffffff", fontname="sans-serif", fontsize=11]; edge [color="#5a5a5a"];']
     for position, unit in enumerate(units):
         lines.append(f"u{position} [{', '.join(_unit_attributes(unit, rows))}];")

@@ -7,16 +7,10 @@ site_gen/olm/update_check.py).
 
 from __future__ import annotations
 
-from .. import layout
-from .environment import CollectedPages, PageRenderer
-
-CHECKER_PAGE = f"{layout.OLM_DIR}/checker.html"   # also OPERATOR_CHECKER in the templates
+from .catalog_links import OPERATOR_CHECKER
+from .environment import PageRenderer
 
 
-def checker_page(has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
-    """Site path -> bytes of the checker page (``has_graphs``: the menu lists the cluster pages)."""
-    collected = CollectedPages()
-    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True)
-    pages.env.globals["has_graphs"] = has_graphs
-    pages.write(CHECKER_PAGE, "olm_checker.html.j2")
-    return collected.files
+def write_checker_page(pages: PageRenderer) -> None:
+    """Written with the catalog pages' renderer: the same menu."""
+    pages.write(OPERATOR_CHECKER, "olm_checker.html.j2")

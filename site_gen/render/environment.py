@@ -18,6 +18,7 @@ from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from ..resources import TEMPLATE_DIR
 from . import links
+from .catalog_links import CATALOGS_INDEX, OPERATOR_CHECKER, catalog_index
 from .channel_names import minor_anchor
 from .channel_view import MARKS
 from .update_rows import update_rows
@@ -69,8 +70,8 @@ def make_environment() -> Environment:
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
-        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=f"{layout.OLM_DIR}/index.html",
-        OPERATOR_CHECKER=f"{layout.OLM_DIR}/checker.html", catalog_family=catalog_family,
+        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=CATALOGS_INDEX, OPERATOR_CHECKER=OPERATOR_CHECKER,
+        catalog_index=catalog_index, catalog_family=catalog_family,
     )
     return env
 
@@ -78,15 +79,12 @@ def make_environment() -> Environment:
 class PageRenderer:
     """Renders templates into site pages, each with links relative to itself."""
 
-    def __init__(self, site: PageSink, has_changes_page: bool, has_catalogs: bool = False):
+    def __init__(self, site: PageSink, has_changes_page: bool, has_catalogs: bool = False, has_graphs: bool = True):
         self.site = site
         self.env = make_environment()
-        self.env.globals["has_changes_page"] = has_changes_page  # every page's menu links it
-        self.env.globals["has_catalogs"] = has_catalogs
+        # what every page's menu links (see make_environment)
+        self.env.globals.update(has_changes_page=has_changes_page, has_catalogs=has_catalogs, has_graphs=has_graphs)
         self.pages = 0
-        # the staged site to write each page with its .gz into at once, in the process that
-        # rendered it, keeping both from the published site when the page's bytes did not change
-        self.precompress: StagedSite | None = None
 
     def write(self, page: str, template: str, **context: object) -> None:
         html = self.env.get_template(template).render(
@@ -99,7 +97,9 @@ class PageRenderer:
     def write_data(self, path: str, data: bytes | str) -> None:
         """A file of the site that is not a page (the planner's data)."""
         data = data.encode("utf-8") if isinstance(data, str) else data
-        if self.precompress is not None:
-            write_with_gzip(self.precompress, path, data, MIN_LENGTH)
-        else:
+        if isinstance(self.site, StagedSite):
+            # with its .gz at once, in the process that rendered it, both kept from the
+            # published site when the page's bytes did not change
+            write_with_gzip(self.site, path, data, MIN_LENGTH)
+        else:  # collected for the build to stage (and precompress) later
             self.site.write(path, data)

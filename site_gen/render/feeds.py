@@ -146,11 +146,6 @@ def _atom(path: str, title: str, alternate: str, entries: list[Entry], fallback:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def _write(site: StagedSite, path: str, feed: bytes) -> None:
-    """With its .gz at once, both kept from the published site when the feed is unchanged (as pages are)."""
-    write_with_gzip(site, path, feed, MIN_LENGTH)
-
-
 def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
     """The kind feeds there are: each channel kind with the architectures that have a page of it."""
     kinds: dict[str, set[str]] = {}
@@ -182,15 +177,18 @@ def write_feeds(site: StagedSite, data: GraphData, views: Mapping[tuple[str, str
                        + _risk_entries(name, arch, view, times, risk_files)
                        + _removal_entries(name, arch, changed.get((name, arch)), since or "", times))
             path = layout.feed_path(name, arch)
-            _write(site, path, _atom(path, f"{name} ({arch}): releases, risks and removed updates",
-                                     layout.channel_page(name, arch), entries, times.fallback))
+            feed = _atom(path, f"{name} ({arch}): releases, risks and removed updates",
+                         layout.channel_page(name, arch), entries, times.fallback)
+            # with its .gz at once, both kept from the published site when unchanged (as pages are)
+            write_with_gzip(site, path, feed, MIN_LENGTH)
             # keeping only what a kind feed can show: all entries were 30 MiB at full scale
             kind_feed = (kind_of(name), arch)
             by_kind[kind_feed] = _newest(by_kind.get(kind_feed, []) + entries)
             written += 1
     for (kind, arch), entries in sorted(by_kind.items()):
         path = layout.kind_feed_path(kind, arch)
-        _write(site, path, _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
-                                 layout.HOME, entries, times.fallback))
+        feed = _atom(path, f"Every {kind} channel ({arch}): releases, risks and removed updates",
+                     layout.HOME, entries, times.fallback)
+        write_with_gzip(site, path, feed, MIN_LENGTH)
         written += 1
     return written

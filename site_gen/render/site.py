@@ -31,7 +31,7 @@ from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from ..two_processes import ChildJob
 from . import links
-from .catalog_links import CatalogLink, catalog_families, catalog_index
+from .catalog_links import CatalogLink, catalog_families
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
@@ -124,7 +124,7 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                           all_versions: list[str], revision: dict[str, object],
                           catalogs: list[CatalogLink]) -> None:
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
-                catalog_families=catalog_families(catalogs), catalog_index=catalog_index,
+                catalog_families=catalog_families(catalogs),
                 current=current_channels(page_arches, views), feed_kinds=feed_kinds(page_arches),
                 all_versions=all_versions,
                 provenance={"schema": built.data.schema_version, "commit": revision.get("commit"),
@@ -168,7 +168,6 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     forked child while this process draws and renders the rest."""
     first = len(site.written)
     pages = PageRenderer(site, has_changes_page, has_catalogs)
-    pages.precompress = site
     for arch, index in indexes.items():
         pages.write_data(layout.planner_data(arch), planner_json(index))
     pages.write_data(layout.PAYLOADS_DATA, payloads_json(indexes))
@@ -193,7 +192,6 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
     revision = built.data.revision
     has_changes_page = options.changes_since is not None
     pages = PageRenderer(site, has_changes_page, options.has_catalogs)
-    pages.precompress = site
     with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         # the indexes add every risk of every served graph: the slugs are final before the
