@@ -51,9 +51,9 @@ def index_images(anonymous_registry):
     return anonymous_registry
 
 
-def build(tmp_path: Path, registry, tag: str, out: str = "site") -> int:
+def build(tmp_path: Path, registry, tag: str, out: str = "site", cache: str = "cache", *options: str) -> int:
     return main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
-                 "--out", str(tmp_path / out), "--cache-dir", str(tmp_path / "cache"),
+                 "--out", str(tmp_path / out), "--cache-dir", str(tmp_path / cache), *options,
                  "--cert-dir", str(cert_dir_for(registry, tmp_path / "certs.d")),
                  "--catalog", f"ops={registry.docker_reference(REPOSITORY)}:{tag}"])
 
@@ -105,16 +105,10 @@ def test_a_tampered_catalog_layer_never_publishes(tmp_path, capsys, index_images
     registry): the build stops naming the image and the layer, and nothing is kept."""
     proxy = FaultProxy(index_images)
     try:
-        assert main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
-                     "--out", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"), "--timeout", "2",
-                     "--cert-dir", str(cert_dir_for(proxy, tmp_path / "certs.d")),
-                     "--catalog", f"ops={proxy.docker_reference(REPOSITORY)}:v4.20"]) == 0
+        assert build(tmp_path, proxy, "v4.20", "site", "cache", "--timeout", "2") == 0
         capsys.readouterr()
         flipped = proxy.fault(r"/blobs/sha256:[0-9a-f]{64}$", respond=flip_bit(-1))
-        assert main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
-                     "--out", str(tmp_path / "other"), "--cache-dir", str(tmp_path / "cold"), "--timeout", "2",
-                     "--cert-dir", str(cert_dir_for(proxy, tmp_path / "certs.d")),
-                     "--catalog", f"ops={proxy.docker_reference(REPOSITORY)}:v4.20"]) == 1
+        assert build(tmp_path, proxy, "v4.20", "other", "cold", "--timeout", "2") == 1
     finally:
         proxy.stop()
     error = capsys.readouterr().err
@@ -130,10 +124,7 @@ def test_a_tampered_layer_that_is_no_archive_is_named(tmp_path, capsys, index_im
     digest = digest_of(NOT_AN_ARCHIVE)
     try:
         flipped = proxy.fault(rf"/blobs/{digest}$", respond=flip_bit(-1))
-        assert main(["build", "--graph-data", str(FIXTURES.parent.parent / "graph-data"), "--no-html", "-q",
-                     "--out", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"), "--timeout", "2",
-                     "--cert-dir", str(cert_dir_for(proxy, tmp_path / "certs.d")),
-                     "--catalog", f"ops={proxy.docker_reference(REPOSITORY)}:odd-v4.20"]) == 1
+        assert build(tmp_path, proxy, "odd-v4.20", "site", "cache", "--timeout", "2") == 1
     finally:
         proxy.stop()
     error = capsys.readouterr().err
