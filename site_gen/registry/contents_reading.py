@@ -1,0 +1,221 @@
+"""``--release-contents SOURCE``: every release of the graph -> its contents record.
+
+SOURCE is a registry repository of the release images (``docker://HOST[:PORT]/REPO``), an
+OCI image layout, or a directory of image trees (:mod:`.payload_images`). Each release is
+found by its payload digest (trees: by version and architecture). A record is kept in
+``--cache-dir`` by the image's digest for the running code: an image never changes under
+its digest, so a rebuild reads nothing it read before, and a new release costs one image.
+
+What cannot be read ends one of two ways. A registry fault (no answer, HTTP 5xx after the
+retries, bytes that do not match their digest) fails the build, as the scrape does: a
+hiccup must not publish a release as unreadable. A release whose content is unreadable
+(no such image, a hostile or oversized layer, no image-references) gets the error record
+``{"version", "arch", "error"}`` and a warning; the rest of the build goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..atomic_files import write_atomically
+from ..code_identity import code_identity
+from ..contents.manifest_files import ManifestMemo
+from ..contents.payload_errors import ContentsError
+from ..contents.release_contents import PayloadTree, error_contents, release_contents
+from ..event_loop import loop_factory
+from ..model.errors import InputError, Warnings
+from ..progress import Progress
+from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
+from .layer_apply import TreeLimits
+from .oci_layout import is_oci_layout
+from .payload_images import LayerCache, PayloadProblem, PayloadRequest, open_layout, read_image_payload, \
+    read_tree_payload
+from .reference import RegistryReference, is_registry_reference, parse_reference
+
+RECORD_CACHE = "release-contents-v1"
+
+
+@dataclass(frozen=True)
+class ContentsSource:
+    text: str                              # as given
+    registry: RegistryReference | None = None
+    directory: Path | None = None          # an OCI layout or a directory of image trees
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def contents_source(text: str) -> ContentsSource:
+    """``docker://HOST[:PORT]/REPO`` or a directory; InputError for anything else."""
+    if is_registry_reference(text):
+        return ContentsSource(text, registry=parse_reference(text))
+    return ContentsSource(text, directory=Path(text))
+
+
+@dataclass
+class ContentsOptions:
+    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    cache_dir: Path | None = None
+    limits: TreeLimits = field(default_factory=TreeLimits)
+
+
+class RecordCache:
+    """Contents records by image digest, for the running code (a new site-gen reads again)."""
+
+    def __init__(self, cache_dir: Path | None):
+        self.directory = cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None
+
+    def _path(self, request: PayloadRequest) -> Path | None:
+        if self.directory is None:
+            return None
+        # the graph's version and arch are part of the record: the same image under two
+        # names (a retag) gives two records
+        return self.directory / request.digest.removeprefix("sha256:")[:2] / \
+            f"{request.digest.removeprefix('sha256:')}-{request.version}-{request.arch}.json"
+
+    def get(self, request: PayloadRequest) -> dict[str, Any] | None:
+        path = self._path(request)
+        if path is None:
+            return None
+        try:
+            record = orjson.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return None
+        return record if isinstance(record, dict) else None
+
+    def put(self, request: PayloadRequest, record: dict[str, Any]) -> None:
+        path = self._path(request)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, orjson.dumps(record))
+        except OSError:
+            pass
+
+
+@dataclass
+class ContentsRead:
+    records: dict[tuple[str, str], dict[str, Any]]   # (version, arch) -> contents record
+    read: int = 0        # images read from the source (the rest came from the cache)
+    cached: int = 0
+    errors: int = 0      # releases published with an error record
+
+
+def _record(tree: PayloadTree, memo: ManifestMemo) -> dict[str, Any]:
+    try:
+        return release_contents(tree, memo=memo)
+    except ContentsError as exc:
+        return error_contents(tree.version, tree.arch, str(exc))
+
+
+def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], options: ContentsOptions,
+                  warnings: Warnings, progress: Progress | None = None) -> ContentsRead:
+    """The contents record of every request; RegistryError (the build fails) for a fault."""
+    wanted = sorted(requests, key=lambda r: (r.arch, r.version))
+    records = RecordCache(options.cache_dir)
+    result = ContentsRead({})
+    todo = []
+    for request in wanted:
+        cached = records.get(request)
+        if cached is not None:
+            result.records[request.version, request.arch] = cached
+            result.cached += 1
+        else:
+            todo.append(request)
+    memo = ManifestMemo()
+    progress = progress or Progress(quiet=True)
+    with progress.stage("reading release contents", len(todo), "image") as bar:
+        if source.directory is not None and not is_oci_layout(source.directory):
+            if not source.directory.is_dir():
+                raise InputError("not a directory, an OCI layout or a docker:// repository", str(source))
+            for request in todo:
+                _keep(result, records, request, _from_tree(source.directory, request, memo), warnings, source)
+                bar.update(1)
+        elif todo:
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                runner.get_loop().set_default_executor(
+                    ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="contents"))
+                runner.run(_read_images(source, todo, options, memo, result, records, warnings, bar))
+    result.records = {key: result.records[key] for key in sorted(result.records)}
+    return result
+
+
+def _from_tree(root: Path, request: PayloadRequest, memo: ManifestMemo) -> dict[str, Any]:
+    try:
+        tree = read_tree_payload(root, request)
+    except PayloadProblem as exc:
+        return error_contents(request.version, request.arch, str(exc))
+    if tree is None:
+        return error_contents(request.version, request.arch,
+                              f"{root} has no {request.version}/{request.arch}/ image tree")
+    return _record(tree, memo)
+
+
+def _keep(result: ContentsRead, records: RecordCache, request: PayloadRequest, record: dict[str, Any],
+          warnings: Warnings, source: ContentsSource) -> None:
+    result.records[request.version, request.arch] = record
+    result.read += 1
+    if "error" in record:
+        result.errors += 1
+        warnings.add(f"release {request.version} ({request.arch}): contents not published: {record['error']}",
+                     str(source))
+        return  # an error is not cached: the next build tries again
+    records.put(request, record)
+
+
+async def _read_images(source: ContentsSource, todo: list[PayloadRequest], options: ContentsOptions,
+                       memo: ManifestMemo, result: ContentsRead, records: RecordCache, warnings: Warnings,
+                       bar) -> None:
+    layers = LayerCache(options.cache_dir)
+    if source.registry is not None:
+        async with RegistryClient(source.registry, options.connection, warnings) as client:
+            await client.connect()
+            try:
+                await _each_image(client, todo, options, memo, layers, result, records, warnings, source, bar)
+            except RegistryFault as exc:
+                raise RegistryError(source.registry, str(exc)) from None
+    else:
+        assert source.directory is not None
+        try:
+            layout = open_layout(source.directory)
+            await _each_image(layout, todo, options, memo, layers, result, records, warnings, source, bar)
+        except (RegistryFault, PayloadProblem) as exc:
+            raise InputError(str(exc), str(source)) from None
+
+
+async def _each_image(reader, todo: list[PayloadRequest], options: ContentsOptions, memo: ManifestMemo,
+                      layers: LayerCache, result: ContentsRead, records: RecordCache, warnings: Warnings,
+                      source: ContentsSource, bar) -> None:
+    pending = iter(todo)
+    loop = asyncio.get_running_loop()
+
+    async def worker() -> None:
+        for request in pending:  # one shared iterator: each request goes to one worker
+            try:
+                tree = await read_image_payload(reader, request, layers, options.limits)
+            except PayloadProblem as exc:
+                record = error_contents(request.version, request.arch, str(exc))
+            except RegistryFault as exc:
+                raise RegistryFault(f"release {request.version} ({request.arch}) image {request.digest}: "
+                                    f"{exc}") from None
+            else:
+                record = await loop.run_in_executor(None, _record, tree, memo)
+            _keep(result, records, request, record, warnings, source)
+            bar.update(1)
+
+    workers = max(1, min(options.connection.concurrency, 4, len(todo)))
+    tasks = [asyncio.create_task(worker()) for _ in range(workers)]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
