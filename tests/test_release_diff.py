@@ -116,10 +116,12 @@ def test_a_tag_listed_twice_counts_once_with_its_last_entry():
 
 def test_commit_groups_share_one_range_with_a_compare_link_for_github_only():
     changes = release_changes(
-        record("4.8.0", images={"installer": image("i", "1", REPO, OLD), "baremetal-installer": image("b", "2", REPO, OLD),
+        record("4.8.0", images={"installer": image("i", "1", REPO, OLD),
+                                "baremetal-installer": image("b", "2", REPO, OLD),
                                 "pod": image("p", "3", "https://github.com/openshift/images", "c" * 40),
                                 "gitlab": image("g", "4", "https://gitlab.com/x/y", OLD)}),
-        record("4.10.0", images={"installer": image("i", "5", REPO, NEW), "baremetal-installer": image("b", "6", REPO, NEW),
+        record("4.10.0", images={"installer": image("i", "5", REPO, NEW),
+                                 "baremetal-installer": image("b", "6", REPO, NEW),
                                  "pod": image("p", "7", "https://github.com/openshift/kubernetes", "d" * 40),
                                  "gitlab": image("g", "8", "https://gitlab.com/x/y", NEW)}))
     assert changes["commitGroups"] == [
