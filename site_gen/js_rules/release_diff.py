@@ -40,10 +40,17 @@ def is_empty(changes: dict[str, Any]) -> bool:
     return bool(_rules().call("SiteGenReleaseDiff.isEmpty", changes))
 
 
-def admin_gates(record: Record, to_version: str) -> dict[str, str]:
-    """The admin gates of ``record`` an update from it to ``to_version`` needs: {KEY: message}."""
+def admin_gates(record: Record, to_version: str | None) -> dict[str, str]:
+    """The admin gates of ``record`` an update from it to ``to_version`` needs: {KEY: message}
+    (``to_version`` None: any update to a later minor or major)."""
     gates: dict[str, str] = _rules().call("SiteGenReleaseDiff.adminGates", record, to_version)
     return gates
+
+
+def invalid_admin_gates(record: Record, to_version: str | None) -> dict[str, str]:
+    """The gates the CVO cannot read, which block such an update whatever is acknowledged: {KEY: reason}."""
+    gates: list[dict[str, str]] = _rules().call("SiteGenReleaseDiff.gatesFor", record, to_version)
+    return gates[1]
 
 
 def ack_command(key: str) -> str:

@@ -309,12 +309,14 @@ const SiteGenReleaseDiff = (() => {
 
   /* The gates of `record` (the cluster's current release) that block an update to `toVersion` until
      openshift-config/admin-acks has KEY: "true": keys naming the release's own major.minor, when the
-     update is a minor or major one. Returns [applying {KEY: message}, invalid {KEY: the CVO's reason}]:
+     update is a minor or major one (toVersion null: any such update). Returns [applying {KEY: message},
+     invalid {KEY: the CVO's reason}]:
      a gate the CVO cannot read blocks too, and no acknowledgement lifts it. */
-  function gatesFor(record, toVersion) {
+  function gatesFor(record, toVersion = null) {
     const applying = {}, invalid = {};
-    if (!isMinorOrMajorUpdate(record.version, toVersion)) return [applying, invalid];
     const current = parseVersion(record.version);
+    if (current === null) throw new ReleaseDiffError(`the version ${record.version} is not SemVer`);
+    if (toVersion !== null && !isMinorOrMajorUpdate(record.version, toVersion)) return [applying, invalid];
     for (const key of sorted(Object.keys(record.adminGates))) {
       const message = record.adminGates[key];
       const match = ADMIN_GATE_KEY.exec(key);
