@@ -26,6 +26,7 @@ COMMANDS = {
     "diff": "diff",
     "plan": "plan",
     "plan-operator": "plan_operator",
+    "release": "release_cli",
 }
 
 DESCRIPTION = """\

@@ -71,6 +71,24 @@ def release_page(version: str) -> str:
     return f"releases/{version}.html"
 
 
+RELEASES_DIR = "releases"
+
+
+def release_dir(version: str) -> str:
+    """A release's folder: one subfolder per architecture the site has it for."""
+    return f"{RELEASES_DIR}/{version}"
+
+
+def contents_path(version: str, arch: str) -> str:
+    """What a release image holds (docs/release-contents.md), or why it could not be read."""
+    return f"{RELEASES_DIR}/{version}/{arch}/contents.json"
+
+
+def changes_path(from_version: str, arch: str, to_version: str) -> str:
+    """What an update from one release to another changes (docs/release-diff.md)."""
+    return f"{RELEASES_DIR}/{from_version}/{arch}/changes/{to_version}.json"
+
+
 def risk_page(slug: str) -> str:
     return f"risks/{slug}.html"
 

@@ -23,6 +23,9 @@ NEVER = {
     "layout": {"inputs", "engine", "promotion", "planner", "checks", "diffing", "publish", "render", "server",
                "commands", "pipeline"},
     "server": {"publish", "render", "diffing", "planner", "commands", "cli", "pipeline"},
+    # The rules the pages run, called from Python: a library for whoever needs a rule, needing none of them.
+    "js_rules": {"inputs", "engine", "promotion", "planner", "checks", "diffing", "publish", "render", "server",
+                 "commands", "cli", "pipeline", "registry", "olm"},
     # A release source: it reads a registry into the engine's graph and writes release documents.
     "registry": {"promotion", "planner", "checks", "diffing", "render", "server", "commands", "cli", "pipeline"},
 }

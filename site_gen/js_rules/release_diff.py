@@ -1,0 +1,76 @@
+"""What an update from one release to another changes: assets/release-diff.js, called from Python.
+
+There is no Python twin of these rules: ``site-gen release diff``, the published change files and the
+planner's hops all call the script the compare page runs. :func:`changes_json` is the one serialisation
+of a change document, for the files and for ``release diff --format json`` alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from .v8_context import JsRules, rules
+
+SCRIPTS = ("olm-blang.js", "release-diff.js")  # release-diff.js reads versions with SiteGenBlang
+DIFF_ERROR = "ReleaseDiffError"  # JsError.name of what the rules refuse (a side without contents, ...)
+
+Record = dict[str, Any]  # a contents record (contents.json), or orjson.Fragment of its bytes
+
+
+def _rules() -> JsRules:
+    return rules(*SCRIPTS)
+
+
+def release_changes(old: Record | orjson.Fragment, new: Record | orjson.Fragment) -> dict[str, Any]:
+    """The change document of an update from ``old`` to ``new`` (docs/release-diff.md), key order as
+    the script builds it. Raises JsError (name ``ReleaseDiffError``) when a side has no contents."""
+    changes: dict[str, Any] = _rules().call("SiteGenReleaseDiff.diff", old, new)
+    return changes
+
+
+def changes_json(changes: dict[str, Any]) -> bytes:
+    """The bytes of a change file: compact JSON in the document's own key order, one line."""
+    return orjson.dumps(changes) + b"\n"
+
+
+def is_empty(changes: dict[str, Any]) -> bool:
+    """Nothing compared differs."""
+    return bool(_rules().call("SiteGenReleaseDiff.isEmpty", changes))
+
+
+def admin_gates(record: Record, to_version: str | None) -> dict[str, str]:
+    """The admin gates of ``record`` an update from it to ``to_version`` needs: {KEY: message}
+    (``to_version`` None: any update to a later minor or major)."""
+    gates: dict[str, str] = _rules().call("SiteGenReleaseDiff.adminGates", record, to_version)
+    return gates
+
+
+def invalid_admin_gates(record: Record, to_version: str | None) -> dict[str, str]:
+    """The gates the CVO cannot read, which block such an update whatever is acknowledged: {KEY: reason}."""
+    gates: list[dict[str, str]] = _rules().call("SiteGenReleaseDiff.gatesFor", record, to_version)
+    return gates[1]
+
+
+def ack_command(key: str) -> str:
+    """The ``oc patch`` that gives the admin acknowledgement ``key``."""
+    return str(_rules().call("SiteGenReleaseDiff.ackCommand", key))
+
+
+def component_labels(keys_and_names: list[tuple[str, str | None]]) -> list[str]:
+    """oc's label of each component (its display name, else its key title-cased)."""
+    labels: list[str] = _rules().call("SiteGenReleaseDiff.componentLabels", keys_and_names)
+    return labels
+
+
+def compare_url(repository: str | None, old: str, new: str) -> str | None:
+    """The GitHub compare link of a commit range, None for other hosts."""
+    url: str | None = _rules().call("SiteGenReleaseDiff.compareUrl", repository, old, new)
+    return url
+
+
+def commit_url(repository: str | None, commit: str | None) -> str | None:
+    """The GitHub link of a commit, None for other hosts or without a commit."""
+    url: str | None = _rules().call("SiteGenReleaseDiff.commitUrl", repository, commit)
+    return url

@@ -1,0 +1,228 @@
+"""Asset scripts loaded into one embedded V8 (mini-racer), and their functions called from Python.
+
+The rules the pages and the terminal share are written once, in the JavaScript the pages load
+(``site_gen/templates/assets``). :func:`rules` loads some of those scripts into one V8 context, once per
+process, and :meth:`JsRules.call` calls one of their functions with JSON arguments and returns its
+JSON-decoded result. A JavaScript exception becomes :class:`JsError` with the JavaScript message; a call
+that runs past its time or memory limit becomes :class:`JsLimitError`, and the context is then thrown
+away (the next call loads the scripts afresh), so one runaway call cannot poison the next.
+
+Processes and threads:
+
+- A context belongs to the process that made it. V8 runs each context on a thread of its own, and a
+  forked child has none of its parent's threads: the parent's context would hang the child at its first
+  call, and even when freed. So after a fork the child never touches an inherited context: it is kept
+  alive, unused, for the child's whole life (never finalised, as that too would wait for the missing
+  thread), and the child's first call makes its own context. A child can thus end any way it likes.
+- At exit every context of the process is closed (atexit), as mini-racer 0.14.1 freeing one during the
+  interpreter's teardown sometimes hangs; a process that ends with ``os._exit`` frees nothing and
+  cannot hang either.
+  Forking while another thread is in the middle of a call is not supported (as with any lock held
+  across fork).
+- Calls from several threads are safe: each context has a lock, so they run one at a time. For real
+  parallelism use processes (each makes its own context, ~40 ms).
+- A call from inside a running asyncio event loop works (it blocks that loop for the call's duration).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import ctypes
+import os
+import re
+import threading
+import weakref
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import orjson
+from py_mini_racer import JSEvalException, JSOOMException, JSTimeoutException, MiniRacer
+
+from ..resources import ASSET_DIR
+
+DEFAULT_TIMEOUT = 10.0                 # seconds of one call; a diff of two full releases takes ~10 ms
+DEFAULT_MAX_MEMORY = 512 * 1024 * 1024  # bytes of V8 heap; two full contents records need ~30 MB
+
+# Dotted JavaScript names only (``SiteGenReleaseDiff.diff``): the name is written into the code run.
+_FUNCTION = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_SCRIPT = re.compile(r"[A-Za-z0-9][\w.-]*\.js")
+
+# Run once in every context: calls a function with arguments given as JSON text and answers JSON text,
+# {"ok": result} or {"error": {...}}, so that Python gets the JavaScript message as it was thrown.
+_CALLER = """
+globalThis.__siteGenCall = function (call, argumentsText) {
+  try {
+    return JSON.stringify({ok: call(JSON.parse(argumentsText))});
+  } catch (error) {
+    const isError = error instanceof Error;
+    return JSON.stringify({error: {
+      name: isError ? error.name : typeof error,
+      message: isError ? error.message : String(error),
+      stack: isError && typeof error.stack === "string" ? error.stack : null,
+    }});
+  }
+};
+"""
+
+
+class JsError(Exception):
+    """A JavaScript exception thrown by a call (or by loading a script); ``str()`` is its message."""
+
+    def __init__(self, function: str, name: str, message: str, stack: str | None = None) -> None:
+        super().__init__(message)
+        self.function = function  # what was called, or "load NAME.js"
+        self.name = name          # the JavaScript error's class: "TypeError", "ReleaseDiffError", ...
+        self.message = message
+        self.stack = stack
+
+
+class JsLimitError(Exception):
+    """A call ran past its time limit or its memory cap."""
+
+
+class _Context:
+    """One MiniRacer with the scripts loaded, in the process that made it."""
+
+    def __init__(self, racer: MiniRacer) -> None:
+        self.racer: MiniRacer | None = racer
+        self.pid = os.getpid()
+
+
+_LIVE: weakref.WeakSet[_Context] = weakref.WeakSet()
+_ALL_RULES: weakref.WeakSet[JsRules] = weakref.WeakSet()
+
+
+def _leave_inherited_contexts() -> None:
+    """In a forked child: keep every inherited context alive for good and forget it (see the module);
+    fresh locks, as a parent's thread may have held one at the fork."""
+    global _BY_SCRIPTS_LOCK
+    for context in list(_LIVE):
+        if context.racer is not None:
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(context.racer))  # never finalised in this process
+            context.racer = None
+    _LIVE.clear()
+    for rules_ in list(_ALL_RULES):
+        rules_._lock = threading.Lock()
+    _BY_SCRIPTS_LOCK = threading.Lock()
+
+
+def _close_own_contexts() -> None:
+    """At exit, while the interpreter still runs: mini-racer 0.14 freeing a context during the
+    interpreter's own teardown waits, now and then, forever for its V8 thread."""
+    for context in list(_LIVE):
+        if context.racer is not None and context.pid == os.getpid():
+            racer, context.racer = context.racer, None
+            racer.close()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_leave_inherited_contexts)
+atexit.register(_close_own_contexts)
+
+
+def _new_racer() -> MiniRacer:
+    """A MiniRacer on its own event-loop thread: made inside a running asyncio loop, mini-racer would
+    bind to that loop, and its time limit would not work there."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return MiniRacer()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(MiniRacer).result()
+
+
+class JsRules:
+    """Asset scripts loaded into one V8 context of this process (made on the first call)."""
+
+    def __init__(self, scripts: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
+                 max_memory: int = DEFAULT_MAX_MEMORY) -> None:
+        for script in scripts:
+            if not _SCRIPT.fullmatch(script):
+                raise ValueError(f"not an asset script name: {script!r}")
+        self.scripts = tuple(scripts)
+        self.timeout = timeout
+        self.max_memory = max_memory
+        self._lock = threading.Lock()
+        self._context: _Context | None = None
+        _ALL_RULES.add(self)
+
+    def call(self, function: str, *args: Any, timeout: float | None = None) -> Any:
+        """``function(*args)`` in JavaScript (a dotted name such as ``SiteGenReleaseDiff.diff``): the
+        arguments go as JSON (anything orjson serialises, ``orjson.Fragment`` included), the result comes
+        back JSON-decoded (``undefined`` as None). Raises :class:`JsError` for what the JavaScript
+        throws, :class:`JsLimitError` past ``timeout`` seconds (default: the instance's) or its memory cap."""
+        if not _FUNCTION.fullmatch(function):
+            raise ValueError(f"not a JavaScript function name: {function!r}")
+        arguments = orjson.dumps(list(args)).decode("utf-8")
+        code = f"__siteGenCall((args) => {function}(...args), {orjson.dumps(arguments).decode('utf-8')})"
+        answer = orjson.loads(self._run(code, function, self.timeout if timeout is None else timeout))
+        if "error" in answer:
+            error = answer["error"]
+            raise JsError(function, error["name"], error["message"], error["stack"])
+        return answer.get("ok")
+
+    def _run(self, code: str, function: str, timeout: float) -> str:
+        with self._lock:
+            racer = self._racer()
+            try:
+                result = racer.eval(code, timeout_sec=timeout, max_memory=self.max_memory)
+            except (JSTimeoutException, JSOOMException) as exc:
+                self._discard()
+                limit = f"{timeout:g} s" if isinstance(exc, JSTimeoutException) else f"{self.max_memory} bytes"
+                raise JsLimitError(f"{function} ran past its limit of {limit}") from None
+        if not isinstance(result, str):  # __siteGenCall answers a string, always
+            raise JsError(function, "TypeError", f"the call answered {type(result).__name__}, not JSON text")
+        return result
+
+    def _racer(self) -> MiniRacer:
+        """This process's context, made (and the scripts loaded) when there is none yet."""
+        context = self._context
+        if context is not None and context.racer is not None and context.pid == os.getpid():
+            return context.racer
+        racer = _new_racer()
+        try:
+            racer.eval(_CALLER)
+            for script in self.scripts:
+                source = (ASSET_DIR / script).read_text("utf-8")
+                try:  # sourceURL names the script in the stack traces of JsError
+                    racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout,
+                               max_memory=self.max_memory)
+                except JSEvalException as exc:
+                    raise JsError(f"load {script}", type(exc).__name__, str(exc).strip()) from None
+        except BaseException:
+            racer.close()
+            raise
+        self._context = _Context(racer)
+        _LIVE.add(self._context)
+        return racer
+
+    def _discard(self) -> None:
+        context, self._context = self._context, None
+        if context is not None and context.racer is not None:
+            racer, context.racer = context.racer, None
+            # V8 answers a stopped call later, on the context's event loop: one more call, answered
+            # after it, lets that answer land before close() stops the loop
+            with contextlib.suppress(Exception):
+                racer.eval("0", timeout_sec=5)
+            racer.close()
+
+    def close(self) -> None:
+        """Free the context now (the next call makes a new one)."""
+        with self._lock:
+            self._discard()
+
+
+_BY_SCRIPTS: dict[tuple[str, ...], JsRules] = {}
+_BY_SCRIPTS_LOCK = threading.Lock()
+
+
+def rules(*scripts: str) -> JsRules:
+    """This process's one :class:`JsRules` for these scripts, in this order (default limits)."""
+    with _BY_SCRIPTS_LOCK:
+        found = _BY_SCRIPTS.get(scripts)
+        if found is None:
+            found = _BY_SCRIPTS[scripts] = JsRules(scripts)
+        return found
