@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import quick_exit
-from ..model.errors import Warnings
+from ..model.errors import InputError, Warnings
 from ..olm.sources import catalog_source, pull_catalog_images
 from ..pipeline.site_build import BuildOptions, BuildResult, run_build
 from ..promotion.resolve import add_promotion_arguments, options_from_args
 from ..publish.api import ApiTotals
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS
-from ..registry.source import add_registry_arguments, resolve_releases
+from ..registry.contents_source import ContentsSource, contents_source
+from ..registry.source import add_registry_arguments, resolve_releases, scrape_options
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 from .build_sources import build_sources
 
@@ -88,6 +89,14 @@ def add_parser(sub) -> None:
                             "package × channel update graph goes to OUT/olm/NAME/. The OpenShift minor it serves "
                             "comes from NAME@4.20=SOURCE, or from a v4.20 ending NAME or SOURCE (an image tag "
                             "such as redhat-operator-index:v4.20) (docs/operator-catalogs.md)")
+    build.add_argument("--release-contents", type=contents_argument, default=None, metavar="SOURCE",
+                       help="also publish what each release image holds and what an update changes "
+                            "(OUT/releases/VERSION/ARCH/contents.json, change files and pages): SOURCE is the "
+                            "registry repository of the release images, docker://HOST[:PORT]/REPO (read with "
+                            "the registry options below), an OCI image layout directory, or a directory of "
+                            "image trees VERSION/ARCH/{release-manifests,manifests}/; each release is found by "
+                            "its payload digest, each layer read once and kept in --cache-dir "
+                            "(docs/release-contents.md)")
     build.add_argument("--timings", action="store_true",
                        help="after the summary, list the build's steps with where each ran (here, in "
                             "the worker process apart, or on a thread beside) and its seconds")
@@ -95,13 +104,23 @@ def add_parser(sub) -> None:
     add_registry_arguments(build, cache_dir=False)  # --cache-dir above serves both
 
 
+def contents_argument(text: str) -> ContentsSource:
+    try:
+        return contents_source(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
 def run(args, warnings: Warnings) -> int:
     sources = build_sources(args.graph_data, args.releases, args.catalogs)
+    contents = args.release_contents or sources.release_contents
     options = BuildOptions(graph_data=sources.graph_data, releases=resolve_releases(args, warnings), out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
-                           wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, args, warnings))
+                           wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, args, warnings),
+                           release_contents=contents,
+                           connection=scrape_options(args).connection if contents and contents.registry else None)
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:

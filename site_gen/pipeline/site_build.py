@@ -37,6 +37,7 @@ from ..publish.output_lock import DEFAULT_WAIT_SECONDS, OutputLock
 from ..publish.precompressed import precompress_pages
 from ..publish.signature_store import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
+from ..registry.contents_source import ContentsSource
 from ..registry.source import scrapes_dir
 from .runner import Earlier, Runner, StepTime
 from .steps import (
@@ -47,15 +48,18 @@ from .steps import (
     pack_graph_data_as_read,
     read_catalogs,
     read_graph_data,
+    read_release_contents,
     render_nginx_files,
     render_pages,
     write_catalogs,
     write_files,
     write_graphs,
+    write_release_contents,
 )
 
 if TYPE_CHECKING:
     from ..diffing.since import ChangesSince
+    from ..registry.client import ConnectionOptions
     from ..render.site import SiteTotals
 
 
@@ -73,6 +77,8 @@ class BuildOptions:
     changes_since: str | None = None  # --changes-since REV: also write changes.html
     wait: float = DEFAULT_WAIT_SECONDS  # --wait: how long to wait for another build into OUT
     catalogs: list[CatalogSource] = field(default_factory=list)  # --catalog NAME=SOURCE
+    release_contents: ContentsSource | None = None  # --release-contents SOURCE
+    connection: ConnectionOptions | None = None     # how to reach a docker:// contents source
 
 
 @dataclass
@@ -91,7 +97,7 @@ class BuildResult:
 
 
 # Options that change how a build runs but never what it writes.
-_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait"}
+_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait", "connection", "release_contents"}
 
 
 def build_fingerprint(options: BuildOptions, releases: Path | None, since: ChangesSince | None = None) -> str:
@@ -99,6 +105,11 @@ def build_fingerprint(options: BuildOptions, releases: Path | None, since: Chang
     no graph-data; the test names both, as each narrows its own type)."""
     settings = {k: v for k, v in vars(options).items() if k not in _NOT_IN_OUTPUT}
     catalogs = {f"catalog {catalog.name}": catalog.source for catalog in options.catalogs}
+    contents = options.release_contents
+    if contents is not None:  # a registry's images never change under their digests: its name is enough
+        settings["release_contents"] = contents.text
+        if contents.directory is not None:
+            catalogs["release contents"] = contents.directory
     if options.graph_data is None or releases is None:  # operators only
         return fingerprint(catalogs, settings)
     settings["graph_data_revision"] = git_revision(options.graph_data)
@@ -126,6 +137,8 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
         releases = options.releases if options.releases is not None else options.graph_data / "releases"
         inputs = [options.graph_data, releases, *options.promotion.files().values(),
                   *(catalog.source for catalog in options.catalogs)]
+        if options.release_contents is not None and options.release_contents.directory is not None:
+            inputs.append(options.release_contents.directory)
     out = check_destination(options.out, inputs)
     chosen_cache = options.cache_dir or default_cache_dir()
     cache_dir: Path | None = chosen_cache
@@ -265,6 +278,11 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
+        contents = None
+        if options.release_contents is not None:
+            contents = runner.here("read release contents", read_release_contents, options.release_contents,
+                                   graph, options.connection, where.cache_dir, warnings, progress)
+            runner.here("write release contents", write_release_contents, site, contents, built)
         pages = None
         if options.html:
             settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links)

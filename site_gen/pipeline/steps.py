@@ -12,7 +12,10 @@ from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model.errors import InputWarning, Warnings
+from ..model import versions
+from ..model.graph import Graph
 from ..model.graph_data import GraphData
+from ..model.metadata_keys import ARCH_KEY
 from ..olm.catalog_list import catalog_list_file
 from ..olm.catalog_model import Catalog
 from ..olm.loading import load_catalog
@@ -24,10 +27,13 @@ from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball
+from ..registry.contents_source import ContentsSource
 from ..publish.staging import StagedSite
 from ..render.catalog_links import CatalogLink
 
-if TYPE_CHECKING:  # the pages and site-gen diff are imported only by the builds that need them
+if TYPE_CHECKING:  # the pages, site-gen diff and the contents reader only by the builds that need them
+    from ..registry.client import ConnectionOptions
+    from ..registry.contents_reading import ContentsRead
     from ..diffing.since import ChangesSince
     from ..render.graph_drawer import DrawStats
     from ..render.site import SiteTotals
@@ -98,6 +104,29 @@ def _named_packages(catalog: Catalog) -> int:
     """The packages a catalog publishes: one per name, as its index.json and pages list them
     (a second olm.package blob of a name, or one without a name, is opm's error, not a package)."""
     return len({package.name for package in catalog.packages if package.name})
+
+
+def read_release_contents(source: ContentsSource, graph: Graph, connection: ConnectionOptions | None,
+                          cache_dir: Path | None, warnings: Warnings, progress: Progress) -> ContentsRead:
+    """The contents record of every release of the graph, found by its payload digest."""
+    from ..registry.client import ConnectionOptions
+    from ..registry.contents_reading import ContentsOptions, read_contents
+    from ..registry.payload_images import PayloadRequest
+    requests = []
+    for node, metadata in enumerate(graph.metadata):
+        payload = graph.payloads[node]
+        if not metadata or not payload or "@" not in payload:
+            continue
+        version, arch = versions.split_build(graph.versions[node])
+        requests.append(PayloadRequest(version, metadata.get(ARCH_KEY) or arch or "",
+                                       payload.rpartition("@")[2], payload))
+    options = ContentsOptions(connection or ConnectionOptions(), cache_dir)
+    return read_contents(source, requests, options, warnings, progress)
+
+
+def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs) -> None:
+    from ..publish.release_contents_files import release_contents_files
+    write_files(site, release_contents_files(contents.records, built.graph, built.channels))
 
 
 def copy_assets(site: StagedSite) -> None:

@@ -37,26 +37,9 @@ from .layer_apply import TreeLimits
 from .oci_layout import is_oci_layout
 from .payload_images import LayerCache, PayloadProblem, PayloadRequest, open_layout, read_image_payload, \
     read_tree_payload
-from .reference import RegistryReference, is_registry_reference, parse_reference
+from .contents_source import ContentsSource
 
 RECORD_CACHE = "release-contents-v1"
-
-
-@dataclass(frozen=True)
-class ContentsSource:
-    text: str                              # as given
-    registry: RegistryReference | None = None
-    directory: Path | None = None          # an OCI layout or a directory of image trees
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def contents_source(text: str) -> ContentsSource:
-    """``docker://HOST[:PORT]/REPO`` or a directory; InputError for anything else."""
-    if is_registry_reference(text):
-        return ContentsSource(text, registry=parse_reference(text))
-    return ContentsSource(text, directory=Path(text))
 
 
 @dataclass
@@ -107,6 +90,7 @@ class ContentsRead:
     read: int = 0        # images read from the source (the rest came from the cache)
     cached: int = 0
     errors: int = 0      # releases published with an error record
+    absent: int = 0      # releases a directory of image trees has no tree for: no contents file
 
 
 def _record(tree: PayloadTree, memo: ManifestMemo) -> dict[str, Any]:
@@ -137,7 +121,11 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
             if not source.directory.is_dir():
                 raise InputError("not a directory, an OCI layout or a docker:// repository", str(source))
             for request in todo:
-                _keep(result, records, request, _from_tree(source.directory, request, memo), warnings, source)
+                record = _from_tree(source.directory, request, memo)
+                if record is None:
+                    result.absent += 1
+                else:
+                    _keep(result, records, request, record, warnings, source)
                 bar.update(1)
         elif todo:
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
@@ -148,15 +136,14 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
     return result
 
 
-def _from_tree(root: Path, request: PayloadRequest, memo: ManifestMemo) -> dict[str, Any]:
+def _from_tree(root: Path, request: PayloadRequest, memo: ManifestMemo) -> dict[str, Any] | None:
+    """The record of the release's image tree; None when the directory has none (a directory
+    may hold the trees of only some releases: the others publish no contents)."""
     try:
         tree = read_tree_payload(root, request)
     except PayloadProblem as exc:
         return error_contents(request.version, request.arch, str(exc))
-    if tree is None:
-        return error_contents(request.version, request.arch,
-                              f"{root} has no {request.version}/{request.arch}/ image tree")
-    return _record(tree, memo)
+    return None if tree is None else _record(tree, memo)
 
 
 def _keep(result: ContentsRead, records: RecordCache, request: PayloadRequest, record: dict[str, Any],
