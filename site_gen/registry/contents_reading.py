@@ -104,7 +104,10 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
                   warnings: Warnings, progress: Progress | None = None) -> ContentsRead:
     """The contents record of every request; RegistryError (the build fails) for a fault."""
     wanted = sorted(requests, key=lambda r: (r.arch, r.version))
-    records = RecordCache(options.cache_dir)
+    trees = source.directory is not None and not is_oci_layout(source.directory)
+    # an image's digest vouches for its content; a tree's files can change under the same
+    # release document, so trees are read every time (they are small and local)
+    records = RecordCache(None if trees else options.cache_dir)
     result = ContentsRead({})
     todo = []
     for request in wanted:
@@ -117,7 +120,8 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
     memo = ManifestMemo()
     progress = progress or Progress(quiet=True)
     with progress.stage("reading release contents", len(todo), "image") as bar:
-        if source.directory is not None and not is_oci_layout(source.directory):
+        if trees:
+            assert source.directory is not None
             if not source.directory.is_dir():
                 raise InputError("not a directory, an OCI layout or a docker:// repository", str(source))
             for request in todo:

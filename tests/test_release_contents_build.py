@@ -1,0 +1,151 @@
+"""The build's release contents: the example's image trees published as contents and change files.
+
+The example (example-release-contents/, made by tools/example_release_contents.py) tells a
+story across 4.14.12, 4.15.8, 4.15.9, 4.16.4 and 4.16.5; these tests hold the published files
+to it, and to the rules: change files only for the two pairs of each release, contents only
+for releases the source has, the same bytes from two builds, hostile trees refused.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from conftest import EXAMPLE, REPO
+
+EXAMPLE_CONTENTS = REPO / "example-release-contents"
+WITH_CONTENTS = ("4.14.12", "4.15.8", "4.15.9", "4.16.4", "4.16.5")
+CONTRACT_KEYS = ["version", "arch", "digest", "components", "images", "clusterOperators", "manifests",
+                 "updateGraph", "installGraph", "adminGates"]
+
+
+def build(out: Path, *extra: str, cache: Path | None = None) -> subprocess.CompletedProcess:
+    argv = [sys.executable, str(REPO / "build.py"), "build", "--graph-data", str(EXAMPLE), "--out", str(out),
+            "--no-html", "--quiet", *extra]
+    if cache is not None:
+        argv += ["--cache-dir", str(cache)]
+    return subprocess.run(argv, capture_output=True, text=True, cwd=out.parent)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("contents")
+    done = build(root / "site", "--release-contents", str(EXAMPLE_CONTENTS), cache=root / "cache")
+    assert done.returncode == 0, done.stderr
+    return root / "site"
+
+
+def contents(site: Path, version: str, arch: str = "amd64") -> dict:
+    return orjson.loads((site / "releases" / version / arch / "contents.json").read_bytes())
+
+
+def changes(site: Path, older: str, newer: str, arch: str = "amd64") -> dict:
+    return orjson.loads((site / "releases" / older / arch / "changes" / f"{newer}.json").read_bytes())
+
+
+def test_contents_only_for_the_releases_the_source_has(site):
+    published = sorted(path.parent.parent.name for path in site.glob("releases/*/*/contents.json"))
+    assert published == sorted(WITH_CONTENTS)
+
+
+def test_the_contract_keys_come_first_and_hold_the_story(site):
+    record = contents(site, "4.15.9")
+    assert list(record)[:len(CONTRACT_KEYS)] == CONTRACT_KEYS
+    assert record["digest"] == "sha256:" + (EXAMPLE / "releases/amd64/4.15.9.yaml").read_text().split(
+        "@sha256:")[1].split()[0]
+    assert record["components"]["kubernetes"] == {"version": "1.28.8", "displayName": None}
+    assert record["components"]["machine-os"]["displayName"] == "Red Hat Enterprise Linux CoreOS"
+    assert record["images"]["rhel-coreos"]["commit"] is None  # an empty commit annotation
+    assert record["clusterOperators"]["kube-apiserver"]["versions"]["kube-apiserver"] == "1.28.8"
+    assert record["manifests"] == 15  # *.yaml|*.yml|*.json of release-manifests/: release-notes.txt is not one
+    assert list(record["adminGates"]) == ["ack-4.15-kube-1.29-api-removals-in-4.16"]
+    update_ids = [task for node in record["updateGraph"]["nodes"] for task in node]
+    assert "0000_00_cluster-version-operator_01_admingate_configmap.yaml#0" in update_ids
+
+
+def test_change_files_for_the_previous_z_stream_and_the_previous_minor(site):
+    found = sorted((path.parents[2].name, path.stem) for path in site.glob("releases/*/amd64/changes/*.json"))
+    # 4.16.5 has no release of 4.15 updating to it in a channel both are in
+    assert found == [("4.14.12", "4.15.8"), ("4.14.12", "4.15.9"), ("4.15.8", "4.15.9"), ("4.15.8", "4.16.4"),
+                     ("4.16.4", "4.16.5")]
+
+
+def test_the_minor_update_says_what_it_takes_away_and_asks(site):
+    change = changes(site, "4.15.8", "4.16.4")
+    assert change["components"][1] == {"name": "kubernetes", "from": "1.28.7", "to": "1.29.6", "displayName": None}
+    assert change["images"]["added"] == ["olm-operator-controller"] and change["images"]["removed"] == ["sdn"]
+    assert change["images"]["rebuilt"] == ["rhel-coreos"]
+    resources = change["resources"]
+    assert resources["crdVersionsNoLongerServed"] == [{"name": "widgets.config.example.openshift.io",
+                                                       "versions": ["v1alpha1"]}]
+    assert [(r["kind"], r["name"]) for r in resources["deleted"]] == [("ServiceMonitor", "telemeter-client")]
+    assert [(r["from"], r["to"]) for r in resources["renamed"]] == [
+        ("0000_50_console-operator_05-config.yaml", "0000_50_console-operator_06-config.yaml")]
+    assert resources["implicitCapabilities"] == ["Insights"]
+    assert change["clusterOperators"]["added"] == ["olm"]
+    assert list(change["adminGates"]) == ["ack-4.15-kube-1.29-api-removals-in-4.16"]
+    assert changes(site, "4.15.8", "4.15.9")["adminGates"] == {}  # a z-stream update needs no ack
+
+
+def test_the_cli_diff_is_the_published_change_file(site):
+    done = subprocess.run([sys.executable, str(REPO / "build.py"), "release", "diff", "--site", str(site),
+                           "--format", "json", "4.15.8", "4.16.4"], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (site / "releases/4.15.8/amd64/changes/4.16.4.json").read_bytes()
+
+
+def test_two_builds_write_the_same_bytes(site, tmp_path):
+    done = build(tmp_path / "again", "--release-contents", str(EXAMPLE_CONTENTS))  # no cache: read afresh
+    assert done.returncode == 0, done.stderr
+    for path in site.glob("releases/**/*.json"):
+        assert (tmp_path / "again" / path.relative_to(site)).read_bytes() == path.read_bytes(), path
+
+
+def test_a_tree_over_its_caps_or_with_links_is_refused_and_the_rest_published(tmp_path):
+    source = tmp_path / "trees"
+    shutil.copytree(EXAMPLE_CONTENTS, source, symlinks=True)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("apiVersion: v1\nkind: Secret\nmetadata:\n  name: outside\n")
+    manifests = source / "4.15.9" / "amd64" / "release-manifests"
+    os.symlink(secret, manifests / "0000_99_outside_link.yaml")  # a link out of the tree: not read
+    big = source / "4.16.5" / "amd64" / "release-manifests" / "0000_99_big.yaml"
+    with open(big, "wb") as handle:
+        handle.truncate(17 << 20)  # sparse: over the 16 MiB cap of one file
+    done = build(tmp_path / "site", "--release-contents", str(source))
+    assert done.returncode == 0, done.stderr
+    site = tmp_path / "site"
+    record = contents(site, "4.15.9")
+    assert all(r["name"] != "outside" for r in record["resources"])
+    refused = contents(site, "4.16.5")
+    assert list(refused) == ["version", "arch", "error"]
+    assert str(big) in refused["error"] and "more than" in refused["error"]
+    assert not (site / "releases/4.16.4/amd64/changes/4.16.5.json").exists()  # no diff with an unreadable side
+    assert "Traceback" not in done.stderr
+
+
+def test_the_embedded_example_has_contents(tmp_path):
+    """``./run.sh site`` (no sources given) publishes the example's contents too."""
+    done = subprocess.run([sys.executable, str(REPO / "build.py"), "--out", str(tmp_path / "site"), "--no-html",
+                           "--quiet", "--cache-dir", str(tmp_path / "cache")], capture_output=True, text=True,
+                          cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site/releases/4.16.5/amd64/contents.json").is_file()
+
+
+def test_the_example_trees_are_what_the_tool_writes(tmp_path):
+    """example-release-contents/ is tools/example_release_contents.py's output, not edited by hand."""
+    subprocess.run([sys.executable, str(REPO / "tools/example_release_contents.py")], cwd=tmp_path, check=True,
+                   capture_output=True)
+    written = sorted(p.relative_to(tmp_path / "example-release-contents") for p in
+                     (tmp_path / "example-release-contents").rglob("*") if p.is_file())
+    committed = sorted(p.relative_to(EXAMPLE_CONTENTS) for p in EXAMPLE_CONTENTS.rglob("*") if p.is_file())
+    assert written == committed
+    for relative in written:
+        assert (tmp_path / "example-release-contents" / relative).read_bytes() == \
+            (EXAMPLE_CONTENTS / relative).read_bytes(), relative
