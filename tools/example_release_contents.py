@@ -71,7 +71,8 @@ def _tags(version: str) -> list[dict]:
         commit = _hex("commit", tag, max(c for c in changes if _version_key(c) <= _version_key(version)))[:40] \
             if changes else ""
         notes = {"io.openshift.build.commit.id": commit, "io.openshift.build.commit.ref": "",
-                 "io.openshift.build.source-location": f"https://github.com/openshift/{repository}" if repository else ""}
+                 "io.openshift.build.source-location":
+                     f"https://github.com/openshift/{repository}" if repository else ""}
         if tag == "hyperkube":
             notes["io.openshift.build.versions"] = f"kubernetes={KUBERNETES[version]}"
         elif tag in ("cli", "cli-artifacts"):
@@ -113,7 +114,8 @@ def _release_manifests(version: str) -> dict[str, str]:
             f"  - name: v1alpha1\n    served: {'false' if minor >= 16 else 'true'}\n    storage: false\n"
             "  - name: v1\n    served: true\n    storage: true\n",
         "0000_20_kube-apiserver-operator_00_namespace.yaml":
-            f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-kube-apiserver-operator\n  annotations:\n{HA}{SNO}",
+            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-kube-apiserver-operator\n"
+            f"  annotations:\n{HA}{SNO}",
         "0000_20_kube-apiserver-operator_06_deployment.yaml":
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kube-apiserver-operator\n"
             f"  namespace: openshift-kube-apiserver-operator\n  annotations:\n{HA}{SNO}spec:\n  template:\n"
@@ -164,7 +166,8 @@ def _release_manifests(version: str) -> dict[str, str]:
             "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: operator-lifecycle-manager\n"
             f"  annotations:\n{HA}{SNO}status:\n  versions:\n  - name: operator\n    version: \"{version}\"\n",
         "0000_90_cluster-monitoring-operator_00-operatorgroup.yaml":
-            "apiVersion: operators.coreos.com/v1\nkind: OperatorGroup\nmetadata:\n  name: openshift-cluster-monitoring\n"
+            "apiVersion: operators.coreos.com/v1\nkind: OperatorGroup\nmetadata:\n"
+            "  name: openshift-cluster-monitoring\n"
             f"  namespace: openshift-monitoring\n  annotations:\n{HA}{SNO}",
         "release-notes.txt": f"OpenShift {version} (an invented example release): not a manifest, counted by no one.\n",
     }

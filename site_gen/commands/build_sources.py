@@ -1,7 +1,8 @@
 """What ``site-gen build`` reads, from the sources it was given.
 
 No source at all: the whole embedded example, ``graph-data/`` and the example catalogs
-beside it (``example-catalogs/v4.N`` and the release contents ``example-release-contents/``, when there: an installed site-gen run in a folder
+beside it (``example-catalogs/v4.N`` and the release contents ``example-release-contents/``,
+when there: an installed site-gen run in a folder
 holding only a graph-data checkout builds just that). ``--catalog`` alone (no
 ``--graph-data``, no ``--releases``): an operators-only site. ``--graph-data`` or
 ``--releases`` alone: the Cincinnati side only. Both: one site with both.

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
-from ..model.errors import InputWarning, Warnings
 from ..model import versions
+from ..model.errors import InputWarning, Warnings
 from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
@@ -27,14 +27,14 @@ from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball
-from ..registry.contents_source import ContentsSource
 from ..publish.staging import StagedSite
+from ..registry.contents_source import ContentsSource
 from ..render.catalog_links import CatalogLink
 
 if TYPE_CHECKING:  # the pages, site-gen diff and the contents reader only by the builds that need them
+    from ..diffing.since import ChangesSince
     from ..registry.client import ConnectionOptions
     from ..registry.contents_reading import ContentsRead
-    from ..diffing.since import ChangesSince
     from ..render.graph_drawer import DrawStats
     from ..render.site import SiteTotals
 

@@ -77,7 +77,8 @@ def change_pairs(records: Records, graph: Graph, channels: Iterable[str]) -> lis
         minor = _minor(version)
         if (version, arch) not in readable or minor is None:
             continue
-        previous = [source for source in sources if (source, arch) in readable and _minor(source) == (minor[0], minor[1] - 1)]
+        earlier_minor = (minor[0], minor[1] - 1)
+        previous = [source for source in sources if (source, arch) in readable and _minor(source) == earlier_minor]
         if previous:
             pairs.add((max(previous, key=versions.sort_key), version, arch))
     return sorted(pairs, key=lambda p: (p[2], versions.sort_key(p[1]), versions.sort_key(p[0])))

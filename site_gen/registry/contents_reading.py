@@ -33,11 +33,17 @@ from ..event_loop import loop_factory
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
 from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
+from .contents_source import ContentsSource
 from .layer_apply import TreeLimits
 from .oci_layout import is_oci_layout
-from .payload_images import LayerCache, PayloadProblem, PayloadRequest, open_layout, read_image_payload, \
-    read_tree_payload
-from .contents_source import ContentsSource
+from .payload_images import (
+    LayerCache,
+    PayloadProblem,
+    PayloadRequest,
+    open_layout,
+    read_image_payload,
+    read_tree_payload,
+)
 
 RECORD_CACHE = "release-contents-v1"
 
