@@ -32,6 +32,7 @@ from ..registry.client import ConnectionOptions, ImageProblem, RegistryClient, R
 from ..registry.layers import ChunkReader, CorruptLayer, LayerLimits, members, open_layer, verify_to_end
 from ..registry.manifests import Image, ImageList, parse_manifest
 from ..registry.reference import PREFIX, RegistryReference, parse_reference
+from .sources import pulled_catalogs_dir
 
 CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1"
 SQLITE_LABEL = "operators.operatorframework.io.index.database.v1"
@@ -82,7 +83,7 @@ async def _pull(reference: RegistryReference, tag: str, connection: ConnectionOp
                 manifest = parse_manifest(child)
                 if not isinstance(manifest, Image):
                     raise ImageProblem("a manifest list inside a manifest list")
-            folder = cache_dir / "olm-index-v1" / reference.file_name.removesuffix(".json") / \
+            folder = pulled_catalogs_dir(cache_dir) / reference.file_name.removesuffix(".json") / \
                 fetched.digest.removeprefix("sha256:")
             if not (folder / "configs").is_dir():
                 configs = _configs_path(orjson.loads(await client.blob(manifest.config, "config")))
