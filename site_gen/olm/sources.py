@@ -82,7 +82,7 @@ def catalog_source(text: str) -> CatalogSource:
 def pulled_catalogs_dir(cache_dir: Path) -> Path:
     """Where index images' catalogs are kept: the cache's own files, which a build reads as
     catalog sources (so --cache-dir may hold them; see site_build.run_build)."""
-    return cache_dir / "olm-index-v1"
+    return cache_dir / "olm-index-v2"  # v1 applied whiteouts unlike containerd
 
 
 def pull_catalog_image(image: str, args: argparse.Namespace, warnings: Warnings) -> Path:
