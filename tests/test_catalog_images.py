@@ -13,7 +13,7 @@ from site_gen.cli import main
 from site_gen.olm.catalog_list import catalog_list_file
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
-from site_gen.olm.sources import CatalogSource
+from site_gen.olm.sources import CatalogSource, pulled_catalogs_dir
 
 from registry_images import Pusher, base_layer, digest_of, gzip_bytes, tar_bytes
 from registry_proxy import FaultProxy, flip_bit
@@ -75,7 +75,7 @@ def test_an_index_image_publishes_what_its_configs_hold(tmp_path, index_images):
 
 def test_a_second_build_reads_no_layer_while_the_tag_names_the_same_image(tmp_path, index_images):
     assert build(tmp_path, index_images, "v4.20", "first") == 0
-    [pulled] = list((tmp_path / "cache" / "olm-index-v1").glob("*/*/configs"))
+    [pulled] = list(pulled_catalogs_dir(tmp_path / "cache").glob("*/*/configs"))
     inode = pulled.stat().st_ino
     assert build(tmp_path, index_images, "v4.20", "second") == 0
     assert pulled.stat().st_ino == inode  # the same folder, not pulled again
@@ -114,7 +114,7 @@ def test_a_tampered_catalog_layer_never_publishes(tmp_path, capsys, index_images
     error = capsys.readouterr().err
     assert flipped.hits and "v4.20: " in error and "does not match its digest" in error, error
     assert "Traceback" not in error and not (tmp_path / "other").exists()
-    assert not list((tmp_path / "cold").glob("olm-index-v1/*/*/configs"))  # nothing kept from it
+    assert not list(pulled_catalogs_dir(tmp_path / "cold").glob("*/*/configs"))  # nothing kept from it
 
 
 def test_a_tampered_layer_that_is_no_archive_is_named(tmp_path, capsys, index_images):
@@ -141,3 +141,32 @@ def test_check_reads_an_index_image_as_it_reads_the_folder(tmp_path, capsys, ind
     folder_report = capsys.readouterr()
     assert (from_image, image_report.out, image_report.err) == (from_folder, folder_report.out, folder_report.err)
     assert from_image == 0 and image_report.err == "no findings\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cache_given", [True, False])
+def test_the_readme_build_releases_and_index_images_with_pages(tmp_path, monkeypatch, index_images, cache_given):
+    """The README's catalog example: releases from the registry, two index images, pages on;
+    with --cache-dir and with the default cache. The pulled catalogs live in the cache, which
+    the check that keeps inputs out of the cache must not take for the user's inputs."""
+    from registry_images import images_from_documents, push_release_images
+    example = FIXTURES.parent.parent / "graph-data"
+    pusher = Pusher(index_images.url, "readme/release-images", str(index_images.certs.ca))
+    try:
+        push_release_images(pusher, [image for image in images_from_documents(example / "releases")
+                                     if image.architecture == "amd64"])
+    finally:
+        pusher.close()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    image = index_images.docker_reference(REPOSITORY)
+    cache = ["--cache-dir", str(tmp_path / "cache")] if cache_given else []
+    assert main(["build", "--graph-data", str(example), "-q", *cache,
+                 "--releases", index_images.docker_reference("readme/release-images"),
+                 "--cert-dir", str(cert_dir_for(index_images, tmp_path / "certs.d")),
+                 "--catalog", f"redhat-v4.19={image}:v4.20", "--catalog", f"redhat-v4.20={image}:v4.20",
+                 "--out", str(tmp_path / "public")]) == 0
+    site = tmp_path / "public"
+    assert (site / "olm" / "redhat-v4.20" / "index.json").is_file() and (site / "olm" / "index.html").is_file()
+    assert (site / "olm" / "redhat-v4.19" / "gated" / "stable.html").is_file()
+    pulled = (tmp_path / "cache") if cache_given else (tmp_path / "xdg" / "site-gen")
+    assert list(pulled_catalogs_dir(pulled).glob("*/*/configs"))

@@ -20,7 +20,7 @@ from ..cache_dir import default_cache_dir
 from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
 from ..model.errors import InputError, Warnings
-from ..olm.sources import CatalogSource
+from ..olm.sources import CatalogSource, pulled_catalogs_dir
 from ..progress import Progress
 from ..promotion.resolve import (
     PromotionOptions,
@@ -142,11 +142,13 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     out = check_destination(options.out, inputs)
     chosen_cache = options.cache_dir or default_cache_dir()
     cache_dir: Path | None = chosen_cache
-    # a registry's scrape is the cache's own file: the one input the cache may hold
-    own = scrapes_dir(chosen_cache).absolute().resolve()
+    # a registry's scrape and the index images' pulled catalogs are the cache's own files: the
+    # inputs the cache may hold
+    own = [folder.absolute().resolve() for folder in (scrapes_dir(chosen_cache), pulled_catalogs_dir(chosen_cache))]
     try:
         refuse_inside(chosen_cache.absolute().resolve(),
-                      [path for path in [*inputs, out] if own not in path.absolute().resolve().parents], "--cache-dir")
+                      [path for path in [*inputs, out]
+                       if not any(folder in path.absolute().resolve().parents for folder in own)], "--cache-dir")
     except InputError:
         if options.html:
             raise

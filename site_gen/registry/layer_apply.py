@@ -1,0 +1,706 @@
+"""Image layers applied as containerd's ``archive.Apply`` applies them, under chosen paths, bounded.
+
+opm unpacks an index image (and the cluster-version operator runs from a release image whose
+layers were unpacked) with containerd's ``archive.Apply`` (containerd 1.7, continuity's
+``fs.RootPath``). This module replays those rules for the paths a reader cares about, without
+writing anything else, and within :class:`TreeLimits` whatever the layers hold.
+
+API::
+
+    tree = ImageTree(prefixes=[("configs",)], target=DirectoryTarget(folder), limits=TreeLimits())
+    tree.check_layer_count(len(layers))
+    for each layer, base first:   # chunks: an iterator of the blob's bytes as they arrive
+        tree.apply_layer(chunks, digest)
+    tree.directory(("configs",))  # whether the prefix ends up a directory (no link on the way)
+
+    tree = ImageTree([("release-manifests",), ("manifests",)], MemoryTarget(), TreeLimits())
+    ... apply_layer ...;  tree.target.files  # {"release-manifests/0000_x.yaml": b"...", ...}
+
+``apply_layer`` reads the whole blob, hashes it and compares it with ``digest`` (a layer whose
+bytes do not match raises :class:`LayerRefused` after it was applied: the target is then
+half-applied and must be thrown away, as the catalog reader throws away its staging folder).
+Any refusal is a :class:`LayerRefused` whose message is a predicate: "layer <digest> <why>".
+A blob that is neither gzip nor tar is hashed and otherwise skipped (``apply_layer`` returns
+False); zstd is refused.
+
+The rules (containerd ``archive/tar.go``, continuity ``fs/path.go``):
+
+* names are cleaned (``filepath.Clean``); a leading ``/`` or ``..`` cannot climb above the root;
+  an entry that resolves to the root is ignored;
+* the parent of every entry is resolved through the symbolic links already in the tree, scoped
+  to the root (an absolute target starts at the root, ``..`` stops there), at most 255 links;
+  the entry's own last component is not followed;
+* missing parents are created as directories; a parent that is not a directory refuses the layer;
+* ``.wh.NAME`` removes NAME (and all below it); ``.wh.``, ``.wh..`` and ``.wh...`` are invalid
+  (they would name the directory itself or its parent) and refuse the layer;
+* ``.wh..wh..opq`` empties its directory of everything this layer did not itself put there
+  (entries only: a directory made as a missing parent does not count), at the root too;
+* an entry replaces whatever is at its path, except a directory over a directory, which merges;
+* a hard link copies what its target is (a file's bytes, or a symbolic link itself); a target
+  that does not exist or is a directory refuses the layer;
+* PAX and GNU long-name headers are read as Go's ``archive/tar`` reads them (at most 1 MiB each),
+  and the header-only types (links, directories, devices, FIFOs) carry no data.
+
+Only paths under ``prefixes`` are kept (directories, files, symbolic links), plus every symbolic
+link anywhere (they redirect later entries) and the directories above the prefixes. Bytes are
+kept only for regular files under a prefix. What cannot be kept exactly is refused: a device or
+FIFO under a prefix, a hard link under a prefix to a file outside them (its bytes were not kept).
+Outside the prefixes only links and the prefixes' ancestors are tracked, so a layer that opm
+would fail on for a conflict elsewhere (a file used as a directory in /usr) is read here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+Parts = tuple[str, ...]
+
+BLOCK = 512
+OPAQUE = ".wh..wh..opq"
+WHITEOUT = ".wh."
+_ZERO = bytes(BLOCK)
+_HEADER_ONLY = frozenset(b"123456")  # link, symlink, char, block, dir, FIFO: no data whatever the size says
+_LOW_BYTES = bytes(range(128))
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """What one image may cost; documented in docs/operator-catalogs.md ("Index images")."""
+    layers: int = 128                 # layers per image (Docker's overlay driver stops at 127)
+    compressed: int = 4 << 30         # bytes downloaded per layer
+    expansion: int = 100              # tar bytes per compressed byte of a layer ...
+    expansion_floor: int = 64 << 20   # ... plus this many, so small layers are never refused
+    expanded_total: int = 8 << 30     # tar bytes of all layers of an image
+    entries: int = 200_000            # tar headers per layer (a RHEL base layer has about 30,000)
+    entries_total: int = 500_000      # tar headers per image
+    special_header: int = 1 << 20     # one PAX or GNU long-name header (Go's archive/tar limit)
+    file_bytes: int = 256 << 20       # one kept file
+    kept_bytes: int = 4 << 30         # all kept files (a MemoryTarget holds them in memory: lower it)
+    depth: int = 64                   # components of a path
+    name_bytes: int = 255             # one component (NAME_MAX: longer cannot be written)
+    path_bytes: int = 4095            # a whole path (PATH_MAX)
+    links: int = 255                  # symbolic links followed resolving one path (continuity)
+
+
+class LayerRefused(Exception):
+    """The layer cannot be applied as containerd would, or exceeds a limit; the message is
+    a predicate: "layer <digest> " + message."""
+
+
+class _Node:
+    __slots__ = ("kind", "children", "target", "size")
+
+    def __init__(self, kind: str, target: str = "", size: int = 0):
+        self.kind = kind          # "dir", "file", "link", "other" (device, FIFO)
+        self.children: dict[str, _Node] = {}
+        self.target = target      # a link's target
+        self.size = size          # a kept file's bytes
+
+
+class DirectoryTarget:
+    """Kept paths as a directory tree below ``root`` (created if needed). Every path it is
+    handed was resolved by :class:`ImageTree`, so no component is a link: nothing is followed."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, parts: Parts) -> str:
+        return os.path.join(self.root, *parts)
+
+    def mkdir(self, parts: Parts) -> None:
+        os.mkdir(self._path(parts), 0o755)
+
+    def remove(self, parts: Parts, kind: str) -> None:
+        path = self._path(parts)
+        if kind == "dir":
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+
+    def write(self, parts: Parts, chunks: Iterator[bytes]) -> None:
+        fd = os.open(self._path(parts), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+
+    def symlink(self, parts: Parts, target: str) -> None:
+        os.symlink(target, self._path(parts))
+
+    def hardlink(self, parts: Parts, source: Parts) -> None:
+        os.link(self._path(source), self._path(parts), follow_symlinks=False)
+
+
+class MemoryTarget:
+    """Kept regular files as ``files``: relative path ("a/b.yaml") -> bytes. Symbolic links
+    are in the tree (:meth:`ImageTree.links_under`), not here."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def mkdir(self, parts: Parts) -> None:
+        pass
+
+    def remove(self, parts: Parts, kind: str) -> None:
+        key = "/".join(parts)
+        if kind == "dir":
+            below = key + "/"
+            for name in [name for name in self.files if name.startswith(below)]:
+                del self.files[name]
+        else:
+            self.files.pop(key, None)
+
+    def write(self, parts: Parts, chunks: Iterator[bytes]) -> None:
+        self.files["/".join(parts)] = b"".join(chunks)
+
+    def symlink(self, parts: Parts, target: str) -> None:
+        pass
+
+    def hardlink(self, parts: Parts, source: Parts) -> None:
+        self.files["/".join(parts)] = self.files["/".join(source)]
+
+
+Target = DirectoryTarget | MemoryTarget
+
+
+class ImageTree:
+    """The layers of one image applied in order (see the module docstring)."""
+
+    def __init__(self, prefixes: list[Parts], target: Target, limits: TreeLimits | None = None):
+        self.prefixes = [tuple(prefix) for prefix in prefixes]
+        self.target = target
+        self.limits = limits or TreeLimits()
+        self.root = _Node("dir")
+        self.expanded = 0
+        self.entries = 0
+        self.kept = 0
+
+    # --- the image ----------------------------------------------------------------------------
+
+    def check_layer_count(self, count: int) -> None:
+        if count > self.limits.layers:
+            raise LayerRefused(f"image has {count:,} layers, more than the limit of {self.limits.layers:,}")
+
+    def apply_layer(self, chunks: Iterator[bytes], digest: str) -> bool:
+        """Apply one layer (the blob's bytes as they arrive); False when it is no archive."""
+        source = _Blob(chunks, self.limits.compressed)
+        try:
+            try:
+                applied = self._apply(source)
+            except zlib.error as exc:
+                raise LayerRefused(f"is corrupt: cannot be decoded ({exc})") from None
+            source.drain()
+            if "sha256:" + source.sha256.hexdigest() != digest:
+                raise LayerRefused("does not match its digest")
+        except LayerRefused as exc:
+            raise LayerRefused(f"layer {digest} {exc}") from None
+        return applied
+
+    def directory(self, parts: Parts) -> bool:
+        """Whether ``parts`` is a directory, reached without following a link."""
+        node = self._node(parts)
+        return node is not None and node.kind == "dir"
+
+    def links_under(self, prefix: Parts) -> dict[str, str]:
+        """The symbolic links below ``prefix``: relative path -> target as written."""
+        found: dict[str, str] = {}
+        start = self._node(prefix)
+        stack = [(prefix, start)] if start is not None else []
+        while stack:
+            parts, node = stack.pop()
+            if node.kind == "link":
+                found["/".join(parts)] = node.target
+            for name, child in node.children.items():
+                stack.append(((*parts, name), child))
+        return found
+
+    # --- one layer ----------------------------------------------------------------------------
+
+    def _apply(self, source: _Blob) -> bool:
+        head = source.peek()
+        if head[:4] == b"\x28\xb5\x2f\xfd":
+            raise LayerRefused("is zstd-compressed, which is not supported")
+        if head[:2] == b"\x1f\x8b":
+            stream = _Tar(_gunzip(source), self)
+        elif len(head) >= 262 and head[257:262] == b"ustar":
+            stream = _Tar(iter(source), self)
+        else:
+            return False
+        allowance = self.limits.expansion_floor
+        unpacked: set[Parts] = set()
+        count = 0
+        for header in stream.headers(lambda: allowance + self.limits.expansion * source.count):
+            count += 1
+            self.entries += 1
+            if count > self.limits.entries:
+                raise LayerRefused(f"has more than {self.limits.entries:,} entries, the limit for a layer")
+            if self.entries > self.limits.entries_total:
+                raise LayerRefused(f"takes the image past {self.limits.entries_total:,} entries, the limit")
+            self._entry(header, stream, unpacked)
+        return True
+
+    def _entry(self, header: _Header, stream: _Tar, unpacked: set[Parts]) -> None:
+        parts = self._checked_parts(header.name)
+        if not parts:
+            return  # the root itself
+        parent = self._resolve(parts[:-1], header.name)
+        base = parts[-1]
+        path = (*parent, base)
+        if len(path) > self.limits.depth:
+            raise LayerRefused(f"holds {_shown(header.name)}, deeper than {self.limits.depth} directories")
+        self._make_parents(parent, header.name)
+        if base == OPAQUE:
+            self._opaque(parent, unpacked)
+            return
+        if base.startswith(WHITEOUT):
+            gone = base[len(WHITEOUT):]
+            if gone in ("", ".", ".."):
+                raise LayerRefused(f"holds an invalid whiteout {_shown(header.name)} (containerd refuses it)")
+            self._remove((*parent, gone))
+            return
+        kind = header.kind
+        existing = self._node(path)
+        if existing is not None and not (existing.kind == "dir" and kind == "dir"):
+            self._remove(path)
+        kept = self._under_prefix(path)
+        if kind == "dir":
+            if self._node(path) is None:
+                self._add(path, _Node("dir"))
+        elif kind == "file":
+            if kept:
+                self._write(path, header, stream)
+            elif self._above_prefix(path):
+                self._add(path, _Node("other"))
+        elif kind == "link":
+            self._add(path, _Node("link", header.linkname))
+            if kept:
+                self.target.symlink(path, header.linkname)
+        elif kind == "hardlink":
+            self._hardlink(path, header, kept)
+        elif kind == "other":
+            if kept:
+                raise LayerRefused(f"holds {_shown(header.name)}, a device or FIFO, where the files read are")
+            if self._above_prefix(path):
+                self._add(path, _Node("other"))
+        unpacked.add(path)
+
+    # --- paths --------------------------------------------------------------------------------
+
+    def _checked_parts(self, name: str) -> Parts:
+        """The cleaned components of a tar name (``filepath.Clean``; ``..`` at the top dropped,
+        as resolving from the root drops it), after the size limits."""
+        size = len(os.fsencode(name))
+        if size > self.limits.path_bytes:
+            raise LayerRefused(f"holds a path of {size:,} bytes, more than {self.limits.path_bytes:,}")
+        parts: list[str] = []
+        for part in name.split("/"):
+            if part in ("", "."):
+                continue
+            if part == "..":
+                if parts:
+                    parts.pop()
+                continue
+            if len(os.fsencode(part)) > self.limits.name_bytes:
+                raise LayerRefused(f"holds a name of {len(os.fsencode(part)):,} bytes, more than "
+                                   f"{self.limits.name_bytes} (no file system holds it)")
+            parts.append(part)
+            if len(parts) > self.limits.depth:
+                raise LayerRefused(f"holds {_shown(name)}, deeper than {self.limits.depth} directories")
+        return tuple(parts)
+
+    def _resolve(self, parts: Parts, name: str) -> Parts:
+        """``parts`` with every link followed, scoped to the root (continuity's RootPath)."""
+        pending = list(reversed(parts))
+        resolved: list[str] = []
+        followed = 0
+        while pending:
+            part = pending.pop()
+            if part in ("", "."):
+                continue
+            if part == "..":
+                if resolved:
+                    resolved.pop()
+                continue
+            here = self._node(tuple(resolved))
+            if here is not None and here.kind != "dir":
+                raise LayerRefused(f"holds {_shown(name)} below {_shown('/'.join(resolved))}, which is not a "
+                                   "directory")
+            node = here.children.get(part) if here is not None else None
+            if node is not None and node.kind == "link":
+                followed += 1
+                if followed > self.limits.links:
+                    raise LayerRefused(f"holds {_shown(name)}: too many levels of symbolic links")
+                if node.target.startswith("/"):
+                    resolved = []
+                pending.extend(reversed(node.target.split("/")))
+                continue
+            resolved.append(part)
+            if len(resolved) > self.limits.depth:
+                raise LayerRefused(f"holds {_shown(name)}, deeper than {self.limits.depth} directories")
+        return tuple(resolved)
+
+    def _node(self, parts: Parts) -> _Node | None:
+        node: _Node | None = self.root
+        for part in parts:
+            node = node.children.get(part) if node is not None else None
+            if node is None:
+                return None
+        return node
+
+    def _under_prefix(self, parts: Parts) -> bool:
+        return any(parts[:len(prefix)] == prefix for prefix in self.prefixes)
+
+    def _above_prefix(self, parts: Parts) -> bool:
+        return any(len(parts) < len(prefix) and prefix[:len(parts)] == parts for prefix in self.prefixes)
+
+    # --- changes ------------------------------------------------------------------------------
+
+    def _make_parents(self, parent: Parts, name: str) -> None:
+        """containerd's mkparent: missing directories made; a parent that is not one refuses."""
+        node = self.root
+        for depth, part in enumerate(parent, 1):
+            child = node.children.get(part)
+            if child is None:
+                child = _Node("dir")
+                node.children[part] = child
+                if self._mirrored(parent[:depth]):
+                    self.target.mkdir(parent[:depth])
+            elif child.kind != "dir":
+                raise LayerRefused(f"holds {_shown(name)} below {_shown('/'.join(parent[:depth]))}, "
+                                   "which is not a directory")
+            node = child
+
+    def _mirrored(self, parts: Parts) -> bool:
+        """Whether the target holds ``parts`` as a directory (under a prefix, or above one)."""
+        return self._under_prefix(parts) or self._above_prefix(parts)
+
+    def _add(self, parts: Parts, node: _Node) -> None:
+        parent = self._node(parts[:-1])
+        assert parent is not None and parent.kind == "dir"  # made by _make_parents
+        parent.children[parts[-1]] = node
+        if node.kind == "dir" and self._mirrored(parts):
+            self.target.mkdir(parts)
+
+    def _remove(self, parts: Parts) -> None:
+        """``os.RemoveAll``: the node and all below it."""
+        parent = self._node(parts[:-1])
+        node = parent.children.get(parts[-1]) if parent is not None and parent.kind == "dir" else None
+        if parent is None or node is None:
+            return
+        del parent.children[parts[-1]]
+        if self._under_prefix(parts):
+            self.target.remove(parts, node.kind)
+        elif node.kind == "dir" and self._above_prefix(parts):
+            self.target.remove(parts, "dir")
+        self.kept -= _kept_size(node)
+
+    def _opaque(self, directory: Parts, unpacked: set[Parts]) -> None:
+        """Remove from ``directory`` everything this layer did not put there (filepath.Walk)."""
+        start = self._node(directory)
+        if start is None or start.kind != "dir":
+            return
+        stack = [directory]
+        while stack:
+            here = stack.pop()
+            node = self._node(here)
+            if node is None or node.kind != "dir":
+                continue
+            for name in sorted(node.children):
+                child = (*here, name)
+                if child not in unpacked:
+                    self._remove(child)
+                elif node.children[name].kind == "dir":
+                    stack.append(child)
+
+    def _write(self, path: Parts, header: _Header, stream: _Tar) -> None:
+        if header.size > self.limits.file_bytes:
+            raise LayerRefused(f"holds {_shown(header.name)} of {header.size:,} bytes, more than the limit of "
+                               f"{self.limits.file_bytes:,} for a file read")
+        self.kept += header.size
+        if self.kept > self.limits.kept_bytes:
+            raise LayerRefused(f"takes the files read past {self.limits.kept_bytes:,} bytes, the limit")
+        self._add(path, _Node("file", size=header.size))
+        self.target.write(path, stream.file_data(header))
+
+    def _hardlink(self, path: Parts, header: _Header, kept: bool) -> None:
+        parts = self._checked_parts(header.linkname)
+        source = (*self._resolve(parts[:-1], header.linkname), *parts[-1:])
+        node = self._node(source)
+        if node is None and not kept:
+            return  # a link outside the prefixes to a file outside them: nothing to keep
+        if node is None and not self._under_prefix(source):
+            raise LayerRefused(f"holds a hard link {_shown(header.name)} to {_shown(header.linkname)}, whose "
+                               "bytes are not kept (outside the directories read)")
+        if node is None or node.kind == "dir":
+            what = "does not exist" if node is None else "is a directory"
+            raise LayerRefused(f"holds a hard link {_shown(header.name)} to {_shown(header.linkname)}, which {what}")
+        if node.kind == "link":
+            self._add(path, _Node("link", node.target))
+            if kept:
+                self.target.symlink(path, node.target)
+        elif kept:
+            if not self._under_prefix(source) or node.kind != "file":
+                raise LayerRefused(f"holds a hard link {_shown(header.name)} to {_shown(header.linkname)}, whose "
+                                   "bytes are not kept (outside the directories read)")
+            self.kept += node.size
+            self._add(path, _Node("file", size=node.size))
+            self.target.hardlink(path, source)
+        elif self._above_prefix(path):
+            self._add(path, _Node("other"))
+
+
+def _kept_size(node: _Node) -> int:
+    total, stack = 0, [node]
+    while stack:
+        current = stack.pop()
+        total += current.size
+        stack.extend(current.children.values())
+    return total
+
+
+def _shown(name: str) -> str:
+    """A name for a one-line message: escapes for control characters, at most 120 characters."""
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return repr(text[:117] + "..." if len(text) > 120 else text)
+
+
+# --- bytes: the blob, gzip, tar ---------------------------------------------------------------------
+
+class _Blob:
+    """The layer's bytes as they arrive, hashed and counted."""
+
+    def __init__(self, chunks: Iterator[bytes], limit: int):
+        self._chunks = chunks
+        self._limit = limit
+        self._first = b""
+        self.count = 0
+        self.sha256 = hashlib.sha256()
+
+    def peek(self) -> bytes:
+        while len(self._first) < BLOCK:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                break
+            self._first += chunk
+        return self._first
+
+    def __iter__(self) -> Iterator[bytes]:
+        if self._first:
+            first, self._first = self._first, b""
+            yield self._counted(first)
+        for chunk in self._chunks:
+            yield self._counted(chunk)
+
+    def _counted(self, chunk: bytes) -> bytes:
+        self.count += len(chunk)
+        if self.count > self._limit:
+            raise LayerRefused(f"is larger than the limit of {self._limit:,} bytes")
+        self.sha256.update(chunk)
+        return chunk
+
+    def drain(self) -> None:
+        for _ in self:
+            pass
+
+
+def _gunzip(source: _Blob) -> Iterator[bytes]:
+    """gzip members one after another, as Go's multistream reader; at most 1 MiB at a time."""
+    decompressor = zlib.decompressobj(31)
+    for chunk in source:
+        while chunk:
+            if decompressor.eof:
+                chunk = decompressor.unused_data + chunk if decompressor.unused_data else chunk
+                decompressor = zlib.decompressobj(31)
+            out = decompressor.decompress(chunk, 1 << 20)
+            chunk = decompressor.unconsumed_tail
+            if decompressor.eof:
+                chunk = decompressor.unused_data
+                if chunk:
+                    decompressor = zlib.decompressobj(31)
+            if out:
+                yield out
+    if not decompressor.eof:
+        raise LayerRefused("is corrupt: its gzip stream breaks off")
+
+
+@dataclass
+class _Header:
+    name: str
+    kind: str        # "file", "dir", "link", "hardlink", "other", "skip"
+    size: int        # bytes of data that follow
+    linkname: str
+    consumed: bool = False
+
+
+class _Tar:
+    """Go's archive/tar reader over decoded bytes, counting them against the allowance."""
+
+    def __init__(self, pieces: Iterator[bytes], tree: ImageTree):
+        self._pieces = pieces
+        self._buffer = bytearray()
+        self._tree = tree
+        self._allowed = lambda: 0
+        self.read = 0
+
+    def _take(self, size: int) -> bytes:
+        while len(self._buffer) < size:
+            piece = next(self._pieces, None)
+            if piece is None:
+                break
+            self._buffer += piece
+        taken = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        self.read += len(taken)
+        self._tree.expanded += len(taken)
+        if self.read > self._allowed():
+            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._tree.limits.expansion} per "
+                               f"compressed byte plus {self._tree.limits.expansion_floor:,}: a decompression bomb?")
+        if self._tree.expanded > self._tree.limits.expanded_total:
+            raise LayerRefused(f"takes the image past {self._tree.limits.expanded_total:,} decoded bytes, the limit")
+        return taken
+
+    def _exact(self, size: int) -> bytes:
+        data = self._take(size)
+        if len(data) < size:
+            raise LayerRefused("is corrupt: its tar stream breaks off")
+        return data
+
+    def data(self, size: int) -> Iterator[bytes]:
+        """The entry's data, then its padding, consumed."""
+        left = size
+        while left:
+            piece = self._exact(min(left, 1 << 20))
+            left -= len(piece)
+            yield piece
+        self._exact(-size % BLOCK)
+
+    def _skip(self, size: int) -> None:
+        for _ in self.data(size):
+            pass
+
+    def headers(self, allowed) -> Iterator[_Header]:
+        self._allowed = allowed
+        extended: dict[str, str] = {}
+        long_name = long_link = None
+        while True:
+            block = self._take(BLOCK)
+            if not block:
+                return
+            if len(block) < BLOCK:
+                raise LayerRefused("is corrupt: its tar stream breaks off")
+            if block == _ZERO:
+                second = self._take(BLOCK)
+                if not second or second == _ZERO:
+                    return
+                raise LayerRefused("is corrupt: a zero block inside its tar stream")
+            _check_sum(block)
+            flag = block[156]
+            size = _number(block[124:136])
+            if flag in (ord("x"), ord("g"), ord("L"), ord("K")):
+                if size > self._tree.limits.special_header:
+                    raise LayerRefused(f"has a tar extension header of {size:,} bytes, more than "
+                                       f"{self._tree.limits.special_header:,} (Go's archive/tar refuses it)")
+                data = b"".join(self.data(size))
+                if flag == ord("x"):
+                    extended.update(_pax(data))
+                elif flag == ord("L"):
+                    long_name = _c_string(data)
+                elif flag == ord("K"):
+                    long_link = _c_string(data)
+                else:
+                    yield _Header("", "skip", 0, "")  # global PAX header: containerd ignores it
+                continue
+            magic = block[257:265]
+            name = _c_string(block[0:100])
+            if magic[:6] == b"ustar\0" and block[345] != 0:
+                name = _c_string(block[345:500]) + "/" + name
+            linkname = _c_string(block[157:257])
+            name = long_name if long_name is not None else name
+            linkname = long_link if long_link is not None else linkname
+            if "path" in extended:
+                name = extended["path"]
+            if "linkpath" in extended:
+                linkname = extended["linkpath"]
+            if "size" in extended:
+                try:
+                    size = int(extended["size"])
+                except ValueError:
+                    raise LayerRefused("is corrupt: a PAX size that is not a number") from None
+            if any(key.startswith("GNU.sparse") for key in extended) or flag == ord("S"):
+                raise LayerRefused(f"holds {_shown(name)}, a sparse file, which is not supported")
+            extended, long_name, long_link = {}, None, None
+            if size < 0:
+                raise LayerRefused("is corrupt: a negative size")
+            kind = _kind(flag, name)
+            if kind is None:
+                raise LayerRefused(f"holds {_shown(name)} of unknown type {chr(flag)!r} (containerd refuses it)")
+            header = _Header(name, kind, 0 if flag in _HEADER_ONLY else size, linkname)
+            yield header
+            if not header.consumed:
+                self._skip(header.size)
+
+    def file_data(self, header: _Header) -> Iterator[bytes]:
+        """The data of the entry just yielded, for the tree to keep."""
+        header.consumed = True
+        return self.data(header.size)
+
+
+def _kind(flag: int, name: str) -> str | None:
+    if flag in (ord("0"), 0):  # Go reads an old-style regular file named "x/" as a directory
+        return "dir" if flag == 0 and name.endswith("/") else "file"
+    return {ord("1"): "hardlink", ord("2"): "link", ord("3"): "other", ord("4"): "other",
+            ord("5"): "dir", ord("6"): "other"}.get(flag)
+
+
+def _c_string(data: bytes) -> str:
+    return os.fsdecode(data.split(b"\0", 1)[0])
+
+
+def _number(field: bytes) -> int:
+    if field[:1] and field[0] & 0x80:  # base-256 (GNU)
+        value = int.from_bytes(field, "big", signed=False) & ~(0x80 << (8 * (len(field) - 1)))
+        if field[0] & 0x40:
+            raise LayerRefused("is corrupt: a negative number in a tar header")
+        return value
+    text = field.split(b"\0", 1)[0].strip(b" ")
+    try:
+        return int(text, 8) if text else 0
+    except ValueError:
+        raise LayerRefused("is corrupt: a tar header that is not a tar header") from None
+
+
+def _check_sum(block: bytes) -> None:
+    stored = _number(block[148:156])
+    counted = block[:148] + b"        " + block[156:]
+    unsigned = sum(counted)
+    signed = unsigned - 256 * len(counted.translate(None, _LOW_BYTES))  # bytes above 127 as int8
+    if stored not in (unsigned, signed):
+        raise LayerRefused("is corrupt: a tar header's checksum does not match")
+
+
+def _pax(data: bytes) -> dict[str, str]:
+    """PAX records, "LENGTH KEY=VALUE\\n", as Go's parsePAX checks them."""
+    records: dict[str, str] = {}
+    while data:
+        length_text, space, _ = data.partition(b" ")
+        try:
+            length = int(length_text)
+        except ValueError:
+            raise LayerRefused("is corrupt: a PAX record without a length") from None
+        if not space or length < 5 or length > len(data) or data[length - 1:length] != b"\n":
+            raise LayerRefused("is corrupt: a malformed PAX record")
+        record, data = data[len(length_text) + 1:length - 1], data[length:]
+        key, equals, value = record.partition(b"=")
+        if not equals or not key:
+            raise LayerRefused("is corrupt: a malformed PAX record")
+        if key in (b"path", b"linkpath") and b"\0" in value:
+            raise LayerRefused("is corrupt: a PAX path with a NUL byte")
+        records[key.decode("utf-8", "surrogateescape")] = os.fsdecode(value)
+    return records
