@@ -37,7 +37,7 @@ from .contents_source import ContentsSource
 from .layer_apply import TreeLimits
 from .oci_layout import is_oci_layout
 from .payload_images import (
-    LayerCache,
+    BaseLayerCache,
     PayloadProblem,
     PayloadRequest,
     open_layout,
@@ -171,7 +171,7 @@ def _keep(result: ContentsRead, records: RecordCache, request: PayloadRequest, r
 async def _read_images(source: ContentsSource, todo: list[PayloadRequest], options: ContentsOptions,
                        memo: ManifestMemo, result: ContentsRead, records: RecordCache, warnings: Warnings,
                        bar) -> None:
-    layers = LayerCache(options.cache_dir)
+    layers = BaseLayerCache(options.cache_dir)
     if source.registry is not None:
         async with RegistryClient(source.registry, options.connection, warnings) as client:
             await client.connect()
@@ -189,7 +189,7 @@ async def _read_images(source: ContentsSource, todo: list[PayloadRequest], optio
 
 
 async def _each_image(reader, todo: list[PayloadRequest], options: ContentsOptions, memo: ManifestMemo,
-                      layers: LayerCache, result: ContentsRead, records: RecordCache, warnings: Warnings,
+                      layers: BaseLayerCache, result: ContentsRead, records: RecordCache, warnings: Warnings,
                       source: ContentsSource, bar) -> None:
     pending = iter(todo)
     loop = asyncio.get_running_loop()

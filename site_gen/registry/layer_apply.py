@@ -193,8 +193,14 @@ class ImageTree:
         try:
             try:
                 applied = self._apply(source)
-            except zlib.error as exc:
-                raise LayerRefused(f"is corrupt: cannot be decoded ({exc})") from None
+            except (LayerRefused, zlib.error) as exc:
+                # bytes that are not the layer are the source's fault, not the layer's: say so first
+                refusal = exc if isinstance(exc, LayerRefused) else \
+                    LayerRefused(f"is corrupt: cannot be decoded ({exc})")
+                source.drain()
+                if "sha256:" + source.sha256.hexdigest() != digest:
+                    raise LayerRefused("does not match its digest") from None
+                raise refusal from None
             source.drain()
             if "sha256:" + source.sha256.hexdigest() != digest:
                 raise LayerRefused("does not match its digest")
@@ -219,6 +225,23 @@ class ImageTree:
             for name, child in node.children.items():
                 stack.append(((*parts, name), child))
         return found
+
+    def holds_nothing_kept(self) -> bool:
+        """No path under a prefix exists yet (only links and directories elsewhere are known):
+        the state a release image's base layers leave, worth keeping by their chain of digests."""
+        return all(self._node(prefix) is None for prefix in self.prefixes)
+
+    def snapshot(self) -> dict:
+        """The tree's state as JSON-able data (what :meth:`restore` takes): the nodes and the
+        counts the limits are held to. Kept file bytes are not in it: take one only while
+        :meth:`holds_nothing_kept`."""
+        return {"root": _node_data(self.root), "expanded": self.expanded, "entries": self.entries,
+                "kept": self.kept}
+
+    def restore(self, snapshot: dict) -> None:
+        """This tree as it was when ``snapshot`` was taken (of a tree with the same prefixes)."""
+        self.root = _node_from(snapshot["root"])
+        self.expanded, self.entries, self.kept = snapshot["expanded"], snapshot["entries"], snapshot["kept"]
 
     # --- one layer ----------------------------------------------------------------------------
 
@@ -453,6 +476,22 @@ class ImageTree:
             self.target.hardlink(path, source)
         elif self._above_prefix(path):
             self._add(path, _Node("other"))
+
+
+def _node_data(node: _Node) -> list:
+    if node.kind == "dir":
+        return ["dir", {name: _node_data(child) for name, child in node.children.items()}]
+    return [node.kind, node.target, node.size]
+
+
+def _node_from(data: list) -> _Node:
+    if data[0] == "dir":
+        node = _Node("dir")
+        node.children = {name: _node_from(child) for name, child in data[1].items()}
+        return node
+    if data[0] not in ("file", "link", "other"):
+        raise ValueError(f"not a tree node: {data[0]!r}")
+    return _Node(data[0], data[1], data[2])
 
 
 def _kept_size(node: _Node) -> int:

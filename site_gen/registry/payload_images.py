@@ -11,15 +11,18 @@ Three sources, one reader (docs/release-contents.md, "Where contents come from")
 - a directory of image trees, ``DIR/<version>/<arch>/`` holding ``release-manifests/`` and
   ``manifests/`` as the image's file system has them (what ``oc image extract`` writes).
 
-A layer is read once, ever: what it does under the two directories (often nothing: the
-base OS layers) is kept in ``--cache-dir`` by its digest, so a release built on the same
-base reads only its own small layers, and a rebuild none.
+A layer is read once, ever. The base layers (the OS the CVO image is built on: nothing under
+the two directories) leave a state kept by their chain of digests (:class:`BaseLayerCache`),
+so every release on the same base reads only its own layers; the contents record of the
+whole image is kept by its digest (:mod:`.contents_reading`), so a rebuild reads none.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +31,7 @@ import orjson
 from ..atomic_files import write_atomically
 from ..contents.release_contents import PayloadTree
 from .client import ImageProblem, Missing, RegistryFault
-from .layer_apply import LayerChanges, TreeLimits, apply_changes, read_layer_changes
+from .layer_apply import ImageTree, LayerRefused, MemoryTarget, TreeLimits
 from .manifests import Image, ImageList, parse_manifest
 from .oci_layout import OciLayout
 
@@ -54,47 +57,67 @@ class PayloadRequest:
     payload: str   # the pull spec, for the CVO's {{.ReleaseImage}}
 
 
-class LayerCache:
-    """What each layer does under PREFIXES, by layer digest (JSON: a cache can give wrong
-    data at worst, never run code; a damaged entry is read again from the source)."""
+class BaseLayerCache:
+    """What an image's base layers leave (links and directories, nothing under the two
+    directories yet), by the chain of their digests, as containerd keeps snapshots: every
+    release built on the same base reads only its own layers. In memory for the run, and in
+    ``--cache-dir`` across runs (JSON: a cache can give wrong data at worst, never run code;
+    a damaged entry is read again from the source)."""
 
     def __init__(self, cache_dir: Path | None):
         self.directory = cache_dir / LAYER_CACHE if cache_dir is not None else None
+        self.memory: dict[str, bytes] = {}
 
-    def _path(self, digest: str) -> Path | None:
-        if self.directory is None:
-            return None
-        hexdigest = digest.removeprefix("sha256:")
-        return self.directory / hexdigest[:2] / f"{hexdigest}.json"
+    def _path(self, chain: str) -> Path | None:
+        return self.directory / chain[:2] / f"{chain}.json" if self.directory is not None else None
 
-    def get(self, digest: str) -> LayerChanges | None:
-        path = self._path(digest)
-        if path is None:
+    def get(self, chain: str) -> dict | None:
+        data = self.memory.get(chain)
+        path = self._path(chain)
+        if data is None and path is not None:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                return None
+        if data is None:
             return None
         try:
-            return LayerChanges.from_json(orjson.loads(path.read_bytes()))
-        except (OSError, ValueError, TypeError, KeyError):
+            snapshot = orjson.loads(data)
+        except ValueError:
             return None
+        self.memory[chain] = data
+        return snapshot if isinstance(snapshot, dict) else None
 
-    def put(self, digest: str, changes: LayerChanges) -> None:
-        path = self._path(digest)
+    def put(self, chain: str, snapshot: dict) -> None:
+        data = orjson.dumps(snapshot)
+        self.memory[chain] = data
+        path = self._path(chain)
         if path is None:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, orjson.dumps(changes.to_json()))
+            write_atomically(path, data)
         except OSError:
             pass  # a cache that cannot be written only costs time next run
 
 
-def _split(tree: dict[str, bytes], request: PayloadRequest) -> PayloadTree:
-    release = {path[len(RELEASE_DIR) + 1:]: data for path, data in tree.items() if path.startswith(RELEASE_DIR + "/")}
-    cvo = {path[len(CVO_DIR) + 1:]: data for path, data in tree.items() if path.startswith(CVO_DIR + "/")}
+def chain_ids(layers: list[str]) -> list[str]:
+    """The chain id of each prefix of ``layers``: a digest of the digests up to it."""
+    ids, running = [], hashlib.sha256()
+    for digest in layers:
+        running.update(digest.encode() + b"\n")
+        ids.append(running.copy().hexdigest())
+    return ids
+
+
+def _split(files: Mapping[str, bytes], request: PayloadRequest) -> PayloadTree:
+    release = {path[len(RELEASE_DIR) + 1:]: data for path, data in files.items() if path.startswith(RELEASE_DIR + "/")}
+    cvo = {path[len(CVO_DIR) + 1:]: data for path, data in files.items() if path.startswith(CVO_DIR + "/")}
     return PayloadTree(release_manifests=release, cvo_manifests=cvo, digest=request.digest,
                        version=request.version, arch=request.arch, release_image=request.payload)
 
 
-async def read_image_payload(source, request: PayloadRequest, cache: LayerCache,
+async def read_image_payload(source, request: PayloadRequest, cache: BaseLayerCache,
                              limits: TreeLimits) -> PayloadTree:
     """The payload tree of ``request`` from a registry client or an :class:`OciLayout`.
     RegistryFault (the build fails: a fault is never published) or PayloadProblem."""
@@ -117,28 +140,33 @@ async def read_image_payload(source, request: PayloadRequest, cache: LayerCache,
                 raise ImageProblem("a manifest list inside a manifest list")
     except (ImageProblem, Missing) as exc:
         raise PayloadProblem(f"image {request.digest}: {exc}") from None
-    if len(manifest.layers) > limits.layers:
-        raise PayloadProblem(f"image {request.digest} has {len(manifest.layers):,} layers, more than "
-                             f"{limits.layers:,}")
-    tree: dict[str, bytes] = {}
-    for layer in manifest.layers:
-        changes = cache.get(layer.digest)
-        if changes is None:
+    target = MemoryTarget()
+    tree = ImageTree([(RELEASE_DIR,), (CVO_DIR,)], target, limits)
+    layers = [layer.digest for layer in manifest.layers]
+    chains = chain_ids(layers)
+    try:
+        tree.check_layer_count(len(layers))
+        start = 0
+        for position in range(len(layers), 0, -1):  # the longest base already known
+            snapshot = cache.get(chains[position - 1])
+            if snapshot is not None:
+                tree.restore(snapshot)
+                start = position
+                break
+        for position in range(start, len(layers)):
+            layer = manifest.layers[position]
             if layer.size > limits.compressed:
-                raise PayloadProblem(f"image {request.digest} layer {layer.digest} is {layer.size:,} bytes, "
-                                     f"over the {limits.compressed:,} limit")
-            try:
-                changes = await source.read_blob(
-                    layer.digest, "layer",
-                    lambda chunks, digest=layer.digest: read_layer_changes(chunks, digest, PREFIXES, limits))
-            except ValueError as exc:  # a hostile or corrupt layer (layer_apply names the entry)
-                raise PayloadProblem(f"image {request.digest} layer {layer.digest}: {exc}") from None
-            cache.put(layer.digest, changes)
-        try:
-            apply_changes(tree, changes, limits)
-        except ValueError as exc:
-            raise PayloadProblem(f"image {request.digest} layer {layer.digest}: {exc}") from None
-    return _split(tree, request)
+                raise LayerRefused(f"layer {layer.digest} is {layer.size:,} bytes, over the {limits.compressed:,} "
+                                   "limit")
+            await source.read_blob(layer.digest, "layer",
+                                   lambda chunks, digest=layer.digest: tree.apply_layer(chunks, digest))
+            if tree.holds_nothing_kept():
+                cache.put(chains[position], tree.snapshot())
+    except LayerRefused as exc:
+        if "does not match its digest" in str(exc):  # what the source sent is not the layer: a fault
+            raise RegistryFault(str(exc)) from None
+        raise PayloadProblem(f"image {request.digest} {exc}") from None
+    return _split(target.files, request)
 
 
 def read_tree_payload(root: Path, request: PayloadRequest) -> PayloadTree | None:
