@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
-from py_mini_racer import JSEvalException, JSOOMException, JSTimeoutException, MiniRacer
+from py_mini_racer import JSEvalException, JSFunction, JSOOMException, JSTimeoutException, MiniRacer
 
 from ..resources import ASSET_DIR
 
@@ -50,21 +50,38 @@ DEFAULT_MAX_MEMORY = 512 * 1024 * 1024  # bytes of V8 heap; two full contents re
 _FUNCTION = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _SCRIPT = re.compile(r"[A-Za-z0-9][\w.-]*\.js")
 
-# Run once in every context: calls a function with arguments given as JSON text and answers JSON text,
-# {"ok": result} or {"error": {...}}, so that Python gets the JavaScript message as it was thrown.
+# Run once in every context: calls the function named `name` with arguments given as JSON text and answers
+# JSON text, {"ok": result} or {"error": {...}}, so that Python gets the JavaScript message as it was thrown.
+# The name is resolved by a direct eval, which sees the scripts' top-level `const SiteGenX` (checked against
+# _FUNCTION first); the arguments travel as one string, never as source code to parse.
 _CALLER = """
-globalThis.__siteGenCall = function (call, argumentsText) {
-  try {
-    return JSON.stringify({ok: call(JSON.parse(argumentsText))});
-  } catch (error) {
-    const isError = error instanceof Error;
-    return JSON.stringify({error: {
-      name: isError ? error.name : typeof error,
-      message: isError ? error.message : String(error),
-      stack: isError && typeof error.stack === "string" ? error.stack : null,
-    }});
+globalThis.__siteGenCall = (() => {
+  const resolved = new Map();
+  function resolve(name) {
+    if (!resolved.has(name)) {
+      const dot = name.lastIndexOf(".");
+      const owner = dot < 0 ? undefined : eval(name.slice(0, dot));
+      const target = dot < 0 ? eval(name) : owner[name.slice(dot + 1)];
+      if (typeof target !== "function") throw new TypeError(`${name} is not a function`);
+      resolved.set(name, [owner, target]);
+    }
+    return resolved.get(name);
   }
-};
+  return function (name, argumentsText) {
+    try {
+      const [owner, target] = resolve(name);
+      return JSON.stringify({ok: target.apply(owner, JSON.parse(argumentsText))});
+    } catch (error) {
+      const isError = error instanceof Error;
+      return JSON.stringify({error: {
+        name: isError ? error.name : typeof error,
+        message: isError ? error.message : String(error),
+        stack: isError && typeof error.stack === "string" ? error.stack : null,
+      }});
+    }
+  };
+})();
+__siteGenCall
 """
 
 
@@ -84,10 +101,11 @@ class JsLimitError(Exception):
 
 
 class _Context:
-    """One MiniRacer with the scripts loaded, in the process that made it."""
+    """One MiniRacer with the scripts loaded, in the process that made it, and its caller."""
 
-    def __init__(self, racer: MiniRacer) -> None:
+    def __init__(self, racer: MiniRacer, caller: JSFunction) -> None:
         self.racer: MiniRacer | None = racer
+        self.caller: JSFunction | None = caller
         self.pid = os.getpid()
 
 
@@ -100,9 +118,9 @@ def _leave_inherited_contexts() -> None:
     fresh locks, as a parent's thread may have held one at the fork."""
     global _BY_SCRIPTS_LOCK
     for context in list(_LIVE):
-        if context.racer is not None:
-            ctypes.pythonapi.Py_IncRef(ctypes.py_object(context.racer))  # never finalised in this process
-            context.racer = None
+        if context.pid != os.getpid():
+            # the context and the JavaScript objects it holds: never finalised in this process
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(context))
     _LIVE.clear()
     for rules_ in list(_ALL_RULES):
         rules_._lock = threading.Lock()
@@ -112,9 +130,9 @@ def _leave_inherited_contexts() -> None:
 def _close_own_contexts() -> None:
     """At exit, while the interpreter still runs: mini-racer 0.14 freeing a context during the
     interpreter's own teardown waits, now and then, forever for its V8 thread."""
-    for context in list(_LIVE):
+    for context in list(_LIVE):  # after a fork, only the contexts this process made
         if context.racer is not None and context.pid == os.getpid():
-            racer, context.racer = context.racer, None
+            racer, context.racer, context.caller = context.racer, None, None
             racer.close()
 
 
@@ -157,52 +175,59 @@ class JsRules:
         if not _FUNCTION.fullmatch(function):
             raise ValueError(f"not a JavaScript function name: {function!r}")
         arguments = orjson.dumps(list(args)).decode("utf-8")
-        code = f"__siteGenCall((args) => {function}(...args), {orjson.dumps(arguments).decode('utf-8')})"
-        answer = orjson.loads(self._run(code, function, self.timeout if timeout is None else timeout))
+        answer = orjson.loads(self._run(function, arguments, self.timeout if timeout is None else timeout))
         if "error" in answer:
             error = answer["error"]
             raise JsError(function, error["name"], error["message"], error["stack"])
         return answer.get("ok")
 
-    def _run(self, code: str, function: str, timeout: float) -> str:
+    def _run(self, function: str, arguments: str, timeout: float) -> str:
         with self._lock:
-            racer = self._racer()
+            context = self._own_context()
+            racer, caller = context.racer, context.caller
+            assert racer is not None and caller is not None
             try:
-                result = racer.eval(code, timeout_sec=timeout, max_memory=self.max_memory)
-            except (JSTimeoutException, JSOOMException) as exc:
+                result = caller(function, arguments, timeout_sec=timeout)
+            except JSTimeoutException:
                 self._discard()
-                limit = f"{timeout:g} s" if isinstance(exc, JSTimeoutException) else f"{self.max_memory} bytes"
-                raise JsLimitError(f"{function} ran past its limit of {limit}") from None
+                raise JsLimitError(f"{function} ran past its limit of {timeout:g} s") from None
+            except JSEvalException as exc:  # past the memory cap, V8 stops the call with no message
+                out_of_memory = isinstance(exc, JSOOMException) or racer.was_hard_memory_limit_reached()
+                self._discard()
+                if out_of_memory:
+                    raise JsLimitError(f"{function} ran past its limit of {self.max_memory} bytes") from None
+                raise JsError(function, type(exc).__name__, str(exc)) from None
         if not isinstance(result, str):  # __siteGenCall answers a string, always
             raise JsError(function, "TypeError", f"the call answered {type(result).__name__}, not JSON text")
         return result
 
-    def _racer(self) -> MiniRacer:
+    def _own_context(self) -> _Context:
         """This process's context, made (and the scripts loaded) when there is none yet."""
         context = self._context
         if context is not None and context.racer is not None and context.pid == os.getpid():
-            return context.racer
+            return context
         racer = _new_racer()
         try:
-            racer.eval(_CALLER)
+            racer.set_hard_memory_limit(self.max_memory)
+            caller = racer.eval(_CALLER)
+            assert isinstance(caller, JSFunction)
             for script in self.scripts:
                 source = (ASSET_DIR / script).read_text("utf-8")
                 try:  # sourceURL names the script in the stack traces of JsError
-                    racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout,
-                               max_memory=self.max_memory)
+                    racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout)
                 except JSEvalException as exc:
                     raise JsError(f"load {script}", type(exc).__name__, str(exc).strip()) from None
         except BaseException:
             racer.close()
             raise
-        self._context = _Context(racer)
+        self._context = _Context(racer, caller)
         _LIVE.add(self._context)
-        return racer
+        return self._context
 
     def _discard(self) -> None:
         context, self._context = self._context, None
-        if context is not None and context.racer is not None:
-            racer, context.racer = context.racer, None
+        if context is not None and context.racer is not None and context.pid == os.getpid():
+            racer, context.racer, context.caller = context.racer, None, None
             # V8 answers a stopped call later, on the context's event loop: one more call, answered
             # after it, lets that answer land before close() stops the loop
             with contextlib.suppress(Exception):
