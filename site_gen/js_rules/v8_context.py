@@ -67,10 +67,22 @@ globalThis.__siteGenCall = (() => {
     }
     return resolved.get(name);
   }
-  return function (name, argumentsText) {
+  const kept = new Map();  // values parsed once, passed by reference: id -> value
+  let lastId = 0;
+  return function (name, argumentsText, keptText) {
     try {
+      if (name === "") {  // keep: argumentsText is the value
+        kept.set(++lastId, JSON.parse(argumentsText));
+        return JSON.stringify({ok: lastId});
+      }
+      if (name === "-") {  // forget: argumentsText is the id
+        kept.delete(Number(argumentsText));
+        return JSON.stringify({ok: null});
+      }
       const [owner, target] = resolve(name);
-      return JSON.stringify({ok: target.apply(owner, JSON.parse(argumentsText))});
+      const args = JSON.parse(argumentsText);
+      for (const [position, id] of JSON.parse(keptText)) args[position] = kept.get(id);
+      return JSON.stringify({ok: target.apply(owner, args)});
     } catch (error) {
       const isError = error instanceof Error;
       return JSON.stringify({error: {
@@ -98,6 +110,17 @@ class JsError(Exception):
 
 class JsLimitError(Exception):
     """A call ran past its time limit or its memory cap."""
+
+
+class Kept:
+    """A JSON value parsed once into a context and passed to calls by reference (:meth:`JsRules.keep`):
+    a contents record diffed against several others is read once. The function called gets the very
+    object each time, so a rule that changes its argument sees its own changes on the next call. The
+    text is kept too, so a context made again (after a limit, in a forked child) parses it anew."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ids: weakref.WeakKeyDictionary[_Context, int] = weakref.WeakKeyDictionary()
 
 
 class _Context:
@@ -169,34 +192,64 @@ class JsRules:
 
     def call(self, function: str, *args: Any, timeout: float | None = None) -> Any:
         """``function(*args)`` in JavaScript (a dotted name such as ``SiteGenReleaseDiff.diff``): the
-        arguments go as JSON (anything orjson serialises, ``orjson.Fragment`` included), the result comes
-        back JSON-decoded (``undefined`` as None). Raises :class:`JsError` for what the JavaScript
-        throws, :class:`JsLimitError` past ``timeout`` seconds (default: the instance's) or its memory cap."""
+        arguments go as JSON (anything orjson serialises, ``orjson.Fragment`` included; a :class:`Kept`
+        by reference), the result comes back JSON-decoded (``undefined`` as None). Raises
+        :class:`JsError` for what the JavaScript throws, :class:`JsLimitError` past ``timeout`` seconds
+        (default: the instance's) or its memory cap."""
         if not _FUNCTION.fullmatch(function):
             raise ValueError(f"not a JavaScript function name: {function!r}")
-        arguments = orjson.dumps(list(args)).decode("utf-8")
-        answer = orjson.loads(self._run(function, arguments, self.timeout if timeout is None else timeout))
+        arguments = orjson.dumps([None if isinstance(arg, Kept) else arg for arg in args]).decode("utf-8")
+        kept = [(position, arg) for position, arg in enumerate(args) if isinstance(arg, Kept)]
+        return self._answer(function, arguments, kept, self.timeout if timeout is None else timeout)
+
+    def keep(self, value: Any) -> Kept:
+        """``value`` (anything orjson serialises) parsed into the context once, for calls to take by
+        reference; it stays there until :meth:`forget` or the context's end."""
+        kept = Kept(orjson.dumps(value).decode("utf-8"))
+        with self._lock:
+            self._kept_id(self._own_context(), kept)
+        return kept
+
+    def forget(self, kept: Kept) -> None:
+        """Free a kept value in this process's context."""
+        with self._lock:
+            context = self._context
+            if context is not None and context.pid == os.getpid() and context in kept.ids:
+                self._answer_locked(context, "-", str(kept.ids.pop(context)), [], self.timeout)
+
+    def _kept_id(self, context: _Context, kept: Kept) -> int:
+        if context not in kept.ids:
+            kept.ids[context] = self._answer_locked(context, "", kept.text, [], self.timeout)
+        return kept.ids[context]
+
+    def _answer(self, function: str, arguments: str, kept: list[tuple[int, Kept]], timeout: float) -> Any:
+        with self._lock:
+            return self._answer_locked(self._own_context(), function, arguments, kept, timeout)
+
+    def _answer_locked(self, context: _Context, function: str, arguments: str, kept: list[tuple[int, Kept]],
+                       timeout: float) -> Any:
+        references = orjson.dumps([[position, self._kept_id(context, value)] for position, value in kept])
+        answer = orjson.loads(self._run(context, function, arguments, references.decode("utf-8"), timeout))
         if "error" in answer:
             error = answer["error"]
-            raise JsError(function, error["name"], error["message"], error["stack"])
+            raise JsError(function or "keep", error["name"], error["message"], error["stack"])
         return answer.get("ok")
 
-    def _run(self, function: str, arguments: str, timeout: float) -> str:
-        with self._lock:
-            context = self._own_context()
-            racer, caller = context.racer, context.caller
-            assert racer is not None and caller is not None
-            try:
-                result = caller(function, arguments, timeout_sec=timeout)
-            except JSTimeoutException:
-                self._discard()
-                raise JsLimitError(f"{function} ran past its limit of {timeout:g} s") from None
-            except JSEvalException as exc:  # past the memory cap, V8 stops the call with no message
-                out_of_memory = isinstance(exc, JSOOMException) or racer.was_hard_memory_limit_reached()
-                self._discard()
-                if out_of_memory:
-                    raise JsLimitError(f"{function} ran past its limit of {self.max_memory} bytes") from None
-                raise JsError(function, type(exc).__name__, str(exc)) from None
+    def _run(self, context: _Context, function: str, arguments: str, references: str, timeout: float) -> str:
+        """One call on this process's context, the lock held."""
+        racer, caller = context.racer, context.caller
+        assert racer is not None and caller is not None
+        try:
+            result = caller(function, arguments, references, timeout_sec=timeout)
+        except JSTimeoutException:
+            self._discard()
+            raise JsLimitError(f"{function} ran past its limit of {timeout:g} s") from None
+        except JSEvalException as exc:  # past the memory cap, V8 stops the call with no message
+            out_of_memory = isinstance(exc, JSOOMException) or racer.was_hard_memory_limit_reached()
+            self._discard()
+            if out_of_memory:
+                raise JsLimitError(f"{function} ran past its limit of {self.max_memory} bytes") from None
+            raise JsError(function, type(exc).__name__, str(exc)) from None
         if not isinstance(result, str):  # __siteGenCall answers a string, always
             raise JsError(function, "TypeError", f"the call answered {type(result).__name__}, not JSON text")
         return result
