@@ -243,7 +243,8 @@ GATES = {"ack-4.12-kube-1.26-api-removals-in-4.13":
          "Kubernetes 1.26 removes APIs, see https://access.redhat.com/articles/6958394 for details.",
          "ack-4.11-kube-1.25-api-removals-in-4.12": "for 4.11 clusters only",
          "ack-4.12-empty": "",
-         "not-an-ack": "an invalid name"}
+         "not-an-ack": "an invalid name",
+         "ack-4.012-leading-zero": "blang refuses 4.012.0"}
 
 
 @pytest.mark.parametrize(("to", "applies"), [
@@ -257,8 +258,11 @@ def test_admin_gates_of_the_current_release_apply_only_to_a_later_minor_or_major
     assert changes["adminGates"] == (expected if applies else {})
     assert admin_gates(record("4.12.3", admin_gates=GATES), to) == (expected if applies else {})
     invalid = {"ack-4.12-empty": "admin-gates configmap gate ack-4.12-empty must contain a non-empty value.",
-               "not-an-ack": 'admin-gates configmap gate name not-an-ack has invalid format; must comply with '
-                             '"^ack-([4-5][.][0-9]{1,})-[^-]"'}
+               "not-an-ack": 'admin-gates configmap gate "not-an-ack" is invalid: admin-gates configmap gate name '
+                             'not-an-ack has invalid format; must comply with "^ack-([4-5][.][0-9]{1,})-[^-]"',
+               "ack-4.012-leading-zero": 'admin-gates configmap gate "ack-4.012-leading-zero" is invalid: failed to '
+                                         'parse SemVer ack version from admin-gate "ack-4.012-leading-zero": Minor '
+                                         'number must not contain leading zeroes "012"'}
     assert changes["invalidAdminGates"] == (invalid if applies else {})
 
 

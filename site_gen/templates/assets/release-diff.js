@@ -329,13 +329,20 @@ const SiteGenReleaseDiff = (() => {
     for (const key of sorted(Object.keys(record.adminGates))) {
       const message = record.adminGates[key];
       const match = ADMIN_GATE_KEY.exec(key);
+      // the CVO's messages (checkAdminGate, gateApplicableToCurrentVersion); Go's %q as JSON quotes ASCII
+      const invalidGate = (reason) => `admin-gates configmap gate ${JSON.stringify(key)} is invalid: ${reason}`;
       if (!match) {
-        invalid[key] = `admin-gates configmap gate name ${key} has invalid format; must comply with "${ADMIN_GATE_KEY.source}"`;
+        invalid[key] = invalidGate(`admin-gates configmap gate name ${key} has invalid format; must comply with ` +
+          JSON.stringify(ADMIN_GATE_KEY.source));
         continue;
       }
-      const gate = parseVersion(`${match[1]}.0`);
-      if (gate === null) {
-        invalid[key] = `failed to parse SemVer ack version from admin-gate "${key}"`;
+      let gate;
+      try {
+        gate = SiteGenBlang.parse(`${match[1]}.0`);
+      } catch (error) {
+        if (!(error instanceof SiteGenBlang.SemverError)) throw error;
+        invalid[key] = invalidGate(`failed to parse SemVer ack version from admin-gate ${JSON.stringify(key)}: ` +
+          error.message);
         continue;
       }
       if (gate.major !== current.major || gate.minor !== current.minor) continue;
