@@ -13,12 +13,12 @@ Processes and threads:
   forked child has none of its parent's threads: the parent's context would hang the child at its first
   call, and even when freed. So after a fork the child never touches an inherited context: it is kept
   alive, unused, for the child's whole life (never finalised, as that too would wait for the missing
-  thread), and the child's first call makes its own context. A child can thus end any way it likes.
+  thread), and the child's first call makes its own context (values kept with :meth:`JsRules.keep` are
+  parsed there again). A child can thus end any way it likes. Forking while another thread is in the
+  middle of a call is not supported.
 - At exit every context of the process is closed (atexit), as mini-racer 0.14.1 freeing one during the
   interpreter's teardown sometimes hangs; a process that ends with ``os._exit`` frees nothing and
   cannot hang either.
-  Forking while another thread is in the middle of a call is not supported (as with any lock held
-  across fork).
 - Calls from several threads are safe: each context has a lock, so they run one at a time. For real
   parallelism use processes (each makes its own context, ~40 ms).
 - A call from inside a running asyncio event loop works (it blocks that loop for the call's duration).
@@ -44,9 +44,9 @@ from py_mini_racer import JSEvalException, JSFunction, JSOOMException, JSTimeout
 from ..resources import ASSET_DIR
 
 DEFAULT_TIMEOUT = 10.0                 # seconds of one call; a diff of two full releases takes ~10 ms
-DEFAULT_MAX_MEMORY = 512 * 1024 * 1024  # bytes of V8 heap; two full contents records need ~30 MB
+DEFAULT_MAX_MEMORY = 512 * 1024 * 1024  # bytes of V8 heap; diffing two full contents records uses ~40 MB
 
-# Dotted JavaScript names only (``SiteGenReleaseDiff.diff``): the name is written into the code run.
+# Dotted JavaScript names only (``SiteGenReleaseDiff.diff``): the context resolves the name with eval.
 _FUNCTION = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _SCRIPT = re.compile(r"[A-Za-z0-9][\w.-]*\.js")
 
