@@ -175,7 +175,7 @@ const SiteGenReleaseDiff = (() => {
   }
 
   /* library-go's resource id: group, kind, namespace ("" when cluster-scoped), name. */
-  const resourceKey = (r) => [r.group ?? "", r.kind, r.namespace ?? "", r.name].join("\0");
+  const resourceKey = (r) => `${r.group ?? ""}\0${r.kind}\0${r.namespace ?? ""}\0${r.name}`;
   const identity = (r) => ({group: r.group ?? "", kind: r.kind, namespace: r.namespace ?? null, name: r.name});
 
   function grouped(resources) {
