@@ -243,7 +243,8 @@ GATES = {"ack-4.12-kube-1.26-api-removals-in-4.13":
          "Kubernetes 1.26 removes APIs, see https://access.redhat.com/articles/6958394 for details.",
          "ack-4.11-kube-1.25-api-removals-in-4.12": "for 4.11 clusters only",
          "ack-4.12-empty": "",
-         "not-an-ack": "an invalid name"}
+         "not-an-ack": "an invalid name",
+         "ack-4.012-leading-zero": "blang refuses 4.012.0"}
 
 
 @pytest.mark.parametrize(("to", "applies"), [
@@ -257,8 +258,11 @@ def test_admin_gates_of_the_current_release_apply_only_to_a_later_minor_or_major
     assert changes["adminGates"] == (expected if applies else {})
     assert admin_gates(record("4.12.3", admin_gates=GATES), to) == (expected if applies else {})
     invalid = {"ack-4.12-empty": "admin-gates configmap gate ack-4.12-empty must contain a non-empty value.",
-               "not-an-ack": 'admin-gates configmap gate name not-an-ack has invalid format; must comply with '
-                             '"^ack-([4-5][.][0-9]{1,})-[^-]"'}
+               "not-an-ack": 'admin-gates configmap gate "not-an-ack" is invalid: admin-gates configmap gate name '
+                             'not-an-ack has invalid format; must comply with "^ack-([4-5][.][0-9]{1,})-[^-]"',
+               "ack-4.012-leading-zero": 'admin-gates configmap gate "ack-4.012-leading-zero" is invalid: failed to '
+                                         'parse SemVer ack version from admin-gate "ack-4.012-leading-zero": Minor '
+                                         'number must not contain leading zeroes "012"'}
     assert changes["invalidAdminGates"] == (invalid if applies else {})
 
 
@@ -365,3 +369,27 @@ def test_the_real_4_8_to_4_10_images_as_oc_classes_them():
     assert (pod["previousSourceRepository"], pod["sourceRepository"], pod["compareUrl"]) == (
         "https://github.com/openshift/images", "https://github.com/openshift/kubernetes", None)
     assert sum(len(g["images"]) for g in changes["commitGroups"]) == 132
+
+
+@pytest.mark.browser
+def test_chromium_running_the_same_file_gives_the_same_bytes():
+    """The page's engine and the embedded one: the same script, the same records, the same document."""
+    from site_gen.resources import ASSET_DIR
+
+    from site_helpers import chromium
+
+    pairs = [
+        (record("4.12.3", admin_gates=GATES, images={"cli": image("cli", "1", REPO, OLD), "gone": image("g", "2")},
+                resources=[crd("a.yaml", "x.example.io", ["v1beta1", "v1"])]),
+         record("4.13.0", images={"cli": image("cli", "3", REPO, NEW), "new": image("n", "4")},
+                resources=[crd("b.yaml", "x.example.io", ["v1"])])),
+    ]
+    if IMAGE_REFERENCES["4.8"].is_file():
+        pairs.append((record_from_image_references("4.8"), record_from_image_references("4.10")))
+    with chromium() as browser:
+        page = browser.new_page()
+        for script in ("olm-blang.js", "release-diff.js"):
+            page.add_script_tag(content=(ASSET_DIR / script).read_text("utf-8"))
+        for old, new in pairs:
+            text = page.evaluate("([a, b]) => JSON.stringify(SiteGenReleaseDiff.diff(a, b))", [old, new])
+            assert changes_json(orjson.loads(text)) == changes_json(release_changes(old, new))

@@ -13,7 +13,7 @@ import time
 import orjson
 import pytest
 
-from site_gen.js_rules import JsError, JsLimitError, JsRules, rules, v8_context
+from site_gen.js_rules import JsError, JsLimitError, JsRules, Kept, rules, v8_context
 
 from conftest import REPO
 
@@ -28,7 +28,8 @@ const SiteGenProbe = (() => {
   const spin = () => { for (;;) {} };
   const hog = () => { const all = []; for (;;) all.push(new Array(1e5).fill(all.length)); };
   const big = () => 2n ** 70n;
-  return {echo, nothing, fail, failText, spin, hog, big};
+  const push = (list, item) => list.push(item);
+  return {echo, nothing, fail, failText, spin, hog, big, push};
 })();
 """
 
@@ -49,6 +50,21 @@ def test_a_call_takes_and_gives_json(probe_assets):
     assert list(probe.call("SiteGenProbe.echo", record)[0]["n"]) == ["z", "y"]  # key order kept
     assert probe.call("SiteGenProbe.echo", orjson.Fragment(b'{"raw":[1]}')) == [{"raw": [1]}]
     assert probe.call("SiteGenProbe.nothing") is None
+
+
+def test_a_kept_value_is_parsed_once_and_passed_by_reference(probe_assets):
+    probe = JsRules(["probe.js"], timeout=0.3)
+    kept = probe.keep(["a"])
+    assert isinstance(kept, Kept)
+    assert probe.call("SiteGenProbe.push", kept, "b") == 2
+    assert probe.call("SiteGenProbe.push", kept, "c") == 3  # the same object: it keeps what it was given
+    assert probe.call("SiteGenProbe.echo", 1, kept, orjson.Fragment(b"[2]")) == [1, ["a", "b", "c"], [2]]
+    with pytest.raises(JsLimitError):
+        probe.call("SiteGenProbe.spin")
+    # a new context parses the kept text anew: what calls changed in the old one is gone with it
+    assert probe.call("SiteGenProbe.echo", kept) == [["a"]]
+    probe.forget(kept)
+    assert probe.call("SiteGenProbe.echo", kept) == [["a"]]
 
 
 def test_a_javascript_exception_is_a_js_error_with_its_message(probe_assets):
@@ -135,11 +151,14 @@ import gc, os, sys
 from site_gen.js_rules import rules
 diff = rules("olm-blang.js", "release-diff.js")
 assert diff.call("SiteGenReleaseDiff.componentLabel", "machine-os", None) == "Machine Os"
+pairs = diff.keep([["machine-os", None]])
+assert diff.call("SiteGenReleaseDiff.componentLabels", pairs) == ["Machine Os"]
 pid = os.fork()
 if pid == 0:
     # the inherited context is never used or finalised here: this call makes the child's own,
     # and the child then ends as Python normally does, freeing everything it can
     assert diff.call("SiteGenReleaseDiff.componentLabel", "kube-apiserver", None) == "Kube Apiserver"
+    assert diff.call("SiteGenReleaseDiff.componentLabels", pairs) == ["Machine Os"]
     del diff
     gc.collect()
     sys.exit(0)

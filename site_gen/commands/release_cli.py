@@ -13,7 +13,7 @@ import orjson
 
 from ..js_rules import JsError, JsLimitError
 from ..js_rules.release_diff import DIFF_ERROR, changes_json, release_changes
-from ..layout import contents_path, release_dir
+from ..layout import RELEASES_DIR, contents_path, release_dir
 from ..model.errors import Warnings
 from .release_text import diff_text, info_text
 
@@ -85,7 +85,7 @@ def _arches(site: Path, version: str) -> list[str]:
         raise _Usage(f"error: {version!r} is not a release version")
     folder = site / release_dir(version)
     if not folder.is_dir():
-        if not (site / release_dir("")).is_dir():
+        if not (site / RELEASES_DIR).is_dir():
             raise _Usage(f"error: {site}: no releases/ folder: not a site built with release contents")
         raise _Usage(f"error: {site}: the site has no release {version} ({folder} does not exist)")
     return sorted(path.name for path in folder.iterdir() if path.is_dir())

@@ -7,6 +7,6 @@ wrappers of one family of rules sit beside it (:mod:`.release_diff`). See :mod:`
 safe across threads and forks.
 """
 
-from .v8_context import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, JsError, JsLimitError, JsRules, rules
+from .v8_context import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, JsError, JsLimitError, JsRules, Kept, rules
 
-__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "JsError", "JsLimitError", "JsRules", "rules"]
+__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "JsError", "JsLimitError", "JsRules", "Kept", "rules"]

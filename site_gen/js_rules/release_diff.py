@@ -11,19 +11,30 @@ from typing import Any
 
 import orjson
 
-from .v8_context import JsRules, rules
+from .v8_context import JsRules, Kept, rules
 
 SCRIPTS = ("olm-blang.js", "release-diff.js")  # release-diff.js reads versions with SiteGenBlang
 DIFF_ERROR = "ReleaseDiffError"  # JsError.name of what the rules refuse (a side without contents, ...)
 
-Record = dict[str, Any]  # a contents record (contents.json), or orjson.Fragment of its bytes
+Record = dict[str, Any]  # a contents record (contents.json)
+RecordArgument = Record | orjson.Fragment | Kept  # a record, its file's bytes, or one kept in the context
 
 
 def _rules() -> JsRules:
     return rules(*SCRIPTS)
 
 
-def release_changes(old: Record | orjson.Fragment, new: Record | orjson.Fragment) -> dict[str, Any]:
+def keep_record(record: Record | orjson.Fragment) -> Kept:
+    """A record parsed once into this process's context, for several diffs (a release against its
+    previous z-stream and against the previous minor): each diff then skips parsing it."""
+    return _rules().keep(record)
+
+
+def forget_record(record: Kept) -> None:
+    _rules().forget(record)
+
+
+def release_changes(old: RecordArgument, new: RecordArgument) -> dict[str, Any]:
     """The change document of an update from ``old`` to ``new`` (docs/release-diff.md), key order as
     the script builds it. Raises JsError (name ``ReleaseDiffError``) when a side has no contents."""
     changes: dict[str, Any] = _rules().call("SiteGenReleaseDiff.diff", old, new)

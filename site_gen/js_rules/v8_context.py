@@ -13,12 +13,12 @@ Processes and threads:
   forked child has none of its parent's threads: the parent's context would hang the child at its first
   call, and even when freed. So after a fork the child never touches an inherited context: it is kept
   alive, unused, for the child's whole life (never finalised, as that too would wait for the missing
-  thread), and the child's first call makes its own context. A child can thus end any way it likes.
+  thread), and the child's first call makes its own context (values kept with :meth:`JsRules.keep` are
+  parsed there again). A child can thus end any way it likes. Forking while another thread is in the
+  middle of a call is not supported.
 - At exit every context of the process is closed (atexit), as mini-racer 0.14.1 freeing one during the
   interpreter's teardown sometimes hangs; a process that ends with ``os._exit`` frees nothing and
   cannot hang either.
-  Forking while another thread is in the middle of a call is not supported (as with any lock held
-  across fork).
 - Calls from several threads are safe: each context has a lock, so they run one at a time. For real
   parallelism use processes (each makes its own context, ~40 ms).
 - A call from inside a running asyncio event loop works (it blocks that loop for the call's duration).
@@ -39,32 +39,61 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
-from py_mini_racer import JSEvalException, JSOOMException, JSTimeoutException, MiniRacer
+from py_mini_racer import JSEvalException, JSFunction, JSOOMException, JSTimeoutException, MiniRacer
 
 from ..resources import ASSET_DIR
 
 DEFAULT_TIMEOUT = 10.0                 # seconds of one call; a diff of two full releases takes ~10 ms
-DEFAULT_MAX_MEMORY = 512 * 1024 * 1024  # bytes of V8 heap; two full contents records need ~30 MB
+DEFAULT_MAX_MEMORY = 512 * 1024 * 1024  # bytes of V8 heap; diffing two full contents records uses ~40 MB
 
-# Dotted JavaScript names only (``SiteGenReleaseDiff.diff``): the name is written into the code run.
+# Dotted JavaScript names only (``SiteGenReleaseDiff.diff``): the context resolves the name with eval.
 _FUNCTION = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _SCRIPT = re.compile(r"[A-Za-z0-9][\w.-]*\.js")
 
-# Run once in every context: calls a function with arguments given as JSON text and answers JSON text,
-# {"ok": result} or {"error": {...}}, so that Python gets the JavaScript message as it was thrown.
+# Run once in every context: calls the function named `name` with arguments given as JSON text and answers
+# JSON text, {"ok": result} or {"error": {...}}, so that Python gets the JavaScript message as it was thrown.
+# The name is resolved by a direct eval, which sees the scripts' top-level `const SiteGenX` (checked against
+# _FUNCTION first); the arguments travel as one string, never as source code to parse.
 _CALLER = """
-globalThis.__siteGenCall = function (call, argumentsText) {
-  try {
-    return JSON.stringify({ok: call(JSON.parse(argumentsText))});
-  } catch (error) {
-    const isError = error instanceof Error;
-    return JSON.stringify({error: {
-      name: isError ? error.name : typeof error,
-      message: isError ? error.message : String(error),
-      stack: isError && typeof error.stack === "string" ? error.stack : null,
-    }});
+globalThis.__siteGenCall = (() => {
+  const resolved = new Map();
+  function resolve(name) {
+    if (!resolved.has(name)) {
+      const dot = name.lastIndexOf(".");
+      const owner = dot < 0 ? undefined : eval(name.slice(0, dot));
+      const target = dot < 0 ? eval(name) : owner[name.slice(dot + 1)];
+      if (typeof target !== "function") throw new TypeError(`${name} is not a function`);
+      resolved.set(name, [owner, target]);
+    }
+    return resolved.get(name);
   }
-};
+  const kept = new Map();  // values parsed once, passed by reference: id -> value
+  let lastId = 0;
+  return function (name, argumentsText, keptText) {
+    try {
+      if (name === "") {  // keep: argumentsText is the value
+        kept.set(++lastId, JSON.parse(argumentsText));
+        return JSON.stringify({ok: lastId});
+      }
+      if (name === "-") {  // forget: argumentsText is the id
+        kept.delete(Number(argumentsText));
+        return JSON.stringify({ok: null});
+      }
+      const [owner, target] = resolve(name);
+      const args = JSON.parse(argumentsText);
+      for (const [position, id] of JSON.parse(keptText)) args[position] = kept.get(id);
+      return JSON.stringify({ok: target.apply(owner, args)});
+    } catch (error) {
+      const isError = error instanceof Error;
+      return JSON.stringify({error: {
+        name: isError ? error.name : typeof error,
+        message: isError ? error.message : String(error),
+        stack: isError && typeof error.stack === "string" ? error.stack : null,
+      }});
+    }
+  };
+})();
+__siteGenCall
 """
 
 
@@ -83,11 +112,23 @@ class JsLimitError(Exception):
     """A call ran past its time limit or its memory cap."""
 
 
-class _Context:
-    """One MiniRacer with the scripts loaded, in the process that made it."""
+class Kept:
+    """A JSON value parsed once into a context and passed to calls by reference (:meth:`JsRules.keep`):
+    a contents record diffed against several others is read once. The function called gets the very
+    object each time, so a rule that changes its argument sees its own changes on the next call. The
+    text is kept too, so a context made again (after a limit, in a forked child) parses it anew."""
 
-    def __init__(self, racer: MiniRacer) -> None:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ids: weakref.WeakKeyDictionary[_Context, int] = weakref.WeakKeyDictionary()
+
+
+class _Context:
+    """One MiniRacer with the scripts loaded, in the process that made it, and its caller."""
+
+    def __init__(self, racer: MiniRacer, caller: JSFunction) -> None:
         self.racer: MiniRacer | None = racer
+        self.caller: JSFunction | None = caller
         self.pid = os.getpid()
 
 
@@ -100,9 +141,9 @@ def _leave_inherited_contexts() -> None:
     fresh locks, as a parent's thread may have held one at the fork."""
     global _BY_SCRIPTS_LOCK
     for context in list(_LIVE):
-        if context.racer is not None:
-            ctypes.pythonapi.Py_IncRef(ctypes.py_object(context.racer))  # never finalised in this process
-            context.racer = None
+        if context.pid != os.getpid():
+            # the context and the JavaScript objects it holds: never finalised in this process
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(context))
     _LIVE.clear()
     for rules_ in list(_ALL_RULES):
         rules_._lock = threading.Lock()
@@ -112,9 +153,9 @@ def _leave_inherited_contexts() -> None:
 def _close_own_contexts() -> None:
     """At exit, while the interpreter still runs: mini-racer 0.14 freeing a context during the
     interpreter's own teardown waits, now and then, forever for its V8 thread."""
-    for context in list(_LIVE):
+    for context in list(_LIVE):  # after a fork, only the contexts this process made
         if context.racer is not None and context.pid == os.getpid():
-            racer, context.racer = context.racer, None
+            racer, context.racer, context.caller = context.racer, None, None
             racer.close()
 
 
@@ -151,58 +192,95 @@ class JsRules:
 
     def call(self, function: str, *args: Any, timeout: float | None = None) -> Any:
         """``function(*args)`` in JavaScript (a dotted name such as ``SiteGenReleaseDiff.diff``): the
-        arguments go as JSON (anything orjson serialises, ``orjson.Fragment`` included), the result comes
-        back JSON-decoded (``undefined`` as None). Raises :class:`JsError` for what the JavaScript
-        throws, :class:`JsLimitError` past ``timeout`` seconds (default: the instance's) or its memory cap."""
+        arguments go as JSON (anything orjson serialises, ``orjson.Fragment`` included; a :class:`Kept`
+        by reference), the result comes back JSON-decoded (``undefined`` as None). Raises
+        :class:`JsError` for what the JavaScript throws, :class:`JsLimitError` past ``timeout`` seconds
+        (default: the instance's) or its memory cap."""
         if not _FUNCTION.fullmatch(function):
             raise ValueError(f"not a JavaScript function name: {function!r}")
-        arguments = orjson.dumps(list(args)).decode("utf-8")
-        code = f"__siteGenCall((args) => {function}(...args), {orjson.dumps(arguments).decode('utf-8')})"
-        answer = orjson.loads(self._run(code, function, self.timeout if timeout is None else timeout))
+        arguments = orjson.dumps([None if isinstance(arg, Kept) else arg for arg in args]).decode("utf-8")
+        kept = [(position, arg) for position, arg in enumerate(args) if isinstance(arg, Kept)]
+        return self._answer(function, arguments, kept, self.timeout if timeout is None else timeout)
+
+    def keep(self, value: Any) -> Kept:
+        """``value`` (anything orjson serialises) parsed into the context once, for calls to take by
+        reference; it stays there until :meth:`forget` or the context's end."""
+        kept = Kept(orjson.dumps(value).decode("utf-8"))
+        with self._lock:
+            self._kept_id(self._own_context(), kept)
+        return kept
+
+    def forget(self, kept: Kept) -> None:
+        """Free a kept value in this process's context."""
+        with self._lock:
+            context = self._context
+            if context is not None and context.pid == os.getpid() and context in kept.ids:
+                self._answer_locked(context, "-", str(kept.ids.pop(context)), [], self.timeout)
+
+    def _kept_id(self, context: _Context, kept: Kept) -> int:
+        if context not in kept.ids:
+            kept.ids[context] = self._answer_locked(context, "", kept.text, [], self.timeout)
+        return kept.ids[context]
+
+    def _answer(self, function: str, arguments: str, kept: list[tuple[int, Kept]], timeout: float) -> Any:
+        with self._lock:
+            return self._answer_locked(self._own_context(), function, arguments, kept, timeout)
+
+    def _answer_locked(self, context: _Context, function: str, arguments: str, kept: list[tuple[int, Kept]],
+                       timeout: float) -> Any:
+        references = orjson.dumps([[position, self._kept_id(context, value)] for position, value in kept])
+        answer = orjson.loads(self._run(context, function, arguments, references.decode("utf-8"), timeout))
         if "error" in answer:
             error = answer["error"]
-            raise JsError(function, error["name"], error["message"], error["stack"])
+            raise JsError(function or "keep", error["name"], error["message"], error["stack"])
         return answer.get("ok")
 
-    def _run(self, code: str, function: str, timeout: float) -> str:
-        with self._lock:
-            racer = self._racer()
-            try:
-                result = racer.eval(code, timeout_sec=timeout, max_memory=self.max_memory)
-            except (JSTimeoutException, JSOOMException) as exc:
-                self._discard()
-                limit = f"{timeout:g} s" if isinstance(exc, JSTimeoutException) else f"{self.max_memory} bytes"
-                raise JsLimitError(f"{function} ran past its limit of {limit}") from None
+    def _run(self, context: _Context, function: str, arguments: str, references: str, timeout: float) -> str:
+        """One call on this process's context, the lock held."""
+        racer, caller = context.racer, context.caller
+        assert racer is not None and caller is not None
+        try:
+            result = caller(function, arguments, references, timeout_sec=timeout)
+        except JSTimeoutException:
+            self._discard()
+            raise JsLimitError(f"{function} ran past its limit of {timeout:g} s") from None
+        except JSEvalException as exc:  # past the memory cap, V8 stops the call with no message
+            out_of_memory = isinstance(exc, JSOOMException) or racer.was_hard_memory_limit_reached()
+            self._discard()
+            if out_of_memory:
+                raise JsLimitError(f"{function} ran past its limit of {self.max_memory} bytes") from None
+            raise JsError(function, type(exc).__name__, str(exc)) from None
         if not isinstance(result, str):  # __siteGenCall answers a string, always
             raise JsError(function, "TypeError", f"the call answered {type(result).__name__}, not JSON text")
         return result
 
-    def _racer(self) -> MiniRacer:
+    def _own_context(self) -> _Context:
         """This process's context, made (and the scripts loaded) when there is none yet."""
         context = self._context
         if context is not None and context.racer is not None and context.pid == os.getpid():
-            return context.racer
+            return context
         racer = _new_racer()
         try:
-            racer.eval(_CALLER)
+            racer.set_hard_memory_limit(self.max_memory)
+            caller = racer.eval(_CALLER)
+            assert isinstance(caller, JSFunction)
             for script in self.scripts:
                 source = (ASSET_DIR / script).read_text("utf-8")
                 try:  # sourceURL names the script in the stack traces of JsError
-                    racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout,
-                               max_memory=self.max_memory)
+                    racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout)
                 except JSEvalException as exc:
                     raise JsError(f"load {script}", type(exc).__name__, str(exc).strip()) from None
         except BaseException:
             racer.close()
             raise
-        self._context = _Context(racer)
+        self._context = _Context(racer, caller)
         _LIVE.add(self._context)
-        return racer
+        return self._context
 
     def _discard(self) -> None:
         context, self._context = self._context, None
-        if context is not None and context.racer is not None:
-            racer, context.racer = context.racer, None
+        if context is not None and context.racer is not None and context.pid == os.getpid():
+            racer, context.racer, context.caller = context.racer, None, None
             # V8 answers a stopped call later, on the context's event loop: one more call, answered
             # after it, lets that answer land before close() stops the loop
             with contextlib.suppress(Exception):

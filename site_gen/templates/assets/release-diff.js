@@ -27,7 +27,7 @@ const SiteGenReleaseDiff = (() => {
   const ADMIN_GATE_KEY = /^ack-([4-5][.][0-9]{1,})-[^-]/;  // the CVO's adminAckGateFmt
   const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-  const sorted = (items) => [...items].sort(byText);
+  const sorted = (texts) => [...texts].sort();  // strings: the default order is by UTF-16 code unit, as byText
   const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
   /* "4.10.0 (amd64)": how an error names a release. */
@@ -175,9 +175,8 @@ const SiteGenReleaseDiff = (() => {
   }
 
   /* library-go's resource id: group, kind, namespace ("" when cluster-scoped), name. */
-  const resourceKey = (r) => [r.group ?? "", r.kind, r.namespace ?? "", r.name].join("\0");
+  const resourceKey = (r) => `${r.group ?? ""}\0${r.kind}\0${r.namespace ?? ""}\0${r.name}`;
   const identity = (r) => ({group: r.group ?? "", kind: r.kind, namespace: r.namespace ?? null, name: r.name});
-  const byIdentity = (x, y) => byText(resourceKey(x), resourceKey(y));
 
   function grouped(resources) {
     const found = new Map();
@@ -191,7 +190,7 @@ const SiteGenReleaseDiff = (() => {
 
   /* Files that moved: for one object, a file only A has paired with a file only B has; files of the
      same profiles pair first (a payload may carry one file per profile for one object). */
-  function renames(key, olds, nexts) {
+  function renames(olds, nexts) {
     const oldFiles = new Map(olds.map((r) => [r.file, r]));
     const nextFiles = new Map(nexts.map((r) => [r.file, r]));
     const gone = sorted([...oldFiles.keys()].filter((file) => !nextFiles.has(file)));
@@ -209,6 +208,13 @@ const SiteGenReleaseDiff = (() => {
     return pairs.sort((x, y) => byText(x[0], y[0]));
   }
 
+  /* The common case, one object in the same file(s) on both sides, without building sets. */
+  const sameFiles = (olds, nexts) => olds.length === nexts.length && olds.every((r, i) => r.file === nexts[i].file);
+
+  /* Most objects: in the same files, deleted or not alike, and no CRD: nothing to tell, nothing to build. */
+  const unchanged = (olds, nexts) => sameFiles(olds, nexts) && olds.length > 0 &&
+    olds.every((r, i) => r.delete === nexts[i].delete) && `${olds[0].group ?? ""}/${olds[0].kind}` !== CRD;
+
   const served = (list) => new Set(list.flatMap((r) => r.servedVersions ?? []));
 
   /* What only resource identity shows: files renamed, objects newly deleted or dropped from the payload,
@@ -219,10 +225,11 @@ const SiteGenReleaseDiff = (() => {
     const keys = sorted(new Set([...olds.keys(), ...nexts.keys()]));
     for (const key of keys) {
       const old = olds.get(key) ?? [], next = nexts.get(key) ?? [];
+      if (unchanged(old, next)) continue;
       const id = identity((old[0] ?? next[0]));
       const kept = old.filter((r) => !r.delete), keptNext = next.filter((r) => !r.delete);
-      if (old.length && next.length) {
-        for (const [from, to] of renames(key, old, next)) renamed.push({...id, from, to});
+      if (old.length && next.length && !sameFiles(old, next)) {
+        for (const [from, to] of renames(old, next)) renamed.push({...id, from, to});
       }
       const deleting = next.filter((r) => r.delete);
       if (deleting.length && !old.some((r) => r.delete)) {
@@ -240,7 +247,7 @@ const SiteGenReleaseDiff = (() => {
       }
     }
     return {renamed, deleted, removed, crdVersionsNoLongerServed,
-      implicitCapabilities: implicitlyEnabledCapabilities(a, b)};
+      implicitCapabilities: implicitCapabilities(olds, b.resources, null)};
   }
 
   /* The CVO's GetImplicitlyEnabledCapabilities. An object the cluster runs in A whose manifest in B needs
@@ -249,13 +256,15 @@ const SiteGenReleaseDiff = (() => {
      cluster; without it, every capability the update enables on some cluster that runs A's manifest.
      Profiles, feature sets and feature gates do not enter the CVO's rule; a manifest with no profile is
      applied by no cluster and counts as absent. */
-  function implicitlyEnabledCapabilities(a, b, enabled = null) {
+  const implicitlyEnabledCapabilities = (a, b, enabled = null) =>
+    implicitCapabilities(grouped(a.resources), b.resources, enabled);
+
+  function implicitCapabilities(olds, nexts, enabled) {
     const has = enabled === null ? null : new Set(enabled);
     const included = (r) => (r.profiles ?? []).length > 0 &&
       (has === null || (r.capabilities ?? []).every((c) => has.has(c)));
-    const olds = grouped(a.resources);
     const found = new Set();
-    for (const next of b.resources) {
+    for (const next of nexts) {
       const needs = next.capabilities ?? [];
       if (!needs.length || (has !== null && needs.every((c) => has.has(c)))) continue;
       for (const old of olds.get(resourceKey(next)) ?? []) {
@@ -320,13 +329,20 @@ const SiteGenReleaseDiff = (() => {
     for (const key of sorted(Object.keys(record.adminGates))) {
       const message = record.adminGates[key];
       const match = ADMIN_GATE_KEY.exec(key);
+      // the CVO's messages (checkAdminGate, gateApplicableToCurrentVersion); Go's %q as JSON quotes ASCII
+      const invalidGate = (reason) => `admin-gates configmap gate ${JSON.stringify(key)} is invalid: ${reason}`;
       if (!match) {
-        invalid[key] = `admin-gates configmap gate name ${key} has invalid format; must comply with "${ADMIN_GATE_KEY.source}"`;
+        invalid[key] = invalidGate(`admin-gates configmap gate name ${key} has invalid format; must comply with ` +
+          JSON.stringify(ADMIN_GATE_KEY.source));
         continue;
       }
-      const gate = parseVersion(`${match[1]}.0`);
-      if (gate === null) {
-        invalid[key] = `failed to parse SemVer ack version from admin-gate "${key}"`;
+      let gate;
+      try {
+        gate = SiteGenBlang.parse(`${match[1]}.0`);
+      } catch (error) {
+        if (!(error instanceof SiteGenBlang.SemverError)) throw error;
+        invalid[key] = invalidGate(`failed to parse SemVer ack version from admin-gate ${JSON.stringify(key)}: ` +
+          error.message);
         continue;
       }
       if (gate.major !== current.major || gate.minor !== current.minor) continue;
