@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from release_fixtures import GRAPH_FIXTURES
-from release_payloads import payload_tree
 
-from conftest import REPO
 from site_gen.contents.image_references import parse_image_references
 from site_gen.contents.manifest_files import Manifest
 from site_gen.contents.release_contents import load_payload_manifests, release_contents, taken_by_cluster
 from site_gen.contents.task_graph import task_graph, to_dot
+
+from conftest import REPO
+from release_fixtures import GRAPH_FIXTURES
+from release_payloads import payload_tree
 
 EXPECTED = REPO / "tests" / "data" / "cvo_task_graphs"
 MODES = {"update": False, "install": True}
