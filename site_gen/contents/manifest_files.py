@@ -385,16 +385,15 @@ def _remembered(data: bytes, path: str, memo: ManifestMemo | None, key: str | No
     found = memo.get(key)
     if found is None:
         masked = _masked(data, version)
-        if masked is not None:
+        if masked is not None:  # remembered masked only: one entry for all its variants
             masked_key = "masked:" + hashlib.sha256(masked[0]).hexdigest()
             template = memo.get(masked_key)
             if template is None:
                 template = _parsed(masked[0], path)
                 memo.put(masked_key, template)
             if "documents" in template:
-                found = {"documents": _unmask(template["documents"], masked[1], version)}
-        if found is None:
-            found = _parsed(data, path)
+                return _unmask(template["documents"], masked[1], version)
+        found = _parsed(data, path)
         memo.put(key, found)
     if "error" in found:
         raise ContentsError(found["error"], path, found["line"])
