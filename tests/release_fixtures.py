@@ -179,3 +179,27 @@ def cvo_templates() -> PayloadTree:
 
 GRAPH_FIXTURES = {"payloadtest": payloadtest, "paralleltest": paralleltest, "jobs": jobs, "run-levels": run_levels,
                   "cvo-templates": cvo_templates}
+
+
+def _tag(name: str, pull_spec: str, commit: str | None) -> dict:
+    notes = {"io.openshift.build.source-location": f"https://github.com/openshift/{name}"}
+    if commit is not None:
+        notes["io.openshift.build.commit.id"] = commit
+    return {"name": name, "from": {"kind": "DockerImage", "name": pull_spec}, "annotations": notes}
+
+
+def diff_pair() -> tuple[PayloadTree, PayloadTree]:
+    """Two z-streams whose images show every class oc's diff has (spec §8, pitfalls of §10):
+    ``console`` changed (both commits, different), ``installer`` rebuilt (new digest, same
+    commit), ``machine-os-content`` rebuilt (new digest, no commit), ``cli`` moved registry only
+    (same digest: no change at all), ``tests`` removed, ``tools`` added."""
+    art, mirror = "quay.io/openshift-release-dev/ocp-v4.0-art-dev", "mirror.example.com/ocp/release"
+    before = tree({}, version="4.99.1", tags=[
+        _tag("console", f"{art}@sha256:{'1' * 64}", "aaaa"), _tag("installer", f"{art}@sha256:{'2' * 64}", "bbbb"),
+        _tag("machine-os-content", f"{art}@sha256:{'3' * 64}", ""), _tag("cli", f"{art}@sha256:{'4' * 64}", "cccc"),
+        _tag("tests", f"{art}@sha256:{'5' * 64}", "dddd")])
+    after = tree({}, version="4.99.2", tags=[
+        _tag("console", f"{art}@sha256:{'a' * 64}", "eeee"), _tag("installer", f"{art}@sha256:{'b' * 64}", "bbbb"),
+        _tag("machine-os-content", f"{art}@sha256:{'c' * 64}", ""), _tag("cli", f"{mirror}@sha256:{'4' * 64}", "cccc"),
+        _tag("tools", f"{art}@sha256:{'6' * 64}", "ffff")])
+    return before, after

@@ -16,7 +16,7 @@ from site_gen.contents.release_contents import (
     release_contents,
 )
 
-from release_fixtures import SELF_MANAGED, doc, image_references, metadata, tree
+from release_fixtures import SELF_MANAGED, diff_pair, doc, image_references, metadata, tree
 from release_payloads import payload_tree
 
 CONTRACT = ["version", "arch", "digest", "components", "images", "clusterOperators", "manifests", "updateGraph",
@@ -253,3 +253,25 @@ def test_a_release_from_the_real_4_10_image_references():
     assert record["components"]["kubernetes"] == {"version": "1.22.1", "displayName": None}
     assert record["images"]["machine-os-content"]["commit"] is None
     assert record["images"]["installer"]["sourceRepository"] == "https://github.com/openshift/installer"
+
+
+# --- what the diff (release-diff.js) reads, for the pitfalls of spec §10 that only a diff shows
+
+def test_the_record_gives_the_diff_what_tells_changed_from_rebuilt():
+    before, after = (release_contents(side)["images"] for side in diff_pair())
+    assert (before["console"]["commit"], after["console"]["commit"]) == ("aaaa", "eeee")          # changed
+    assert before["installer"]["commit"] == after["installer"]["commit"] == "bbbb"                # rebuilt:
+    assert before["installer"]["image"] != after["installer"]["image"]                            # new digest
+    assert before["machine-os-content"]["commit"] is after["machine-os-content"]["commit"] is None  # rebuilt
+    cli = before["cli"]["image"], after["cli"]["image"]   # registry moved, same digest: no change at all
+    assert cli[0] != cli[1] and cli[0].split("@")[1] == cli[1].split("@")[1]
+    assert ("tests" in before, "tests" in after, "tools" in before, "tools" in after) == (True, False, False, True)
+
+
+def test_each_architecture_has_its_own_record():
+    """A multi-arch release has one release-manifests per architecture: compare like with like."""
+    amd, arm = (release_contents(payload_tree("4.15.3", arch, manifests=90)) for arch in ("amd64", "arm64"))
+    assert (amd["arch"], arm["arch"]) == ("amd64", "arm64") and amd["digest"] != arm["digest"]
+    assert amd["images"]["cli"]["image"] != arm["images"]["cli"]["image"]
+    assert amd["manifestFiles"].keys() == arm["manifestFiles"].keys()
+    assert amd["manifestFiles"] != arm["manifestFiles"]   # the files that embed a pull spec
