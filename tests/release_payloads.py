@@ -175,7 +175,7 @@ def _crd(level: str, component: str, capability: str, index: int) -> str:
 
 
 def _operator_files(level: str, component: str, tag: str, capability: str, version: str, arch: str,
-                    count: int) -> dict[str, str]:
+                    count: int, operator: str | None) -> dict[str, str]:
     """``count`` files of one (run level, component), in the kinds a real operator ships."""
     namespace = f"openshift-{component.replace('_', '-')}"
     prefix = f"0000_{level}_{component}_"
@@ -206,12 +206,12 @@ def _operator_files(level: str, component: str, tag: str, capability: str, versi
                     f"        env:\n        - name: RELEASE_VERSION\n          value: \"{version}\"\n"
                     f"        - name: PROXY_IMAGE\n          value: {proxy}\n"
                     f"        args: [\"--v=2\", \"--config=/var/run/configmaps/config/config.yaml\"]\n")
-        elif kind == 4 and index < 10:
+        elif kind == 4 and index < 10 and operator:
             name = f"{prefix}{index:02d}_clusteroperator.yaml"
-            operand = "kube-apiserver" if component == "kube-apiserver-operator" else component
+            operand = operator
             operand_version = f"1.{_minor(version)[1] + 13}.{_minor(version)[2] + 2}" \
                 if component == "kube-apiserver-operator" else version
-            body = (f"apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: {component}\n"
+            body = (f"apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: {operator}\n"
                     f"  annotations:\n{notes}status:\n  versions:\n  - name: operator\n"
                     f"    version: \"{version}\"\n  - name: {operand}\n    version: \"{operand_version}\"\n")
         elif kind == 6:
@@ -325,8 +325,12 @@ def cvo_manifests(version: str) -> dict[str, bytes]:
 def release_manifests(version: str, arch: str, manifests: int = 900) -> dict[str, bytes]:
     files: dict[str, str] = {}
     per_operator = max(1, (manifests - 4) // len(OPERATORS))
+    operators: set[str] = set()
     for level, component, tag, capability in OPERATORS:
-        files.update(_operator_files(level, component, tag, capability, version, arch, per_operator))
+        operator = component.removesuffix("-operator").replace("_", "-")   # kube-apiserver-operator -> kube-apiserver
+        files.update(_operator_files(level, component, tag, capability, version, arch, per_operator,
+                                     None if operator in operators else operator))
+        operators.add(operator)
     files.update(_jobs(version, arch))
     major, minor, _ = _minor(version)
     files["zz_unnumbered-extra.yaml"] = (   # no run level: joins the previous serial node

@@ -102,20 +102,102 @@ class ManifestMemo:
 # What a summary keeps of a document (everything else is dropped before PyYAML builds it).
 _KEEP = {"apiVersion": None, "kind": None, "metadata": {"name", "namespace", "annotations"},
          "status": {"versions"}, "spec": {"versions", "group"}, "data": None}
+_KEEP_ITEMS = {"status": {"name", "version"}, "spec": {"name", "served"}}   # of each versions[] entry
+_STR, _BOOL, _NULL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
+
+# go-yaml v2 (go.yaml.in/yaml/v2 resolve.go, what sigs.k8s.io/yaml and so the CVO use) reads some
+# plain scalars otherwise than PyYAML: y/Y/n/N are booleans, 1e3 or 0o17 numbers, while 1:20
+# (sexagesimal) and timestamps stay strings. Only whether a value is a string (and a boolean's
+# value) matters to what a summary keeps, so the kept scalars are re-tagged by go-yaml's rules.
+_GO_BOOLS = {**dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+             **dict.fromkeys(("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False)}
+_GO_OTHER = frozenset(("", "~", "null", "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF",
+                       "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<"))
+_GO_INT = re.compile(r"([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)")
+_GO_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_GO_DOT_FLOAT = re.compile(r"\.[0-9]+([eE][-+]?[0-9]+)?")
+
+
+def _go_int_fits(sign: str, digits: str) -> bool:
+    """Whether strconv.ParseInt (or, unsigned, ParseUint) takes the number: its range."""
+    if len(digits) > 1 and digits[0] == "0":
+        prefix = digits[1].lower()
+        number = int(digits[2:], {"x": 16, "b": 2, "o": 8}[prefix]) if prefix in "xbo" else int(digits, 8)
+    else:
+        number = int(digits)
+    return number <= 2**63 if sign == "-" else number < (2**63 if sign else 2**64)
+
+
+def go_yaml_plain(value: str) -> object:
+    """What go-yaml v2 makes of an untagged plain scalar: the string itself, a bool, or None for any
+    other non-string (null, a number)."""
+    if value in _GO_BOOLS:
+        return _GO_BOOLS[value]
+    if value in _GO_OTHER:
+        return None
+    first = value[:1]
+    if first == ".":
+        return None if _GO_DOT_FLOAT.fullmatch(value) else value
+    if first and first in "+-0123456789":
+        if re.match(r"[0-9]{4}-", value):   # a timestamp stays a string for interface{} (decode.go)
+            return value
+        plain = value.replace("_", "")
+        match = _GO_INT.fullmatch(plain)
+        if match and _go_int_fits(match.group(1), match.group(2)):
+            return None
+        if _GO_FLOAT.fullmatch(plain):
+            return None
+        if re.fullmatch(r"-?0b[01]+", plain):
+            return None
+    return value
+
+
+def _retag(root: yaml.Node) -> None:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            if node.style == "" and node.tag.startswith("tag:yaml.org,2002:"):
+                seen = go_yaml_plain(node.value)
+                if isinstance(seen, bool):
+                    node.tag, node.value = _BOOL, "true" if seen else "false"
+                elif seen is None:
+                    if node.tag == _STR:
+                        node.tag, node.value = _NULL, "null"
+                else:
+                    node.tag = _STR
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(value for _, value in node.value)
 
 
 def _trim(root: yaml.Node) -> None:
+    """Keep what :func:`_summary` reads (a ConfigMap's data only for admin-gates), read as go-yaml reads it."""
     if not isinstance(root, yaml.MappingNode):
         return
     kept = []
+    admin_gates = False
     for key, value in root.value:
         if not isinstance(key, yaml.ScalarNode) or key.value not in _KEEP:
             continue
         inner = _KEEP[key.value]
         if inner is not None and isinstance(value, yaml.MappingNode):
             value.value = [(k, v) for k, v in value.value if isinstance(k, yaml.ScalarNode) and k.value in inner]
+            items = _KEEP_ITEMS.get(key.value)
+            for k, v in value.value:
+                if items and k.value == "versions" and isinstance(v, yaml.SequenceNode):
+                    for item in v.value:
+                        if isinstance(item, yaml.MappingNode):
+                            item.value = [(a, b) for a, b in item.value
+                                          if isinstance(a, yaml.ScalarNode) and a.value in items]
+            if key.value == "metadata":
+                names = {k.value: v.value for k, v in value.value if isinstance(v, yaml.ScalarNode)}
+                admin_gates = (names.get("namespace"), names.get("name")) == ADMIN_GATES
         kept.append((key, value))
-    root.value = kept
+    root.value = [(key, value) for key, value in kept if key.value != "data" or admin_gates]
+    for _, value in root.value:
+        _retag(value)
 
 
 def _string(value: object) -> str:
@@ -179,7 +261,7 @@ def _yaml_document(chunk: str, path: str, first_line: int) -> Iterator[tuple[obj
     if not chunk.strip():
         return
     try:
-        value, _ = load_bounded(chunk, path, trim=_trim)
+        value, _ = load_bounded(chunk, path, trim=_trim, last_key_wins=True)
     except InputError as exc:
         raise ContentsError(exc.message, path, (exc.line or 1) + first_line - 1) from None
     except yaml.YAMLError as exc:
@@ -303,16 +385,15 @@ def _remembered(data: bytes, path: str, memo: ManifestMemo | None, key: str | No
     found = memo.get(key)
     if found is None:
         masked = _masked(data, version)
-        if masked is not None:
+        if masked is not None:  # remembered masked only: one entry for all its variants
             masked_key = "masked:" + hashlib.sha256(masked[0]).hexdigest()
             template = memo.get(masked_key)
             if template is None:
                 template = _parsed(masked[0], path)
                 memo.put(masked_key, template)
             if "documents" in template:
-                found = {"documents": _unmask(template["documents"], masked[1], version)}
-        if found is None:
-            found = _parsed(data, path)
+                return _unmask(template["documents"], masked[1], version)
+        found = _parsed(data, path)
         memo.put(key, found)
     if "error" in found:
         raise ContentsError(found["error"], path, found["line"])

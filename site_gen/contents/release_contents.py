@@ -30,11 +30,19 @@ import orjson
 from .admin_gates import gate_details
 from .components import component_versions
 from .go_templates import render
-from .image_references import COMMIT_ID, COMMIT_REF, INCONSISTENCY, SOURCE_LOCATION, parse_image_references
+from .image_references import (
+    COMMIT_ID,
+    COMMIT_REF,
+    INCONSISTENCY,
+    SOURCE_LOCATION,
+    ImageReferences,
+    parse_image_references,
+)
 from .inclusion import DEFAULT_PROFILE, exclusion_reason
 from .manifest_files import (
     ADMIN_GATES,
     RELEASE_DIR,
+    LoadedManifests,
     Manifest,
     ManifestMemo,
     has_manifest_extension,
@@ -141,6 +149,24 @@ def _admin_gates(manifests: list[Manifest], warnings: list[str]) -> dict[str, st
     return {}
 
 
+def load_payload_manifests(tree: PayloadTree, references: ImageReferences, *, memo: ManifestMemo | None = None,
+                           profile: str = DEFAULT_PROFILE, hashes: Mapping[str, str] | None = None) -> LoadedManifests:
+    """Every manifest document of the tree in the CVO's load order, its templates rendered."""
+    images = {tag.name: tag.pull_spec for tag in references.entries
+              if tag.kind == "DockerImage" and tag.pull_spec is not None}
+    return load_manifests(tree.cvo_manifests, tree.release_manifests, memo=memo, hashes=hashes, version=tree.version,
+                          render_template=lambda text: render(text, tree.release_image, profile, images))
+
+
+def taken_by_cluster(manifests: list[Manifest], version: str, *, profile: str = DEFAULT_PROFILE, feature_set: str = "",
+             enabled_feature_gates: Collection[str] = frozenset()) -> list[bool]:
+    """Per manifest, whether the CVO loads it for this cluster (no capability filter: see the module)."""
+    major = _major(version)
+    return [exclusion_reason(m.annotations, m.group, m.kind, major_version=major, profile=profile,
+                             feature_set=feature_set, enabled_feature_gates=enabled_feature_gates) is None
+            for m in manifests]
+
+
 def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, profile: str = DEFAULT_PROFILE,
                      feature_set: str = "", enabled_feature_gates: Collection[str] = frozenset()) -> dict[str, Any]:
     """The contents record of ``tree``. Raises :class:`ContentsError` (naming the file) when
@@ -165,11 +191,7 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
 
     counted = sorted(name for name in files if has_manifest_extension(name))
     hashes = {name: hashlib.sha256(files[name]).hexdigest() for name in counted}
-    images_for_templates = {tag.name: tag.pull_spec for tag in references.entries
-                            if tag.kind == "DockerImage" and tag.pull_spec is not None}
-    loaded = load_manifests(
-        tree.cvo_manifests, files, memo=memo, hashes=hashes, version=tree.version,
-        render_template=lambda text: render(text, tree.release_image, profile, images_for_templates))
+    loaded = load_payload_manifests(tree, references, memo=memo, profile=profile, hashes=hashes)
     warnings.extend(loaded.warnings)
 
     metadata_version, graph_error = _release_version(files)
@@ -181,19 +203,17 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         more = len(loaded.errors) - _ERRORS_SHOWN
         graph_error = f"manifests the cluster-version operator cannot load: {shown}" + \
             (f"; and {more} more" if more > 0 else "")
-    major = _major(version)
-    included_flags = [exclusion_reason(m.annotations, m.group, m.kind, major_version=major, profile=profile,
-                                       feature_set=feature_set, enabled_feature_gates=enabled_feature_gates) is None
-                      for m in loaded.manifests]
-    included = [m for m, flag in zip(loaded.manifests, included_flags) if flag]
+    included_flags = taken_by_cluster(loaded.manifests, version, profile=profile, feature_set=feature_set,
+                                      enabled_feature_gates=enabled_feature_gates)
+    applied = [m for m, flag in zip(loaded.manifests, included_flags) if flag]
 
-    operators = _cluster_operators(included, warnings)
+    operators = _cluster_operators(applied, warnings)
     kubernetes = components.versions.get("kubernetes", {}).get("version")
     declared = operators.get("kube-apiserver", {}).get("versions", {}).get("kube-apiserver")
     if kubernetes and declared and declared != kubernetes:
         warnings.append(f"the kube-apiserver ClusterOperator declares kube-apiserver {declared}, "
                         f"image-references' hyperkube says kubernetes {kubernetes}")
-    gates = _admin_gates(included, warnings)
+    gates = _admin_gates(applied, warnings)
     return {
         "version": tree.version,
         "arch": tree.arch,
@@ -202,8 +222,8 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         "images": images,
         "clusterOperators": operators,
         "manifests": len(counted),
-        "updateGraph": None if graph_error else _graph(included, install=False),
-        "installGraph": None if graph_error else _graph(included, install=True),
+        "updateGraph": None if graph_error else _graph(applied, install=False),
+        "installGraph": None if graph_error else _graph(applied, install=True),
         "adminGates": gates,
         "graphError": graph_error,
         "warnings": warnings,

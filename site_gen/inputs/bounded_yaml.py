@@ -117,6 +117,7 @@ class BoundedLoader:
         self.lines: dict[tuple, int] = {}
         self.anchors: dict[str, tuple[object, int]] = {}  # anchor -> value, expanded size
         self.open_anchors: set[str] = set()
+        self.last_key_wins = False  # a key written twice: an error, or (go-yaml's way) the last one counts
 
     def error(self, message: str, event) -> InputError:
         return InputError(f"invalid YAML: {message}", self.path, event.start_mark.line + 1)
@@ -237,7 +238,7 @@ class BoundedLoader:
                     and key_event.implicit[0]:
                 parent.merges.append((value, event))
                 return
-            if key in data:  # equal keys, which one dict would merge: the reference rejects them
+            if key in data and not self.last_key_wins:  # equal keys: the reference rejects them
                 shown = key_event.value if type(key_event) is ScalarEvent else key
                 raise InputError(f"duplicate key {shown!r} (first at line {parent.lines[key]}): "
                                  "a key may appear only once in a mapping", self.path, line)
@@ -269,7 +270,7 @@ def _duplicate_key(key_node, first_line: int, path) -> InputError:
                       "only once in a mapping", path, key_node.start_mark.line + 1)
 
 
-def _walk_tree(root: yaml.Node, path, lines: dict) -> None:
+def _walk_tree(root: yaml.Node, path, lines: dict, last_key_wins: bool = False) -> None:
     """Lines, depth and duplicate keys of a composed document without anchors (so a tree)."""
     scalar, sequence = yaml.ScalarNode, yaml.SequenceNode
     stack: list[tuple[yaml.Node, tuple[Any, ...] | None, int]] = [(root, (), 0)]
@@ -295,14 +296,14 @@ def _walk_tree(root: yaml.Node, path, lines: dict) -> None:
                 stack.append((value_node, None, depth))
                 continue
             key = key_node.value
-            if key_node.tag != _MERGE:
+            if key_node.tag != _MERGE and not last_key_wins:
                 if key in first_lines:
                     raise _duplicate_key(key_node, first_lines[key], path)
                 first_lines[key] = key_node.start_mark.line + 1
             stack.append((value_node, None if keys is None else keys + (key,), depth))
 
 
-def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
+def _walk_nodes(root: yaml.Node, path, lines: dict, last_key_wins: bool = False) -> None:
     """Lines, depth, duplicate keys and alias expansion of a composed document, without recursion.
     A node reached again through an alias is not entered again."""
     sizes: dict[int, int] = {}
@@ -339,7 +340,7 @@ def _walk_nodes(root: yaml.Node, path, lines: dict) -> None:
         first_lines: dict = {}
         for key_node, value_node in node.value:
             written += isinstance(key_node, yaml.ScalarNode) + isinstance(value_node, yaml.ScalarNode)
-            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE and not last_key_wins:
                 if key_node.value in first_lines:
                     raise _duplicate_key(key_node, first_lines[key_node.value], path)
                 first_lines[key_node.value] = key_node.start_mark.line + 1
@@ -367,10 +368,13 @@ def may_have_anchor(text: str) -> bool:
     return False
 
 
-def load_bounded(text: str, path, trim: Callable[[yaml.Node], None] | None = None) -> tuple[object, dict[tuple, int]]:
+def load_bounded(text: str, path, trim: Callable[[yaml.Node], None] | None = None,
+                 last_key_wins: bool = False) -> tuple[object, dict[tuple, int]]:
     """The data of the single YAML document ``text`` and the line of every value. ``trim``, if
     given, may cut the composed tree after its bounds are checked and before it is built (a
-    document too deep for libyaml's composer is built from events, untrimmed)."""
+    document too deep for libyaml's composer is built from events, untrimmed). A key written
+    twice in a mapping is an error, unless ``last_key_wins`` (what go-yaml does, so the
+    Kubernetes manifests a cluster takes)."""
     loader = FastResolvingLoader(text)
     lines: dict[tuple, int] = {}
     try:
@@ -379,13 +383,14 @@ def load_bounded(text: str, path, trim: Callable[[yaml.Node], None] | None = Non
             if node is None:
                 return None, lines
             if may_have_anchor(text):  # nodes may be shared: count what aliases expand to
-                _walk_nodes(node, path, lines)
+                _walk_nodes(node, path, lines, last_key_wins)
             else:
-                _walk_tree(node, path, lines)
+                _walk_tree(node, path, lines, last_key_wins)
             if trim is not None:
                 trim(node)
             return loader.construct_document(node), lines
         reader = BoundedLoader(loader, path)
+        reader.last_key_wins = last_key_wins
         reader.lines = lines
         return reader.load(), lines
     finally:
