@@ -16,13 +16,13 @@ from pathlib import Path
 
 import orjson
 import pytest
-from release_images import push_release, release_layers, write_layout
 
 from site_gen.cli import main
 
 from conftest import REPO, SHARED
 from registry_images import Pusher, gzip_bytes, tar_bytes
 from registry_server import REGISTRY, cert_dir_for
+from release_images import push_release, release_layers, write_layout
 
 pytest_plugins = ["registry_fixtures"]
 

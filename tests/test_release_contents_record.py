@@ -6,7 +6,6 @@ import orjson
 import pytest
 from test_release_contents_components import image_references_file, needs_release_contents
 
-from site_gen.contents.admin_gates import DOCUMENTATION, ack_command, gate_details, gate_link, gates_for_update
 from site_gen.contents.inclusion import exclusion_reason
 from site_gen.contents.payload_errors import ContentsError
 from site_gen.contents.release_contents import (
@@ -15,14 +14,15 @@ from site_gen.contents.release_contents import (
     error_contents,
     release_contents,
 )
+from site_gen.js_rules.release_diff import ack_command, admin_gates, gate_link, invalid_admin_gates
 
 from release_fixtures import SELF_MANAGED, diff_pair, doc, image_references, metadata, tree
 from release_payloads import payload_tree
 
 CONTRACT = ["version", "arch", "digest", "components", "images", "clusterOperators", "manifests", "updateGraph",
             "installGraph", "adminGates"]
-EXTRA = ["graphError", "warnings", "componentStreams", "imageAnnotations", "manifestFiles", "resources",
-         "adminGateDetails"]
+EXTRA = ["graphError", "warnings", "componentStreams", "imageAnnotations", "manifestFiles", "resources"]
+DOCUMENTATION = "https://docs.redhat.com/en/documentation/openshift_container_platform/"
 
 
 def cluster_operator(name: str, versions: str, *annotations: str) -> str:
@@ -50,7 +50,7 @@ def test_a_synthetic_release_reads_as_a_real_one():
     assert record["adminGates"] == {"ack-4.21-kube-1.35-api-removals-in-4.22": (
         "Kubernetes 1.35 and therefore OpenShift 4.22 remove several APIs which require admin consideration. "
         "Please see\nthe knowledge article https://access.redhat.com/articles/6955021 for details and instructions.\n")}
-    assert record["adminGateDetails"]["ack-4.21-kube-1.35-api-removals-in-4.22"]["link"] == \
+    assert gate_link(record["adminGates"]["ack-4.21-kube-1.35-api-removals-in-4.22"]) == \
         "https://access.redhat.com/articles/6955021"
     assert record["clusterOperators"]["kube-apiserver"]["versions"] == {
         "operator": "4.21.2", "kube-apiserver": "1.34.4"}
@@ -202,28 +202,28 @@ def test_payloadcapabilitytest_shapes_give_each_resource_its_capabilities():
 
 # --- admin gates
 
-def test_admin_gate_details_as_the_cvo_reads_them():
+def test_admin_gates_as_the_cvo_reads_them():
+    """The record keeps the ConfigMap's data; release-diff.js says what the CVO makes of each key."""
     gates = {"ack-4.12-kube-1.26-api-removals-in-4.13": "See https://access.redhat.com/articles/6958394 now.",
              "ack-4.12-empty": "",
              "ack-4.12--bad": "x",
              "not-an-ack": "https://example.com/a https://example.com/b"}
-    details = gate_details(gates)
-    assert details["ack-4.12-kube-1.26-api-removals-in-4.13"] == {
-        "appliesAt": "4.12", "link": "https://access.redhat.com/articles/6958394",
-        "ackCommand": "oc -n openshift-config patch cm admin-acks --patch "
-                      "'{\"data\":{\"ack-4.12-kube-1.26-api-removals-in-4.13\":\"true\"}}' --type=merge",
-        "problem": None}
-    assert details["ack-4.12-empty"]["problem"] == \
-        "admin-gates configmap gate ack-4.12-empty must contain a non-empty value."
-    assert details["ack-4.12--bad"]["appliesAt"] is None and "invalid format" in details["ack-4.12--bad"]["problem"]
-    assert details["not-an-ack"]["link"] == DOCUMENTATION
+    record = {"version": "4.12.9", "adminGates": gates}
+    assert admin_gates(record, "4.13.0") == {"ack-4.12-kube-1.26-api-removals-in-4.13":
+                                             "See https://access.redhat.com/articles/6958394 now."}
+    assert ack_command("ack-4.12-kube-1.26-api-removals-in-4.13") == (
+        "oc -n openshift-config patch cm admin-acks --patch "
+        "'{\"data\":{\"ack-4.12-kube-1.26-api-removals-in-4.13\":\"true\"}}' --type=merge")
+    invalid = invalid_admin_gates(record, "4.13.0")
+    assert invalid["ack-4.12-empty"] == "admin-gates configmap gate ack-4.12-empty must contain a non-empty value."
+    assert "invalid format" in invalid["ack-4.12--bad"] and "invalid format" in invalid["not-an-ack"]
 
 
 def test_which_gates_an_update_needs():
-    gates = {"ack-4.12-a": "m", "ack-4.13-b": "m", "bogus": "m"}
-    assert gates_for_update(gates, (4, 12), (4, 12)) == {}
-    assert gates_for_update(gates, (4, 12), (4, 13)) == {"ack-4.12-a": "m", "bogus": "m"}
-    assert gates_for_update(gates, (4, 13), (4, 12)) == {"ack-4.13-b": "m", "bogus": "m"}
+    gates = {"ack-4.12-a": "m", "ack-4.13-b": "m"}
+    assert admin_gates({"version": "4.12.3", "adminGates": gates}, "4.12.9") == {}   # a z-stream update
+    assert admin_gates({"version": "4.12.3", "adminGates": gates}, "4.13.0") == {"ack-4.12-a": "m"}
+    assert admin_gates({"version": "4.13.3", "adminGates": gates}, "4.12.0") == {}   # older: no UpdateType
 
 
 @pytest.mark.parametrize(("message", "link"), [

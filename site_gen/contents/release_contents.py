@@ -4,7 +4,8 @@ The record's keys, in this order (docs/release-contents.md describes each): ``ve
 ``arch``, ``digest``, ``components``, ``images``, ``clusterOperators``, ``manifests``,
 ``updateGraph``, ``installGraph``, ``adminGates`` (the contract of issue 28), then
 ``graphError``, ``warnings``, ``componentStreams``, ``imageAnnotations``,
-``manifestFiles``, ``resources``, ``adminGateDetails``.
+``manifestFiles``, ``resources``. Which admin gates an update needs, their links and the
+``oc patch`` that acks one are the diff's rules (assets/release-diff.js), written once.
 
 The graphs are the CVO's for a cluster of the default profile
 (``self-managed-high-availability``) and the ``Default`` feature set with no feature gate
@@ -27,7 +28,6 @@ from typing import Any
 
 import orjson
 
-from .admin_gates import gate_details
 from .components import component_versions
 from .go_templates import render
 from .image_references import (
@@ -231,5 +231,4 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         "imageAnnotations": annotations,
         "manifestFiles": hashes,
         "resources": [_resource(m, flag) for m, flag in zip(loaded.manifests, included_flags)],
-        "adminGateDetails": gate_details(gates),
     }

@@ -85,3 +85,8 @@ def commit_url(repository: str | None, commit: str | None) -> str | None:
     """The GitHub link of a commit, None for other hosts or without a commit."""
     url: str | None = _rules().call("SiteGenReleaseDiff.commitUrl", repository, commit)
     return url
+
+
+def gate_link(message: str) -> str:
+    """The CVO's link for an admin gate's risk: the first https URL of its message that parses."""
+    return str(_rules().call("SiteGenReleaseDiff.gateLink", message))

@@ -20,7 +20,8 @@ from typing import Any
 
 from .. import layout
 from ..contents.release_contents import contents_json
-from ..js_rules.release_diff import changes_json, release_changes
+from ..js_rules.release_diff import changes_json, forget_record, keep_record, release_changes
+from ..js_rules.v8_context import Kept
 from ..model import versions
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
@@ -88,7 +89,26 @@ def release_contents_files(records: Records, graph: Graph, channels: Iterable[st
     """Site path -> bytes of every contents and change file."""
     files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
              for (version, arch), record in records.items()}
-    for older, newer, arch in change_pairs(records, graph, channels):
-        changes = release_changes(records[older, arch], records[newer, arch])
-        files[layout.changes_path(older, arch, newer)] = changes_json(changes)
+    pairs = change_pairs(records, graph, channels)
+    # each record is parsed into the rules' context once, for all the pairs it is in
+    uses: dict[tuple[str, str], int] = defaultdict(int)
+    for older, newer, arch in pairs:
+        uses[older, arch] += 1
+        uses[newer, arch] += 1
+    kept: dict[tuple[str, str], Kept] = {}
+    try:
+        for older, newer, arch in pairs:
+            sides = []
+            for key in ((older, arch), (newer, arch)):
+                if key not in kept:
+                    kept[key] = keep_record(records[key])
+                sides.append(kept[key])
+            files[layout.changes_path(older, arch, newer)] = changes_json(release_changes(*sides))
+            for key in ((older, arch), (newer, arch)):
+                uses[key] -= 1
+                if not uses[key]:
+                    forget_record(kept.pop(key))
+    finally:
+        for value in kept.values():
+            forget_record(value)
     return files

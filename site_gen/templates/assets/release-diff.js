@@ -359,10 +359,16 @@ const SiteGenReleaseDiff = (() => {
   const ackCommand = (key) =>
     `oc -n openshift-config patch cm admin-acks --patch '{"data":{${JSON.stringify(key)}:"true"}}' --type=merge`;
 
-  /* The first https URL of a gate's message: the CVO's link for the risk. */
+  /* The CVO's link for a gate's risk: the first https URL of the message (Go's [[:space:]] ends it)
+     that Go's url.Parse accepts (no control character, no % without two hex digits), else the
+     product documentation. */
+  const DOCUMENTATION = "https://docs.redhat.com/en/documentation/openshift_container_platform/";
   function gateLink(message) {
-    const found = /https:\/\/[^\s]*/.exec(message);
-    return found ? found[0] : null;
+    for (const found of message.matchAll(/https:\/\/[^\t\n\v\f\r ]*/g)) {
+      const candidate = found[0];
+      if (!/[\x00-\x1f\x7f]/.test(candidate) && !/%(?![0-9a-fA-F]{2})/.test(candidate)) return candidate;
+    }
+    return DOCUMENTATION;
   }
 
   /* What an update from `from` to `to` changes: the change file's document (docs/release-diff.md). */
