@@ -245,3 +245,11 @@ def test_masking_never_mixes_two_files_up():
         [resource] = record["resources"]
         assert resource["name"] == f"cm-{version}"
     assert sum(key.startswith("masked:") for key in memo.entries) == 1
+
+
+def test_a_value_pyyaml_cannot_build_is_an_error_not_a_traceback():
+    """A timestamp of month 13 in a document large enough for the event reader (> 5,000 collections)."""
+    text = "kind: ConfigMap\nmetadata:\n  name: a\ndata:\n" + "".join(f"  k{i}: [1]\n" for i in range(6000)) \
+        + "  when: 2001-13-45\n"
+    with pytest.raises(ContentsError, match="x.yaml:1: invalid YAML: month must be in 1..12"):
+        parse_file(text.encode(), "x.yaml")

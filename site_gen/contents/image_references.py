@@ -87,6 +87,8 @@ def _decode(data: bytes) -> object:
         mark = getattr(exc, "problem_mark", None)
         raise _fail(f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
                     mark.line + 1 if mark is not None else None) from None
+    except (ValueError, TypeError, OverflowError) as exc:  # PyYAML's constructors: a timestamp of month 13
+        raise _fail(f"invalid YAML: {exc}") from None
     return value
 
 

@@ -234,7 +234,9 @@ def _summary(document: dict) -> dict[str, Any]:
                                    and item.get("served") is True] if isinstance(versions, list) else []
     elif kind == "ConfigMap" and (namespace, name) == ADMIN_GATES:
         data = document.get("data")
-        extra["data"] = {str(k): v for k, v in data.items()} if isinstance(data, dict) else {}
+        # plain values only (a string, else None), so a summary is always JSON
+        extra["data"] = {str(k): v if isinstance(v, str) else None for k, v in data.items()} \
+            if isinstance(data, dict) else {}
     traits = {"profiles": profiles_of(annotations), "capabilities": capabilities_of(annotations),
               "featureSets": feature_sets_of(annotations),
               "delete": (annotations or {}).get(DELETE) == "true",
@@ -268,6 +270,8 @@ def _yaml_document(chunk: str, path: str, first_line: int) -> Iterator[tuple[obj
         mark = getattr(exc, "problem_mark", None)
         where = first_line + (mark.line if mark is not None else 0)
         raise ContentsError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path, where) from None
+    except (ValueError, TypeError, OverflowError) as exc:  # PyYAML's constructors: a timestamp of month 13
+        raise ContentsError(f"invalid YAML: {exc}", path, first_line) from None
     if value is not None:
         yield value, first_line
 
