@@ -18,6 +18,9 @@ from .catalog_model import Bundle, Catalog, Channel, DeprecationEntry, Deprecati
 from .decoding import JsonNumberText
 
 _META_KEYS = ("schema", "package", "name")
+# Terms (space-separated tokens, "||" included) of one skipRange: real ones have two to five; each
+# is checked against every entry of the channel, so 60 entries of 10,000 terms took minutes.
+MAX_RANGE_TERMS = 64
 # CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)
 _CSV_FIELDS = ("displayName", "minKubeVersion", "maturity")
 
@@ -134,10 +137,16 @@ class _Context:
                 if skip is not None and not isinstance(skip, str):
                     raise self.fail("channel", f"entries[{index}].skips[{position}] must be a string",
                                     skip_keys + (position,))
+            skip_range = self.string("skipRange", "channel", item, where)
+            if skip_range.count(" ") >= MAX_RANGE_TERMS:  # each term is checked against every entry
+                terms = len(skip_range.split())
+                if terms > MAX_RANGE_TERMS:
+                    raise InputError(f"entries[{index}].skipRange has {terms:,} terms, more than the limit of "
+                                     f"{MAX_RANGE_TERMS}", self.origin.path,
+                                     self.lines.get((*where, "skipRange"), self.lines.get(where, self.origin.line)))
             result.append(Entry(self.string("name", "channel", item, where),
                                 self.string("replaces", "channel", item, where),
-                                tuple(skip or "" for skip in skips),
-                                self.string("skipRange", "channel", item, where)))
+                                tuple(skip or "" for skip in skips), skip_range))
         return tuple(result)
 
     def deprecations(self) -> tuple[DeprecationEntry, ...]:
