@@ -70,6 +70,13 @@ class Pushed:
     media_type: str
 
 
+def _diff_id(layer: bytes) -> str:
+    try:
+        return digest_of(gzip.decompress(layer))
+    except (OSError, EOFError, zlib.error):  # not gzip: a corrupt or non-tar layer
+        return digest_of(layer)
+
+
 class Pusher:
     def __init__(self, url: str, repository: str, ca: str, auth: tuple[str, str] | None = None):
         self.repository = repository
@@ -111,15 +118,12 @@ class Pusher:
         return Pushed(digest_of(body), len(body), media_type)
 
     def image(self, reference: str | None, architecture: str, layers: list[bytes], oci: bool = False,
-              labels: dict[str, str] | None = None) -> Pushed:
+              labels: dict[str, str] | None = None, diff_ids: list[str] | None = None) -> Pushed:
         """An image of ``layers`` (base first, each gzip'd tar or any bytes), its config
-        carrying ``labels``."""
-        diff_ids = []
-        for layer in layers:
-            try:
-                diff_ids.append(digest_of(gzip.decompress(layer)))
-            except (OSError, EOFError, zlib.error):  # not gzip: a corrupt or non-tar layer
-                diff_ids.append(digest_of(layer))
+        carrying ``labels``. ``diff_ids``: the config's, when decompressing a layer to
+        compute them would not do (a gzip bomb)."""
+        if diff_ids is None:
+            diff_ids = [_diff_id(layer) for layer in layers]
         config = json.dumps({"architecture": architecture, "os": "linux",
                              "rootfs": {"type": "layers", "diff_ids": diff_ids},
                              **({"config": {"Labels": labels}} if labels else {})}, sort_keys=True).encode()

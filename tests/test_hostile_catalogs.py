@@ -5,51 +5,20 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
+from hostile import assert_refused, run_with_peak
 from olm_catalogs import bundle, chain, channel, entry, package, write_json, write_yaml
 
 from site_gen.olm.blobs import MAX_RANGE_TERMS
 from site_gen.olm.decoding import MAX_JSON_FILE, MAX_JSON_OBJECT
 from site_gen.olm.loading import MAX_DEPTH
 
-from conftest import REPO
-
-# The build's command line in a child, then its peak resident memory (VmHWM: ru_maxrss carries the
-# parent's peak across fork and exec) as the last line of stdout.
-BUILD_AND_PEAK = """
-import re, sys
-from pathlib import Path
-from site_gen.cli import main
-try:
-    status = main(sys.argv[1:])
-except SystemExit as exc:
-    status = exc.code
-print(status)
-print(int(re.search(r"VmHWM:\\s*(\\d+) kB", Path("/proc/self/status").read_text()).group(1)) // 1024)
-"""
-
 
 def build_catalog(tmp_path, source, timeout=120) -> tuple[int, str, int]:
     """(exit status, stderr, peak MiB) of an operators-only build of the catalog ``source``."""
-    result = subprocess.run([sys.executable, "-c", BUILD_AND_PEAK, "build", "--catalog", f"ops-v4.20={source}",
-                             "--out", str(tmp_path / "site"), "--no-html", "--quiet",
-                             "--cache-dir", str(tmp_path / "cache")],
-                            capture_output=True, text=True, timeout=timeout, cwd=REPO)
-    status, peak = result.stdout.splitlines()[-2:]
-    return int(status), result.stderr, int(peak)
-
-
-def assert_refused(status: int, stderr: str, *fragments: str) -> str:
-    assert status == 1, stderr
-    assert "Traceback" not in stderr, stderr
-    lines = stderr.splitlines()
-    assert lines[1:] in ([], ["nothing was published; any previous output is unchanged"]), stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
+    return run_with_peak("build", "--catalog", f"ops-v4.20={source}", "--out", tmp_path / "site", "--no-html",
+                         "--quiet", "--cache-dir", tmp_path / "cache", timeout=timeout)
 
 
 @pytest.mark.parametrize("links", [{"a.yaml": "b.yaml", "b.yaml": "a.yaml"}, {"self.yaml": "self.yaml"},
