@@ -48,6 +48,24 @@ def tar_bytes(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def entries_layer(*entries: tuple) -> bytes:
+    """A gzip'd tar of entries in order: (name, bytes) a file, (name, "dir"), (name, "symlink",
+    target), (name, "hardlink", target)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for name, kind, *rest in entries:
+            info = tarfile.TarInfo(name)
+            info.mtime, info.mode = 0, 0o644
+            if isinstance(kind, bytes):
+                info.size = len(kind)
+                archive.addfile(info, io.BytesIO(kind))
+                continue
+            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE}[kind]
+            info.linkname = rest[0] if rest else ""
+            archive.addfile(info)
+    return gzip.compress(buffer.getvalue(), mtime=0)
+
+
 def gzip_bytes(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=6, mtime=0)
 

@@ -4,8 +4,6 @@ refused in one line naming the image and the layer, under a limit of TreeLimits.
 
 from __future__ import annotations
 
-import gzip
-import io
 import tarfile
 import zlib
 from pathlib import Path
@@ -21,6 +19,7 @@ from site_gen.olm.sources import pulled_catalogs_dir
 from site_gen.registry.layer_apply import TreeLimits
 
 from registry_images import Pusher, base_layer, digest_of
+from registry_images import entries_layer as layer
 from registry_server import REGISTRY, cert_dir_for
 
 pytest_plugins = ["registry_fixtures"]
@@ -32,24 +31,6 @@ CONFIGS = {"operators.operatorframework.io.index.configs.v1": "/configs"}
 GATES = (FIXTURES / "gates" / "catalog.yaml").read_bytes()
 STALE = (FIXTURES / "deprecations" / "catalog.yaml").read_bytes()
 LIMITS = TreeLimits()
-
-
-def layer(*entries: tuple) -> bytes:
-    """A gzip'd tar of entries in order: (name, bytes) a file, (name, "dir"), (name, "symlink",
-    target), (name, "hardlink", target)."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
-        for name, kind, *rest in entries:
-            info = tarfile.TarInfo(name)
-            info.mtime, info.mode = 0, 0o644
-            if isinstance(kind, bytes):
-                info.size = len(kind)
-                archive.addfile(info, io.BytesIO(kind))
-                continue
-            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE}[kind]
-            info.linkname = rest[0] if rest else ""
-            archive.addfile(info)
-    return gzip.compress(buffer.getvalue(), mtime=0)
 
 
 FIRST = layer(("configs/gates/catalog.yaml", GATES), ("configs/stale/catalog.yaml", STALE))
