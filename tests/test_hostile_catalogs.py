@@ -5,14 +5,18 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 from hostile import assert_refused, run_with_peak
 from olm_catalogs import bundle, chain, channel, entry, package, write_json, write_yaml
 
-from site_gen.olm.blobs import MAX_RANGE_TERMS
+from site_gen.olm.blobs import MAX_NAME_IN_PATH, MAX_RANGE_TERMS
 from site_gen.olm.decoding import MAX_JSON_FILE, MAX_JSON_OBJECT
 from site_gen.olm.loading import MAX_DEPTH
+
+from conftest import REPO
 
 
 def build_catalog(tmp_path, source, timeout=120) -> tuple[int, str, int]:
@@ -125,3 +129,54 @@ def test_skip_ranges_of_10000_terms_are_refused_naming_the_line(tmp_path):
                                               f"{MAX_RANGE_TERMS}")
     line = int(stderr.split(":")[1])
     assert "skipRange" in path.read_text().splitlines()[line - 1]
+
+
+HOSTILE_NAME = "evil\x1b[2J\x00\r\x9bname"
+
+
+def test_control_characters_in_names_reach_neither_the_terminal_nor_dot(tmp_path):
+    """A package, channel and bundle named with an escape sequence, NUL, CR and a C1 control:
+    the build with pages draws the channel (dot once stopped at the NUL) and what it prints
+    shows the characters as escapes; check's findings too."""
+    blobs = [package(HOSTILE_NAME, "stable" + HOSTILE_NAME),
+             channel(HOSTILE_NAME, "stable" + HOSTILE_NAME, [entry(f"{HOSTILE_NAME}.v1.0.0")]),
+             bundle(HOSTILE_NAME, f"{HOSTILE_NAME}.v1.0.0", "1.0.0")]
+    path = write_json(tmp_path / "catalog" / "c.json", blobs)
+    status, stderr, _ = run_with_peak("build", "--catalog", f"ops@4.20={path.parent}", "--out", tmp_path / "site",
+                                      "--cache-dir", tmp_path / "cache")
+    assert status == 0, stderr
+    pages = [page for page in (tmp_path / "site" / "olm" / "ops").rglob("*.html") if "stable" in page.name]
+    assert len(pages) == 1 and b"<svg" in pages[0].read_bytes()
+    status, stdout = _check(path.parent)
+    assert status == 1 and "invalid package name" in stdout, stdout
+    assert not any(control in stdout for control in "\x1b\x00\r\x9b"), repr(stdout)
+    assert "evil\\x1b[2J\\x00\\r\\x9bname" in stdout, stdout
+
+
+def _check(source) -> tuple[int, str]:
+    result = subprocess.run([sys.executable, "-m", "site_gen", "check", "--catalog", str(source)],
+                            capture_output=True, timeout=60, cwd=REPO)
+    return result.returncode, result.stdout.decode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("what", ["package", "channel"])
+def test_a_name_too_long_for_a_file_name_is_refused_naming_the_blob(tmp_path, what):
+    long = "n" * 5000
+    pkg, chan = (long, "stable") if what == "package" else ("p", long)
+    blobs = [package(pkg, chan), channel(pkg, chan, [entry(f"{pkg}.v1.0.0")]), bundle(pkg, f"{pkg}.v1.0.0", "1.0.0")]
+    path = write_yaml(tmp_path / "catalog" / "c.yaml", blobs)
+    status, stderr, _ = run_with_peak("build", "--catalog", f"ops@4.20={path.parent}", "--out", tmp_path / "site",
+                                      "--no-html", "--cache-dir", tmp_path / "cache")
+    line = 2 if what == "package" else 6  # the blob that names it first
+    assert_refused(status, stderr, f"{path}:{line}: error: ", "of 5,000 characters cannot be a file name on the site",
+                   f"{what} name takes 5,000 bytes once percent-encoded, more than {MAX_NAME_IN_PATH}")
+
+
+def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
+    """The error names the file, whose name is anyone's text too."""
+    root = tmp_path / "catalog"
+    root.mkdir()
+    (root / "bad\x1b]0;owned\x07.yaml").write_text("schema: [unclosed\n")
+    status, stderr, _ = build_catalog(tmp_path, root)
+    line = assert_refused(status, stderr, "bad\\x1b]0;owned\\x07.yaml:")
+    assert "\x1b" not in stderr and "\x07" not in stderr, repr(line)

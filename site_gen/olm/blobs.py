@@ -16,11 +16,13 @@ import orjson
 from ..model.errors import InputError
 from .catalog_model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 from .decoding import JsonNumberText
+from .published_json import path_component
 
 _META_KEYS = ("schema", "package", "name")
 # Terms (space-separated tokens, "||" included) of one skipRange: real ones have two to five; each
 # is checked against every entry of the channel, so 60 entries of 10,000 terms took minutes.
 MAX_RANGE_TERMS = 64
+MAX_NAME_IN_PATH = 255 - len(".json.gz")  # a package or channel name as a file name (NAME_MAX)
 # CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)
 _CSV_FIELDS = ("displayName", "minKubeVersion", "maturity")
 
@@ -42,6 +44,8 @@ class BlobReader:
             shown = json_text(value)
             shown = shown if len(shown) <= 120 else shown[:117] + "..."
             raise InputError(f"object '{shown}' is missing root schema field", path, line)
+        if schema in ("olm.package", "olm.channel"):
+            _check_file_names(meta, schema, origin)
         if schema == "olm.package":
             self.catalog.packages.append(Package(meta.get("name", ""), context.string("defaultChannel", "package"),
                                                  origin))
@@ -55,6 +59,20 @@ class BlobReader:
                                                           origin))
         else:
             self.catalog.others[schema] = self.catalog.others.get(schema, 0) + 1
+
+
+def _check_file_names(meta: dict[str, str], schema: str, origin: Origin) -> None:
+    """Package and channel names become file names on the site (percent-encoded, plus ``.json.gz``
+    or ``.html.gz``); one no file system can hold is refused here, naming the blob, rather than
+    failing when it is written."""
+    for key in ("package", "name") if schema == "olm.channel" else ("name",):
+        value = meta.get(key, "")
+        encoded = len(path_component(value))
+        if encoded > MAX_NAME_IN_PATH:
+            what = "package" if key == "package" or schema == "olm.package" else "channel"
+            raise InputError(f"{schema} {key} of {len(value):,} characters cannot be a file name on the site: the "
+                             f"{what} name takes {encoded:,} bytes once percent-encoded, more than "
+                             f"{MAX_NAME_IN_PATH}", origin.path, origin.line)
 
 
 def json_text(value: object) -> str:
