@@ -14,6 +14,7 @@ import sys
 from . import __version__, quick_exit
 from .interruption import Interrupted, stop_cleanly_on_signals
 from .model.errors import InputError, Warnings
+from .terminal_text import escaped_output, shown
 
 # command name -> module in site_gen.commands, in the order --help lists them
 COMMANDS = {
@@ -60,6 +61,11 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    with escaped_output():  # names are anyone's text: no control character reaches the terminal raw
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     parser = make_parser((argv[0],) if argv[0] in COMMANDS else tuple(COMMANDS))
     args = parser.parse_args(argv)
@@ -69,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _module(args.command).run(args, warnings)
     except InputError as exc:
-        print(f"{exc.location}error: {exc.message}", file=sys.stderr)
+        print(f"{exc.location}error: {shown(exc.message)}", file=sys.stderr)
         print("nothing was published; any previous output is unchanged", file=sys.stderr)
         return 1
     except Interrupted as exc:

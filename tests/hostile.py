@@ -28,3 +28,38 @@ def assert_one_clear_line(result: subprocess.CompletedProcess, *fragments: str) 
     for fragment in fragments:
         assert fragment in first, first
     return first
+
+
+# site-gen's command line in a child, then its exit status and its peak resident memory in MiB
+# (VmHWM: getrusage's ru_maxrss carries the parent's peak across fork and exec) on stdout's last lines.
+_MAIN_AND_PEAK = """
+import re, sys
+from pathlib import Path
+from site_gen.cli import main
+try:
+    status = main(sys.argv[1:])
+except SystemExit as exc:
+    status = exc.code
+print(status)
+print(int(re.search(r"VmHWM:\\s*(\\d+) kB", Path("/proc/self/status").read_text()).group(1)) // 1024)
+"""
+
+
+def run_with_peak(*args: str, timeout: float = 120) -> tuple[int, str, int]:
+    """(exit status, stderr, peak resident MiB) of ``site-gen ARGS`` in a child process."""
+    result = subprocess.run([sys.executable, "-c", _MAIN_AND_PEAK, *map(str, args)], capture_output=True,
+                            text=True, timeout=timeout, cwd=REPO)
+    status, peak = result.stdout.splitlines()[-2:]
+    return int(status), result.stderr, int(peak)
+
+
+def assert_refused(status: int, stderr: str, *fragments: str) -> str:
+    """Exit status 1, no traceback, one error line holding ``fragments`` (and the build's note
+    that nothing was published, if any); the error line."""
+    assert status == 1, stderr
+    assert "Traceback" not in stderr, stderr
+    lines = stderr.splitlines()
+    assert lines[1:] in ([], ["nothing was published; any previous output is unchanged"]), stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]

@@ -48,6 +48,24 @@ def tar_bytes(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def entries_layer(*entries: tuple) -> bytes:
+    """A gzip'd tar of entries in order: (name, bytes) a file, (name, "dir"), (name, "symlink",
+    target), (name, "hardlink", target)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for name, kind, *rest in entries:
+            info = tarfile.TarInfo(name)
+            info.mtime, info.mode = 0, 0o644
+            if isinstance(kind, bytes):
+                info.size = len(kind)
+                archive.addfile(info, io.BytesIO(kind))
+                continue
+            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE}[kind]
+            info.linkname = rest[0] if rest else ""
+            archive.addfile(info)
+    return gzip.compress(buffer.getvalue(), mtime=0)
+
+
 def gzip_bytes(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=6, mtime=0)
 
@@ -68,6 +86,13 @@ class Pushed:
     digest: str
     size: int
     media_type: str
+
+
+def _diff_id(layer: bytes) -> str:
+    try:
+        return digest_of(gzip.decompress(layer))
+    except (OSError, EOFError, zlib.error):  # not gzip: a corrupt or non-tar layer
+        return digest_of(layer)
 
 
 class Pusher:
@@ -111,15 +136,12 @@ class Pusher:
         return Pushed(digest_of(body), len(body), media_type)
 
     def image(self, reference: str | None, architecture: str, layers: list[bytes], oci: bool = False,
-              labels: dict[str, str] | None = None) -> Pushed:
+              labels: dict[str, str] | None = None, diff_ids: list[str] | None = None) -> Pushed:
         """An image of ``layers`` (base first, each gzip'd tar or any bytes), its config
-        carrying ``labels``."""
-        diff_ids = []
-        for layer in layers:
-            try:
-                diff_ids.append(digest_of(gzip.decompress(layer)))
-            except (OSError, EOFError, zlib.error):  # not gzip: a corrupt or non-tar layer
-                diff_ids.append(digest_of(layer))
+        carrying ``labels``. ``diff_ids``: the config's, when decompressing a layer to
+        compute them would not do (a gzip bomb)."""
+        if diff_ids is None:
+            diff_ids = [_diff_id(layer) for layer in layers]
         config = json.dumps({"architecture": architecture, "os": "linux",
                              "rootfs": {"type": "layers", "diff_ids": diff_ids},
                              **({"config": {"Labels": labels}} if labels else {})}, sort_keys=True).encode()

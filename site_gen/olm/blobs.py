@@ -16,8 +16,13 @@ import orjson
 from ..model.errors import InputError
 from .catalog_model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 from .decoding import JsonNumberText
+from .published_json import path_component
 
 _META_KEYS = ("schema", "package", "name")
+# Terms (space-separated tokens, "||" included) of one skipRange: real ones have two to five; each
+# is checked against every entry of the channel, so 60 entries of 10,000 terms took minutes.
+MAX_RANGE_TERMS = 64
+MAX_NAME_IN_PATH = 255 - len(".json.gz")  # a package or channel name as a file name (NAME_MAX)
 # CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)
 _CSV_FIELDS = ("displayName", "minKubeVersion", "maturity")
 
@@ -39,6 +44,8 @@ class BlobReader:
             shown = json_text(value)
             shown = shown if len(shown) <= 120 else shown[:117] + "..."
             raise InputError(f"object '{shown}' is missing root schema field", path, line)
+        if schema in ("olm.package", "olm.channel"):
+            _check_file_names(meta, schema, origin)
         if schema == "olm.package":
             self.catalog.packages.append(Package(meta.get("name", ""), context.string("defaultChannel", "package"),
                                                  origin))
@@ -52,6 +59,20 @@ class BlobReader:
                                                           origin))
         else:
             self.catalog.others[schema] = self.catalog.others.get(schema, 0) + 1
+
+
+def _check_file_names(meta: dict[str, str], schema: str, origin: Origin) -> None:
+    """Package and channel names become file names on the site (percent-encoded, plus ``.json.gz``
+    or ``.html.gz``); one no file system can hold is refused here, naming the blob, rather than
+    failing when it is written."""
+    for key in ("package", "name") if schema == "olm.channel" else ("name",):
+        value = meta.get(key, "")
+        encoded = len(path_component(value))
+        if encoded > MAX_NAME_IN_PATH:
+            what = "package" if key == "package" or schema == "olm.package" else "channel"
+            raise InputError(f"{schema} {key} of {len(value):,} characters cannot be a file name on the site: the "
+                             f"{what} name takes {encoded:,} bytes once percent-encoded, more than "
+                             f"{MAX_NAME_IN_PATH}", origin.path, origin.line)
 
 
 def json_text(value: object) -> str:
@@ -134,10 +155,16 @@ class _Context:
                 if skip is not None and not isinstance(skip, str):
                     raise self.fail("channel", f"entries[{index}].skips[{position}] must be a string",
                                     skip_keys + (position,))
+            skip_range = self.string("skipRange", "channel", item, where)
+            if skip_range.count(" ") >= MAX_RANGE_TERMS:  # each term is checked against every entry
+                terms = len(skip_range.split())
+                if terms > MAX_RANGE_TERMS:
+                    raise InputError(f"entries[{index}].skipRange has {terms:,} terms, more than the limit of "
+                                     f"{MAX_RANGE_TERMS}", self.origin.path,
+                                     self.lines.get((*where, "skipRange"), self.lines.get(where, self.origin.line)))
             result.append(Entry(self.string("name", "channel", item, where),
                                 self.string("replaces", "channel", item, where),
-                                tuple(skip or "" for skip in skips),
-                                self.string("skipRange", "channel", item, where)))
+                                tuple(skip or "" for skip in skips), skip_range))
         return tuple(result)
 
     def deprecations(self) -> tuple[DeprecationEntry, ...]:

@@ -25,11 +25,13 @@ from ..inputs.regular_files import MiB, open_regular, read_open
 from ..model.errors import InputError
 
 MAX_YAML_FILE = 256 * MiB    # read whole: the largest real catalog.yaml is about 5 MB
-MAX_JSON_FILE = 8192 * MiB   # mapped, never read whole
+MAX_JSON_FILE = 1024 * MiB   # mapped, never read whole; hashed and parsed in well under 60 s
 _SEPARATOR = re.compile(rb"^---([^\n]*)$", re.MULTILINE)
 _RELEASE_EVERY = 64 << 20
 _BOUNDARY = re.compile(rb"\}\s*(?=\{)")
 _WHITESPACE = b" \t\r\n"
+_WINDOW = 1 << 20
+MAX_JSON_OBJECT = 64 * MiB  # one blob of a JSON stream: real ones are at most a few MB
 
 class JsonNumberText(str):
     """An ``olm.maxOpenShiftVersion`` value written as a bare JSON number, as its text: opm keeps
@@ -65,33 +67,46 @@ def read_blobs(path: Path) -> Iterator[Blob]:
 
 
 def _json_stream(data: mmap.mmap, path: Path) -> Iterator[Blob]:
-    start = _skip_space(data, 0)
-    line = 1 + data[:start].count(b"\n")
+    start, line = _skip_space(data, 0, 1)
     size = len(data)
     released = 0
     while start < size:
         if data[start:start + 1] != b"{":
             raise InputError("invalid JSON stream: expected '{' to start the next object", path, line)
-        end = start
-        while True:
-            boundary = _BOUNDARY.search(data, end)
-            end = boundary.start() + 1 if boundary else _end_of_content(data)
-            chunk = data[start:end]
-            try:
-                value = _numbers_as_written(orjson.loads(chunk), chunk)
-                break
-            except orjson.JSONDecodeError as exc:
-                if boundary is None:
-                    where = line + chunk[:exc.pos].count(b"\n")
-                    raise InputError(f"invalid JSON: {exc.msg}", path, where) from None
+        chunk = _next_object(data, start, path, line)
+        end = start + len(chunk)
+        value = _numbers_as_written(orjson.loads(chunk), chunk)
         yield value, line, {}
         if end - released > _RELEASE_EVERY:  # pages read through the map count as resident: let them go
             aligned = end - end % mmap.PAGESIZE
             data.madvise(mmap.MADV_DONTNEED, released, aligned - released)
             released = aligned
-        following = _skip_space(data, end)
-        line += chunk.count(b"\n") + data[end:following].count(b"\n")
-        start = following
+        start, line = _skip_space(data, end, line + chunk.count(b"\n"))
+
+
+def _next_object(data: mmap.mmap, start: int, path: Path, line: int) -> bytes:
+    """The bytes of the JSON object at ``start``: up to a ``}`` followed by ``{`` where that
+    parses, else further. A boundary that falls inside a string is passed by a window at least
+    twice as long, so a blob with many ``}{`` in its strings is parsed a few times, not once per
+    boundary; a window that takes in the next objects is cut where orjson says the first ends.
+    Nothing past ``start + MAX_JSON_OBJECT`` is looked at."""
+    limit = min(len(data), start + MAX_JSON_OBJECT + 1)
+    end = start
+    while True:
+        boundary = _BOUNDARY.search(data, end, limit)
+        if boundary is None and limit - start > MAX_JSON_OBJECT:
+            raise InputError(f"a JSON object larger than {MAX_JSON_OBJECT // MiB} MiB, the limit for one catalog "
+                             "blob", path, line)
+        chunk = data[start:boundary.start() + 1] if boundary else data[start:limit].rstrip(_WHITESPACE)
+        try:
+            orjson.loads(chunk)
+            return chunk
+        except orjson.JSONDecodeError as exc:
+            if exc.msg.startswith("unexpected content after document"):
+                return chunk[:exc.pos].rstrip(_WHITESPACE)
+            if boundary is None or not exc.msg.startswith("unexpected end of data"):
+                raise InputError(f"invalid JSON: {exc.msg}", path, line + chunk[:exc.pos].count(b"\n")) from None
+            end = max(boundary.start() + 1, start + 2 * len(chunk))
 
 
 def _numbers_as_written(blob: object, chunk: bytes) -> object:
@@ -116,18 +131,21 @@ def _bare_number_gate(item: object) -> bool:
         for key, kind in item.items())
 
 
-def _skip_space(data: mmap.mmap, position: int) -> int:
+def _skip_space(data: mmap.mmap, position: int, line: int) -> tuple[int, int]:
+    """The first byte after the whitespace at ``position``, and its line; read a window at a
+    time (a file of whitespace is not copied or looped over byte by byte)."""
     size = len(data)
-    while position < size and data[position] in _WHITESPACE:
-        position += 1
-    return position
-
-
-def _end_of_content(data: mmap.mmap) -> int:
-    end = len(data)
-    while end and data[end - 1] in _WHITESPACE:
-        end -= 1
-    return end
+    while position < size:
+        window = data[position:position + _WINDOW]
+        kept = window.lstrip(_WHITESPACE)
+        skipped = len(window) - len(kept)
+        line += window.count(b"\n", 0, skipped)
+        if not kept and position >= mmap.PAGESIZE:  # a run of whitespace: its pages need not stay resident
+            data.madvise(mmap.MADV_DONTNEED, 0, position - position % mmap.PAGESIZE)
+        position += skipped
+        if kept:
+            break
+    return position, line
 
 
 def _yaml_stream(data: bytes, path: Path) -> Iterator[Blob]:

@@ -24,23 +24,41 @@ from .catalog_model import Catalog
 from .decoding import read_blobs
 from .parse_cache import CatalogParseCache, file_digest, reduced
 
+MAX_DEPTH = 64  # directories below a catalog's root (real catalogs: two)
+
 
 def catalog_files(root: Path) -> list[Path]:
-    """The files opm would read below the directory ``root``, in byte-wise path order."""
+    """The files opm would read below the directory ``root``, in byte-wise path order. A
+    directory deeper than MAX_DEPTH below the root, a symbolic link that loops or leads out of
+    the root is refused, naming it."""
     found: list[str] = []
     rules = indexignore.IgnoreRules()
     real_root = root.resolve()
-    for directory, dirnames, filenames in os.walk(root, onerror=_raise_walk_error):
-        dirnames.sort()
-        relative_dir = os.path.relpath(directory, root)
-        relative_dir = "" if relative_dir == "." else relative_dir.replace(os.sep, "/")
-        names = list(filenames) + [name for name in dirnames if os.path.islink(os.path.join(directory, name))]
-        for name in names:
-            relative = f"{relative_dir}/{name}" if relative_dir else name
-            full = Path(directory, name)
-            if os.path.islink(full) and real_root not in full.resolve().parents:
-                raise InputError("refusing to read a symbolic link that leads out of the catalog directory", full)
-            if name == indexignore.NAME:
+    pending = [("", 0)]
+    while pending:
+        relative_dir, depth = pending.pop()
+        directory = os.path.join(root, relative_dir) if relative_dir else str(root)
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            _raise_walk_error(error)
+        for entry in entries:
+            relative = f"{relative_dir}/{entry.name}" if relative_dir else entry.name
+            full = Path(directory, entry.name)
+            if entry.is_dir(follow_symlinks=False):
+                if depth + 1 > MAX_DEPTH:
+                    raise InputError(f"refusing to read a catalog more than {MAX_DEPTH} directories deep", full)
+                pending.append((relative, depth + 1))
+                continue
+            if entry.is_symlink():
+                try:
+                    target = full.resolve()
+                except (RuntimeError, OSError):  # pathlib's word for ELOOP: the link loops
+                    raise InputError("refusing to read a symbolic link that loops", full) from None
+                if real_root not in target.parents:
+                    raise InputError("refusing to read a symbolic link that leads out of the catalog directory", full)
+            if entry.name == indexignore.NAME:
                 rules.add(relative_dir, read_regular(full, "graph-data file").decode("utf-8", errors="replace"))
                 continue
             found.append(relative)

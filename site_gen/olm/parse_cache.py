@@ -17,7 +17,7 @@ from pathlib import Path
 from ..cache_dir import per_source_file
 from ..inputs.regular_files import open_regular
 from ..json_cache import JsonEntryCache, plain
-from .decoding import KEPT_CSV_FIELDS
+from .decoding import KEPT_CSV_FIELDS, MAX_JSON_FILE
 
 FORMAT = 2  # 2: the shared cache file shape (entries, not files)
 KEEP = 8          # catalog sources remembered (the most recently used)
@@ -26,9 +26,13 @@ _DROPPED_KEYS = frozenset(("icon", "relatedimages", "description"))
 Blobs = list[tuple[int, object]]
 
 
-def file_digest(path: Path) -> str:
-    """SHA-256 of the regular file ``path`` (InputError for anything else), read in chunks."""
-    fd, _ = open_regular(path)
+def file_digest(path: Path) -> str | None:
+    """SHA-256 of the regular file ``path`` (InputError for anything else), read in chunks; None
+    for a file larger than any catalog file may be (the decoder refuses it without reading it)."""
+    fd, status = open_regular(path)
+    if status.st_size > MAX_JSON_FILE:
+        os.close(fd)
+        return None
     digest = hashlib.sha256()
     try:
         while chunk := os.read(fd, 4 << 20):

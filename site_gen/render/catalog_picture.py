@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ..olm.graphs import ChannelGraph
 from .bundle_rows import NodeRow
+from .dot_source import dot_quoted
 from .reduction import transitive_reduction
 
 GROUP_FROM = 9   # bundles in a channel from which fans and chains are grouped
@@ -151,14 +152,14 @@ def dot_source(graph: ChannelGraph, rows: Sequence[NodeRow]) -> str:
 def _unit_attributes(unit: Unit, rows: Sequence[NodeRow]) -> list[str]:
     first = rows[unit.members[0]]
     if unit.kind == "bundle":
-        attributes = [f"label={_quoted(first.version)}", f"tooltip={_quoted(first.name)}"]
+        attributes = [f"label={dot_quoted(first.version)}", f"tooltip={dot_quoted(first.name)}"]
         styles = ["rounded", "filled"]
     else:
         last = rows[unit.members[-1]]
         joiner = " → … → " if unit.kind == "chain" else " … "
-        label = _quoted(f"{first.version}{joiner}{last.version}")[:-1] + f'\\n({len(unit.members)} bundles)"'
+        label = dot_quoted(f"{first.version}{joiner}{last.version}")[:-1] + f'\\n({len(unit.members)} bundles)"'
         names = ", ".join(rows[member].name for member in unit.members)
-        attributes = [f"label={label}", f"tooltip={_quoted(names)}", "shape=box3d"]
+        attributes = [f"label={label}", f"tooltip={dot_quoted(names)}", "shape=box3d"]
         styles = ["filled"]
     if first.skipped:
         styles.append("dashed")
@@ -170,7 +171,3 @@ def _unit_attributes(unit: Unit, rows: Sequence[NodeRow]) -> list[str]:
     if first.head:
         attributes.append("peripheries=2")
     return attributes
-
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

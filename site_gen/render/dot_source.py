@@ -32,24 +32,32 @@ edge [color="{RECOMMENDED_COLOUR}", arrowsize=0.6];
 """
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+# Control characters in DOT text: dot stops at a NUL and a raw escape would reach its error
+# message; each is written as the visible text "\xNN" (a DOT backslash escaped, then xNN).
+_DOT_CONTROLS = {code: f"\\\\x{code:02x}" for code in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
+
+
+def dot_quoted(text: str) -> str:
+    """``text`` as a DOT string: quotes and backslashes escaped, control characters shown."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').translate(_DOT_CONTROLS) + '"'
+
+
 
 
 def _node(version: str, href: str, marks: list[Mark], notes: list[str]) -> str:
     """Drawn like its first mark, plus the dashed or double outline of any other (see Mark)."""
     tooltip = "; ".join([version, *notes])
-    attributes = [f"URL={_quote(href)}", f"tooltip={_quote(tooltip)}"]
+    attributes = [f"URL={dot_quoted(href)}", f"tooltip={dot_quoted(tooltip)}"]
     if marks:
         first = marks[0]
-        attributes += [f"fillcolor={_quote(first.drawn_fill)}", f"color={_quote(first.border)}"]
+        attributes += [f"fillcolor={dot_quoted(first.drawn_fill)}", f"color={dot_quoted(first.border)}"]
         if first.bold:
             attributes.append("penwidth=2")
     if any(mark.dashed for mark in marks):
         attributes.append('style="rounded,filled,dashed"')
     if any(mark.double for mark in marks):
         attributes.append("peripheries=2")
-    return f"{_quote(version)} [{', '.join(attributes)}];"
+    return f"{dot_quoted(version)} [{', '.join(attributes)}];"
 
 
 Edges = list[tuple[int, int]]
@@ -76,18 +84,18 @@ def dot_source(view: ChannelView, release_href: Callable[[str], str], reductions
     lines = [_HEADER]
     for _, same_minor in groupby(range(len(names)), key=lambda i: versions.minor_of(names[i])):
         column = list(same_minor)
-        lines.append("{rank=same; " + " ".join(_quote(names[i]) for i in column) + ";}")
+        lines.append("{rank=same; " + " ".join(dot_quoted(names[i]) for i in column) + ";}")
         for earlier, later in zip(column, column[1:]):
             if (earlier, later) not in drawn:  # keeps the column in version order
-                lines.append(f"{_quote(names[earlier])} -> {_quote(names[later])} [style=invis];")
+                lines.append(f"{dot_quoted(names[earlier])} -> {dot_quoted(names[later])} [style=invis];")
     for version in names:
         marked = marks.get(version, [])
         lines.append(_node(version, release_href(version), marked, view.mark_notes(version, marked)))
-    lines += [f"{_quote(names[a])} -> {_quote(names[b])};" for a, b in solid]
+    lines += [f"{dot_quoted(names[a])} -> {dot_quoted(names[b])};" for a, b in solid]
     for a, b in dashed:
         risk_names = ", ".join(risk.name for risk in risks_of[a, b])
         tooltip = f"{names[a]} to {names[b]}: conditional ({risk_names})"
-        lines.append(f"{_quote(names[a])} -> {_quote(names[b])} "
-                     f"[style=dashed, color={_quote(CONDITIONAL_COLOUR)}, tooltip={_quote(tooltip)}];")
+        lines.append(f"{dot_quoted(names[a])} -> {dot_quoted(names[b])} "
+                     f"[style=dashed, color={dot_quoted(CONDITIONAL_COLOUR)}, tooltip={dot_quoted(tooltip)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
