@@ -39,7 +39,8 @@ QUESTIONS = {
         q("demo", "gated", "1.0.0", "4.18", "4.19"),              # blocks; 1.2.0 lifts it; re-resolved in 4.19
         q("demo", "gated", "gated.v1.1.0", "4.18", "4.18"),       # a patch update is never blocked
         q("demo", "gated", "v1.2.0", "4.18.3", "v4.19"),          # at the head; 4.19 has more
-        q("demo", "gated", "1.0.0", "4.18", "4.20"),              # no 4.20 catalog of the family
+        q("demo", "gated", "1.0.0", "4.18", "4.20"),              # blocks; no 4.20 catalog of the family
+        q("demo", "gated", "1.2.0", "4.18", "4.20"),              # no 4.20 catalog: said, not "no path"
         q("demo", "legacy", "0.9.0", "4.18", "4.19"),             # invalid max; nothing on the path lifts it
         q("demo", "pulse", "0.2.1", "4.18", "4.19", "fast-v0"),   # spec §3.3 C: stranded
         q("demo", "pulse", "0.2.3", "4.18", "4.18", "fast-v0"),   # the skipped entry still updates
@@ -66,6 +67,8 @@ QUESTIONS = {
         q("community", "lighthouse", "1.1.0", "4.15", "4.16"),               # max 4.15 blocks 4.16; 1.2.0 lifts it
         q("community", "lighthouse", "1.1.0", "4.14", "4.15"),               # ... but not 4.14 -> 4.15
         q("community", "lighthouse", "1.0.0", "4.15", "4.16"),               # 1.0.0 is gone from 4.16
+        q("community", "lighthouse", "1.1.0", "4.14", "4.16"),               # blocks beyond 4.15; 4.15's 1.2.0 lifts
+        q("community", "lighthouse", "1.0.0", "4.14", "4.16"),               # 1.1.0 on the way blocks nothing yet
         q("community", "harbourmaster", "2.0.0", "4.15", "4.16"),            # fan-in: one hop
         q("community", "harbourmaster", "2.0.0", "4.14", "4.15"),            # not in 4.14 yet
         q("community", "tidewatch", "1.0.0", "4.14", "4.14"),                # a path that skips 1.0.1
@@ -142,8 +145,13 @@ def verify_answer(site: Path, answer: dict) -> None:
         assert names[at] == hop["bundle"], (names[at], hop)
     assert answer["stranded"]["stranded"] == (at != document["head"])
     assert str(at) not in document["updates"] or at == document["head"]
-    if answer["gate"]["liftedBy"]:
-        assert answer["gate"]["liftedBy"] in [hop["bundle"] for hop in answer["hops"]]
+    gate = answer["gate"]
+    if gate["liftedIn"]:  # lifted in the catalog of the minor where it blocks: a bundle of the channel there
+        there = read(f"olm/{path_component(gate['liftedIn'])}/{path_component(answer['package'])}/"
+                     f"{path_component(answer['channel'])}.json")
+        assert gate["liftedBy"] in [node["metadata"]["io.operatorframework.bundle.name"] for node in there["nodes"]]
+    elif gate["liftedBy"]:
+        assert gate["liftedBy"] in [hop["bundle"] for hop in answer["hops"]]
 
 
 def answers(tmp: Path) -> dict:

@@ -323,3 +323,18 @@ def test_the_page_reads_long_quoted_descriptions_in_linear_time(operators_site):
             }""", text)
             assert got["data"] == yaml.safe_load(text)
             assert got["seconds"] < 2, got["seconds"]
+
+
+def test_a_target_minor_without_a_catalog_is_said_so_not_called_no_path(operators_site):
+    """Issue 29 point 3: the site has community catalogs for 4.15 and 4.16 only; going to 4.17 is not
+    checked there, which is not the same as no path."""
+    from site_gen.olm.update_check import site_json_reader
+    from site_gen.planner.operator_findings import evaluate_operators
+    read = read_operators(parse_objects(OPERATORS))
+    result = evaluate_operators(read, "4.15.3", "4.17.0", site_json_reader(operators_site))
+    lines = {line["operator"]: line for line in result["summary"] if line["operator"] == "alpha"}
+    assert lines["alpha"]["kind"] == "not-checked"
+    assert lines["alpha"]["text"] == ("alpha is not checked after the update: this site has no catalog of its "
+                                      "family for the target minor.")
+    assert lines["alpha"]["detail"] == "no community catalog for OpenShift 4.17 is published on this site"
+    assert not any(line["kind"] == "no-path" for line in result["summary"])

@@ -163,9 +163,12 @@ def _summary(findings: list[JsonObject], catalogs: bool) -> list[JsonObject]:
             lines.append(_line("blocks", _name(f), f"{_name(f)} blocks updates beyond {gate['at']}: {then}.",
                                gate["reason"]))
     for f in findings:
-        if f["path"] is not None and not f["path"]["present"]:
-            lines.append(_line("no-path", _name(f), f"{_name(f)} has no path in "
-                               f"{f['path']['catalog'] or 'the target catalog'}.", f["path"]["why"]))
+        if f["path"] is not None and not f["path"]["present"] and not f["path"]["catalog"]:
+            lines.append(_line("not-checked", _name(f), f"{_name(f)} is not checked after the update: this site "
+                               "has no catalog of its family for the target minor.", f["path"]["why"]))
+        elif f["path"] is not None and not f["path"]["present"]:
+            lines.append(_line("no-path", _name(f), f"{_name(f)} has no path in {f['path']['catalog']}.",
+                               f["path"]["why"]))
     for f in findings:
         met = [item for item in f["deprecations"] if item["scope"] != "bundle" or item["name"] == f["csv"]]
         if met:  # a bundle deprecated further on is in the operator's details, not here

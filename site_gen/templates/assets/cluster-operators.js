@@ -259,8 +259,12 @@ const SiteGenClusterOperators = (() => {
     }
     for (const f of findings) {
       if (f.path === null || f.path.present) continue;
-      lines.push(line("no-path", operatorName(f), `${operatorName(f)} has no path in ` +
-        `${f.path.catalog || "the target catalog"}.`, f.path.why));
+      if (!f.path.catalog) {
+        lines.push(line("not-checked", operatorName(f), `${operatorName(f)} is not checked after the update: ` +
+          "this site has no catalog of its family for the target minor.", f.path.why));
+      } else {
+        lines.push(line("no-path", operatorName(f), `${operatorName(f)} has no path in ${f.path.catalog}.`, f.path.why));
+      }
     }
     for (const f of findings) {
       const met = f.deprecations.filter((item) => item.scope !== "bundle" || item.name === f.csv);

@@ -167,27 +167,66 @@ const SiteGenOperatorRules = (() => {
     return {hops, path, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
   }
 
-  function blocks(document, index, now) {
+  /* update_check._blocks: OLM's reason when the bundle at index blocks the cluster somewhere on the
+     way from now to to (max < to), else null. */
+  function blocks(document, index, now, to) {
     const node = document.nodes[index];
     const name = meta(node, "io.operatorframework.bundle.name");
     const maximum = publishedMaximum(meta(node, "io.openshift.maxOpenShiftVersion"));
     const error = meta(node, "io.openshift.maxOpenShiftVersion.error") || maximum.error;
     if (error) return `${name} has invalid olm.maxOpenShiftVersion properties: ${error}`;
-    if (maximum.value === null || !less(normalize(...maximum.value), [now[0], now[1] + 1])) return null;
+    if (maximum.value === null) return null;
+    const value = normalize(...maximum.value);
+    if (!less(value, [now[0], now[1] + 1]) && !less(value, to)) return null;
     return `maximum supported OCP version for ${name} is ${maximum.value[0]}.${maximum.value[1]}`;
   }
 
+  /* update_check._blocked_at: the minor the cluster is on when the bundle blocks it. */
+  function blockedAt(document, index, now) {
+    const maximum = publishedMaximum(meta(document.nodes[index], "io.openshift.maxOpenShiftVersion"));
+    if (maximum.value === null) return now;
+    const value = normalize(...maximum.value);
+    return less(value, now) ? now : value;
+  }
+
+  const minorOf = (minor) => `${minor[0]}.${minor[1]}`;
+
   function gateOf(document, start, path, now, to) {
     const installed = document.nodes[start];
-    const gate = {blocks: false, reason: null, liftedBy: null,
+    const gate = {blocks: false, reason: null, at: null, liftedBy: null, liftedIn: null,
       maxOpenShiftVersion: meta(installed, "io.openshift.maxOpenShiftVersion") || null, patchOnly: same(now, to)};
-    const reason = blocks(document, start, now);
+    let reason = blocks(document, start, now, to), blocking = start;
+    if (reason === null && path.length) {  // the bundle OLM v0 updates it to may block a later minor
+      blocking = path[path.length - 1];
+      reason = blocks(document, blocking, now, to);
+    }
     if (gate.patchOnly || reason === null) return gate;
     gate.blocks = true;
     gate.reason = reason;
-    const lifting = path.find((i) => blocks(document, i, now) === null);
+    gate.at = minorOf(blockedAt(document, blocking, now));
+    const lifting = path.find((i) => blocks(document, i, now, to) === null);
     if (lifting !== undefined) gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
     return gate;
+  }
+
+  /* update_check._lifts: whether a bundle of a channel file no longer blocks a cluster going to to. */
+  function lifts(hop, to) {
+    const maximum = publishedMaximum(hop.maxOpenShiftVersion || "");
+    return maximum.error === null && (maximum.value === null || !less(normalize(...maximum.value), to));
+  }
+
+  /* update_check._lift_on_the_way: a block met at a later minor than the cluster's may be lifted by
+     an update in that minor's catalog. */
+  async function liftOnTheWay(readJson, catalogs, asked, channel, end, gate, now, to) {
+    const at = parseMinor(gate.at || "");
+    if (!gate.blocks || gate.liftedBy || at === null || same(at, now)) return;
+    const there = await targetOf(readJson, catalogs, {...asked, openshiftTo: gate.at}, channel,
+      meta(end, "io.operatorframework.bundle.name"), end.version, at);
+    const lifting = there.hops.find((hop) => lifts(hop, to));
+    if (lifting !== undefined) {
+      gate.liftedBy = lifting.bundle;
+      gate.liftedIn = there.catalog;
+    }
   }
 
   function deprecationsOf(document, bundles) {
@@ -284,7 +323,7 @@ const SiteGenOperatorRules = (() => {
     const {gate, target, stranded} = answer;
     if (gate.blocks) return gate.liftedBy ? "update-before-cluster-update" : "blocks-cluster-update";
     if (stranded.stranded) return "stranded";
-    if (!target.path) return "no-path-in-target";
+    if (!target.path) return target.catalog ? "no-path-in-target" : "no-target-catalog";
     return answer.hops.length ? "update-available" : "up-to-date";
   }
 
@@ -306,17 +345,24 @@ const SiteGenOperatorRules = (() => {
     if (answer.stranded.stranded) {
       steps.push(`OLM v0 offers no update from ${answer.stranded.at}: ${answer.stranded.why}.`);
     }
-    if (gate.blocks && gate.liftedBy) {
+    if (gate.blocks && gate.liftedIn) {
+      steps.push(`Before updating the cluster beyond ${gate.at}, update ${pkg} to ${gate.liftedBy} at ` +
+        `least (in catalog ${gate.liftedIn}, once the cluster is on ${gate.at}): ${gate.reason}, ` +
+        "so OLM reports Upgradeable=False while it is installed.");
+    } else if (gate.blocks && gate.liftedBy) {
       steps.push(`Before updating the cluster to ${to}, update ${pkg} to ${gate.liftedBy} at least: ` +
         `${gate.reason}, so OLM reports Upgradeable=False while it is installed.`);
     } else if (gate.blocks) {
-      steps.push(`${pkg} blocks updating the cluster to ${to}: ${gate.reason}, and no update in ` +
-        `channel ${channel} lifts it.`);
+      steps.push(`${pkg} blocks updating the cluster beyond ${gate.at}: ${gate.reason}, and no update ` +
+        `in channel ${channel} lifts it.`);
     }
     if (!gate.patchOnly && !(gate.blocks && !gate.liftedBy)) {
       steps.push(`Update the cluster from ${question.openshiftFrom} to ${to}.`);
     }
-    if (target.problem) {
+    if (target.problem && !target.catalog) {
+      steps.push(`After the cluster update: ${target.problem}, so the operator's path there is not ` +
+        "checked here.");
+    } else if (target.problem) {
       steps.push(`After the cluster update: ${target.problem}.`);
     } else if (gate.patchOnly) {
       // the same catalog: its path is the one above
@@ -391,6 +437,7 @@ const SiteGenOperatorRules = (() => {
     const end = document.nodes[part.end];
     answer.target = await targetOf(readJson, catalogs, asked, channel,
       meta(end, "io.operatorframework.bundle.name"), end.version, to);
+    await liftOnTheWay(readJson, catalogs, asked, channel, end, answer.gate, now, to);
     answer.verdict = verdictOf(answer);
     answer.steps = stepsOf(answer);
     return answer;
