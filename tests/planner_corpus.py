@@ -91,6 +91,8 @@ CLUSTER_QUESTIONS = [
     c("example", "malformed-truncated.json"),
     c("example", "malformed-not-clusterversion.yaml"),
     c("example", "malformed-no-status.json"),
+    c("example", "flow-style.yaml"),                     # a whole document in YAML flow style ({...})
+    c("example", "alias-bomb.yml"),                      # aliases expanding to 10^9 nodes: refused by both
     c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
     c("hints", "hint-strongest-evidence.json"),          # cited from the single-risk evaluation, not a 3-risk one
     # installed operators (tests/cluster_operator_site.py says what each one meets)

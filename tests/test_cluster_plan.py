@@ -251,3 +251,80 @@ def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
             assert got == f"{message}; paste the output of -o json instead", text
         assert page.evaluate("SiteGenYaml.parse('channel: &c stable-4.16\\nagain: *c\\n')") == \
             {"channel": "stable-4.16", "again": "stable-4.16"}
+
+
+def _large_cluster_with_merge_keys(entries: int = 3000) -> str:
+    """A ClusterVersion whose long history repeats one entry through merge keys (<<: *entry): more
+    collections than PyYAML's composer is trusted with, so it is read from events."""
+    cluster = yaml.safe_load((CLUSTERS_DIR / "single-arch-false.yaml").read_text("utf-8"))
+    text = yaml.safe_dump({key: value for key, value in cluster.items() if key != "status"}, sort_keys=False)
+    status = yaml.safe_dump({key: value for key, value in cluster["status"].items() if key != "history"},
+                            sort_keys=False)
+    history = ["  history:", "  - &entry {state: Completed, verified: true, image: quay.io/x@sha256:00, "
+               "startedTime: '2024-01-01T00:00:00Z', version: 4.15.3}"]
+    for n in range(entries):  # block and flow mappings alike
+        history += [f"  - <<: *entry\n    version: 4.14.{n}" if n % 2 else f"  - {{<<: *entry, version: 4.14.{n}}}"]
+    return text + "status:\n" + "".join(f"  {line}\n" for line in status.splitlines()) + "\n".join(history) + "\n"
+
+
+def test_merge_keys_in_a_large_clusterversion_are_read(sites, tmp_path, capsys):
+    """Issue 29 point 6: `<<: *base` in a ClusterVersion too large for PyYAML's composer failed in the
+    CLI ("could not determine a constructor for the tag 'tag:yaml.org,2002:merge'"); the page read it."""
+    from site_gen.planner.cluster import parse_document
+    text = _large_cluster_with_merge_keys()
+    document = parse_document(text, "not a mapping")
+    assert document["status"]["history"][5] == {"state": "Completed", "verified": True,
+                                                "image": "quay.io/x@sha256:00",
+                                                "startedTime": "2024-01-01T00:00:00Z", "version": "4.14.4"}
+    path = tmp_path / "large.yaml"
+    path.write_text(text, "utf-8")
+    assert main(["plan", "--site", str(sites["example"]), "--cluster", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["outcome"] == "routes"
+
+
+def test_a_document_in_flow_style_and_an_alias_bomb(sites, capsys):
+    """Issue 29 point 6: `{kind: ClusterVersion, ...}` is YAML (refused as "not JSON" before); an alias
+    bomb is refused by the CLI as by the page, with the same bound (tests/data/clusters/alias-bomb.yml)."""
+    from site_gen.planner.cluster import ClusterError, parse_document
+    flow = parse_document((CLUSTERS_DIR / "flow-style.yaml").read_text("utf-8"), "not a mapping")
+    assert flow == json.loads((CLUSTERS_DIR / "single-arch-true.json").read_text("utf-8"))
+    with pytest.raises(ClusterError) as refused:
+        parse_document((CLUSTERS_DIR / "alias-bomb.yml").read_text("utf-8"), "not a mapping")
+    assert refused.value.message == "Could not read the text as YAML."
+    assert "aliases expand" in refused.value.detail and "more than 100 times as many" in refused.value.detail
+
+
+@pytest.mark.browser
+def test_the_page_reads_merge_keys_flow_style_and_refuses_alias_bombs_as_the_cli(sites):
+    """Issue 29 point 6, the page's side: yaml-lite.js reads the large merge-key document as PyYAML does,
+    and refuses an alias bomb (it used to plan it) with the bound of site_gen/inputs/bounded_yaml.py:
+    more than max(10,000, 100 x written) nodes; just within the bound is read."""
+    from site_gen.inputs.bounded_yaml import load_bounded
+    from site_gen.model.errors import InputError
+    text = _large_cluster_with_merge_keys()
+    # lists of aliases of the list before: the Python's verdict on each case is the page's
+    def fan(levels: int, width: int) -> str:
+        rows = [f"a0: &a0 [{', '.join(['x'] * width)}]"]
+        rows += [f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * width)}]" for k in range(1, levels)]
+        return "\n".join(rows) + "\n"
+    cases = [fan(levels, width) for levels, width in ((3, 10), (4, 10), (4, 12), (5, 10), (3, 30), (4, 20))]
+    verdicts = []
+    for case in cases:
+        try:
+            load_bounded(case, None)
+            verdicts.append(True)
+        except InputError:
+            verdicts.append(False)
+    assert True in verdicts and False in verdicts  # the cases straddle the bound
+    with serve(sites["example"]) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text)
+        page_verdicts = page.evaluate("""(cases) => cases.map((text) => {
+            try { SiteGenYaml.parse(text); return true; } catch (e) { return e.bound ? false : e.message; } })""",
+                                      cases)
+        assert page_verdicts == verdicts
+        refused = page.evaluate("""(text) => { try { SiteGenCluster.parseDocument(text, "x"); return null; }
+                                   catch (e) { return [e.message, e.detail]; } }""",
+                                (CLUSTERS_DIR / "alias-bomb.yml").read_text("utf-8"))
+        assert refused[0] == "Could not read the text as YAML." and "aliases expand" in refused[1]

@@ -78,16 +78,20 @@ def parse_document(text: str, not_mapping: str) -> Document:
     try:
         document = json.loads(text)
     except ValueError as json_error:
-        if looks_like_json:
-            raise ClusterError("Could not read the text as JSON.", str(json_error)) from None
-        try:
+        try:  # YAML, also in flow style (`{kind: ClusterVersion, ...}` starts as JSON does)
             document, _ = load_bounded(text, None)
         except yaml.YAMLError as yaml_error:
+            if looks_like_json:
+                raise ClusterError("Could not read the text as JSON.", str(json_error)) from None
             raise ClusterError("Could not read the text as JSON or YAML.", str(yaml_error)) from None
         except InputError as bound:  # too deep, aliases expanding too far, a key written twice
             raise ClusterError("Could not read the text as YAML.", f"line {bound.line}: {bound.message}"
                                if bound.line else bound.message) from None
         document = _plain(document)
+    return _mapping(document, not_mapping)
+
+
+def _mapping(document: object, not_mapping: str) -> Document:
     if not isinstance(document, dict):
         raise ClusterError(not_mapping)
     return document

@@ -538,10 +538,11 @@ const SiteGenCluster = (() => {
     try {
       document = JSON.parse(text);
     } catch (jsonError) {
-      if (/^\s*[{[]/.test(text)) throw new ClusterError("Could not read the text as JSON.", jsonError.message);
-      try {
+      try {  // YAML, also in flow style ({kind: ClusterVersion, ...} starts as JSON does)
         document = SiteGenYaml.parse(text);
       } catch (yamlError) {
+        if (yamlError.bound) throw new ClusterError("Could not read the text as YAML.", yamlError.message);
+        if (/^\s*[{[]/.test(text)) throw new ClusterError("Could not read the text as JSON.", jsonError.message);
         throw new ClusterError("Could not read the text as JSON or YAML.", yamlError.message);
       }
     }
