@@ -48,6 +48,9 @@ QUESTIONS = {
         q("demo", "sunset", "2.0.0", "4.18", "4.19", "alpha"),    # deprecated package, channel, bundle; gone in 4.19
         q("demo", "mover", "1.0.0", "4.18", "4.19"),              # the channel is gone in 4.19
         q("demo", "ranger", "1.0.0", "4.18", "4.19"),             # skipRange: one hop; 4.19 replaces the old head
+        q("demo", "ranger", "ranger.v1.0.5", "4.18", "4.19"),     # no longer listed: a skipRange holds it
+        q("demo", "ranger", "ranger.v0.5.0", "4.18", "4.19"),     # no longer listed, nothing updates it: stranded
+        q("demo", "ranger", "0.5.0", "4.18", "4.19"),             # a bare version not listed: its CSV name asked
         q("demo", "dropped", "3.0.0", "4.18", "4.19"),            # nothing in 4.19 updates the old head
         q("demo", "spanner", "1.0.0", "4.18", "4.19"),            # 4.19 lists neither; a skipRange holds 1.1.0
         q("demo", "gated", "1.0.0", "4.19", "4.18"),              # no downgrade
@@ -139,8 +142,18 @@ def verify_answer(site: Path, answer: dict) -> None:
     document = read(f"olm/{path_component(answer['catalog'])}/{path_component(answer['package'])}/"
                     f"{path_component(answer['channel'])}.json")
     names = [node["metadata"]["io.operatorframework.bundle.name"] for node in document["nodes"]]
-    at = names.index(answer["installed"]["bundle"])
-    for hop in answer["hops"]:
+    hops = answer["hops"]
+    if not answer["installedListed"]:  # resolved from the CSV: the first hop is an entry of v0's order
+        assert answer["installed"]["bundle"] not in names
+        if not hops:
+            assert answer["stranded"]["stranded"] and answer["stranded"]["at"] == answer["installed"]["bundle"]
+            return
+        at = names.index(hops[0]["bundle"])
+        assert at in document["v0Order"]
+        hops = hops[1:]
+    else:
+        at = names.index(answer["installed"]["bundle"])
+    for hop in hops:
         at = document["updates"][str(at)]
         assert names[at] == hop["bundle"], (names[at], hop)
     assert answer["stranded"]["stranded"] == (at != document["head"])

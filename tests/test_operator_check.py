@@ -94,6 +94,24 @@ def test_a_site_without_the_target_minors_catalog_says_so(demo_site, capsys):
     assert "this site has no catalog for the target minor [no-target-catalog]" in capsys.readouterr().out
 
 
+def test_an_installed_bundle_the_catalog_no_longer_lists_is_resolved_as_olm_does(demo_site, capsys):
+    """Issue 29 point 2: a bundle removed from the cluster's catalog (real: dell-csm-operator 1.4.4 in
+    the 4.15 community catalog) was "not a bundle or version" (exit 2); OLM resolves from the installed
+    CSV: an entry whose skipRange holds it updates it, and nothing doing so leaves it stranded."""
+    question = {"family": "demo", "package": "ranger", "channel": None, "installed": "ranger.v1.0.5",
+                "openshiftFrom": "4.18", "openshiftTo": "4.19"}
+    found = python_answer(demo_site, question)
+    assert found["found"] and found["installedListed"] is False
+    assert [hop["bundle"] for hop in found["hops"]] == ["ranger.v1.2.0"] and not found["stranded"]["stranded"]
+    assert found["steps"][0] == ("ranger.v1.0.5 is no longer listed in channel stable of catalog demo-v4.18: "
+                                 "OLM v0 resolves its updates from the installed CSV all the same.")
+    stranded = python_answer(demo_site, {**question, "installed": "ranger.v0.5.0"})
+    assert stranded["verdict"] == "stranded" and stranded["stranded"]["at"] == "ranger.v0.5.0"
+    assert main(_argv(demo_site, {**question, "installed": "ranger.v0.5.0"})) == 1
+    assert "no longer listed in channel stable of catalog demo-v4.18, and no entry there replaces or skips it" \
+        in capsys.readouterr().out
+
+
 # ----------------------------------------------------------------------------- the command line
 def _argv(site: Path, question: dict, *extra: str) -> list[str]:
     argv = ["plan-operator", "--site", str(site), "--catalog", question["family"], "--package", question["package"],
