@@ -61,6 +61,7 @@ QUESTIONS = {
         q("demo", "gated", "1.0.0", "4.18", "4.19", "fast"),
         q("demo", "gated", "9.9.9", "4.18", "4.19"),
         q("demo", "gated", " ", "4.18", "4.19"),
+        q("demo", "twice", "1.0.0", "4.18", "4.18"),              # listed twice: invalid package, head 1.1.0
         q("demo", "tolerant", "1.0.0", "4.18", "4.19"),           # "v4" and 4 are 4.0 (block); " 4.19 " lifts
         q("demo", "tolerant", "1.1.0", "4.18", "4.19"),           # max "v4": blang ParseTolerant reads 4.0
         q("demo", "tolerant", "1.2.0", "4.18", "4.19"),           # max 4 (a JSON number): 4.0 too
