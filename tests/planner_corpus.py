@@ -95,6 +95,7 @@ CLUSTER_QUESTIONS = [
     c("example", "alias-bomb.yml"),                      # aliases expanding to 10^9 nodes: refused by both
     c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
     c("hints", "hint-strongest-evidence.json"),          # cited from the single-risk evaluation, not a 3-risk one
+    c("hints", "first-hop-applies-elsewhere.json", "4.2.0"),  # Unknown on 4.2.0, applies on 4.1.3: avoided, said
     # installed operators (tests/cluster_operator_site.py says what each one meets)
     c("operators", "with-operators.json"),               # one List: the ClusterVersion and the operators
     c("operators", "multi-eus.json", operators="operators.yaml"),   # the EUS steps name them

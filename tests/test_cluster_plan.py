@@ -328,3 +328,27 @@ def test_the_page_reads_merge_keys_flow_style_and_refuses_alias_bombs_as_the_cli
                                    catch (e) { return [e.message, e.detail]; } }""",
                                 (CLUSTERS_DIR / "alias-bomb.yml").read_text("utf-8"))
         assert refused[0] == "Could not read the text as YAML." and "aliases expand" in refused[1]
+
+
+def test_a_first_update_the_cluster_could_not_evaluate_but_whose_risk_applies_elsewhere(sites, tmp_path, capsys):
+    """Issue 29 point 5: the cluster could not evaluate BareMetalNetworkStall for 4.2.0 (Unknown) but
+    found it applying on 4.1.3 (alone, Recommended=False): the route used to go straight to 4.2.0 with
+    nothing saying the risk applies. Now that update is avoided as a False one is, and where the only
+    route starts with such an update, the hop says the risk applies."""
+    answer = _cluster_answer(sites["hints"], "first-hop-applies-elsewhere.json", "4.2.0")
+    assert answer["sections"][0]["route"] == ["4.1.0", "4.1.1", "4.2.0"]
+    assert answer["sections"][0]["hops"][1]["hints"][0]["verdict"] == "applies"
+    # the only route to 4.1.2 is its conditional update, Unknown here: its first hop says what applies
+    cluster = json.loads((CLUSTERS_DIR / "first-hop-applies-elsewhere.json").read_text("utf-8"))
+    for update in cluster["status"]["conditionalUpdates"]:
+        if update["release"]["version"] == "4.1.2":
+            update["conditions"][0].update(status="Unknown", reason="EvaluationFailed", message="")
+    path = tmp_path / "only-route.json"
+    path.write_text(json.dumps(cluster), "utf-8")
+    assert main(["plan", "--site", str(sites["hints"]), "--cluster", str(path), "--to", "4.1.2",
+                 "--format", "json"]) == 0
+    hop = json.loads(capsys.readouterr().out)["sections"][0]["hops"][0]
+    assert (hop["to"], hop["evaluation"]["status"]) == ("4.1.2", "Unknown")
+    assert hop["hints"] == [{"risk": "BareMetalNetworkStall", "status": "False", "verdict": "applies",
+                             "text": "evaluated at 4.1.0 for the update to 4.1.3: applies "
+                                     "(not evaluated again for this update)"}]

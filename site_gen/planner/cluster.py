@@ -201,8 +201,24 @@ def cluster_question(data: PlannerData, cluster: ClusterFacts, target: str,
     return Question(data.arch, cluster["version"], target, kind or cluster_kind), notes
 
 
+def _applies_elsewhere(data: PlannerData, evaluations: list[Evaluation], risk_list: int) -> bool:
+    """Whether the cluster found one of these risks (same name and rules) applying on another of its
+    conditional updates, as surely as a lone risk says it (Recommended=False on that risk alone, or
+    naming it as the reason): the risk is the cluster's, whichever update carries it."""
+    for r in data.risk_lists[risk_list]:
+        risk = data.risks[r]
+        for evaluation in evaluations:
+            if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
+                   for e in evaluation["risks"]) and evaluation["status"] == "False" \
+                    and _evidence(evaluation, risk["name"])[0] == 2:
+                return True
+    return False
+
+
 def _first_hop_view(data: PlannerData, source: int, evaluations: list[Evaluation], avoid: bool) -> PlannerData:
-    """The data with the cluster's evaluations of its own conditional updates applied."""
+    """The data with the cluster's evaluations of its own conditional updates applied. An update the
+    cluster did not find recommended (Unknown, or not evaluated) whose risk it found applying on
+    another update is avoided as a False one is."""
     view = copy.copy(data)
     view.recommended = list(data.recommended)
     view.conditional = list(data.conditional)
@@ -213,7 +229,7 @@ def _first_hop_view(data: PlannerData, source: int, evaluations: list[Evaluation
         t, risks = pairs[i], pairs[i + 1]
         if status.get(t) == "True":
             promoted.append(t)
-        elif status.get(t) == "False" and avoid:
+        elif avoid and (status.get(t) == "False" or _applies_elsewhere(data, evaluations, risks)):
             continue
         else:
             kept += [t, risks]
@@ -234,18 +250,23 @@ def _evidence(evaluation: Evaluation, name: str) -> tuple[int, str]:
     return 0, RECOMMENDED_TEXT[status]
 
 
-def _hints(data: PlannerData, cluster: ClusterFacts, risks_of_hop: list[int]) -> list[Hint]:
+def _hints(data: PlannerData, cluster: ClusterFacts, risks_of_hop: list[int], own: Evaluation | None = None,
+           ) -> list[Hint]:
     """The cluster's evaluations of the same risks (same name and rules) on a later update: for each
-    risk the strongest one (the first in version order among equals)."""
+    risk the strongest one (the first in version order among equals). On the first update (``own``:
+    the cluster's evaluation of it), only evidence stronger than its own."""
     hints: list[Hint] = []
     for r in risks_of_hop:
         risk = data.risks[r]
         best: tuple[int, str, Evaluation] | None = None
+        floor = _evidence(own, risk["name"])[0] if own is not None else -1
         for evaluation in cluster["evaluations"]:
+            if evaluation is own:
+                continue
             if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
                    for e in evaluation["risks"]):
                 strength, verdict = _evidence(evaluation, risk["name"])
-                if best is None or strength > best[0]:
+                if strength > floor and (best is None or strength > best[0]):
                     best = (strength, verdict, evaluation)
         if best is not None:
             _, verdict, evaluation = best
@@ -301,6 +322,9 @@ def plan_for_cluster(data: PlannerData, cluster: ClusterFacts, target: str = "",
                                      "verdict": RECOMMENDED_TEXT[e["status"]]}
                 if original is not None:
                     hop["risks"] = data.risk_names(original)
+                    hints = _hints(data, cluster, data.risk_lists[original], own=e)
+                    if hints:
+                        hop["hints"] = hints
             elif original is not None:
                 hints = _hints(data, cluster, data.risk_lists[original])
                 if hints:

@@ -659,6 +659,17 @@ const SiteGenCluster = (() => {
     return [{source: cluster.version, target, kind: kind || clusterKind, channel: null}, notes];
   }
 
+  /* cluster.py _applies_elsewhere: one of these risks (same name and rules) found applying on another
+     conditional update, as surely as a lone risk says it. */
+  function appliesElsewhere(data, evaluations, riskList) {
+    return data.riskLists[riskList].some((r) => {
+      const risk = data.risks[r];
+      return evaluations.some((evaluation) => evaluation.status === "False" &&
+        evaluation.risks.some((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || [])) &&
+        evidence(evaluation, risk.name)[0] === 2);
+    });
+  }
+
   function firstHopView(data, source, evaluations, avoid) {
     const view = Object.assign(Object.create(Object.getPrototypeOf(data)), data);
     view.recommended = data.recommended.slice();
@@ -671,7 +682,7 @@ const SiteGenCluster = (() => {
     for (let i = 0; i < pairs.length; i += 2) {
       const [t, risks] = [pairs[i], pairs[i + 1]];
       if (status.get(t) === "True") promoted.push(t);
-      else if (status.get(t) === "False" && avoid) continue;
+      else if (avoid && (status.get(t) === "False" || appliesElsewhere(data, evaluations, risks))) continue;
       else kept.push(t, risks);
     }
     view.recommended[source] = [...data.recommended[source], ...promoted].sort((a, b) => a - b);
@@ -690,15 +701,17 @@ const SiteGenCluster = (() => {
   }
 
   /* For each risk of a later update, the strongest evaluation of the same risk (first in version order among equals). */
-  function hints(data, cluster, risksOfHop) {
+  function hints(data, cluster, risksOfHop, own = null) {
     const found = [];
     for (const r of risksOfHop) {
       const risk = data.risks[r];
       let best = null;
+      const floor = own !== null ? evidence(own, risk.name)[0] : -1;  // the first update: stronger evidence only
       for (const evaluation of cluster.evaluations) {
+        if (evaluation === own) continue;
         if (!evaluation.risks.some((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []))) continue;
         const [strength, verdict] = evidence(evaluation, risk.name);
-        if (best === null || strength > best.strength) best = {strength, verdict, evaluation};
+        if (strength > floor && (best === null || strength > best.strength)) best = {strength, verdict, evaluation};
       }
       if (best !== null) {
         const {verdict, evaluation} = best;
@@ -764,6 +777,8 @@ const SiteGenCluster = (() => {
           if (original !== null) {
             hop.risks = data.riskLists[original].map((r) => data.risks[r].name);
             Object.defineProperty(hop, "riskList", {value: original, enumerable: false, configurable: true});
+            const found = hints(data, cluster, data.riskLists[original], e);
+            if (found.length) hop.hints = found;
           }
         } else if (original !== null) {
           const found = hints(data, cluster, data.riskLists[original]);
