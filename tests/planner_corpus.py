@@ -84,6 +84,7 @@ CLUSTER_QUESTIONS = [
     c("example", "single-arch-true.json", "4.16.0", "any"),
     c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
     c("example", "multi-wrong-image.json"),             # Multi, but desired.image is the amd64 payload
+    c("example", "multi-unknown-image.json"),            # Multi, and desired.image no payload of this site
     c("example", "no-channel.json"),                     # no spec.channel: a channel asked for
     c("example", "no-channel.json", "4.16"),             # ... and with a target, planned in stable channels
     c("example", "mid-update.yaml"),                     # history: updating 4.15.4 -> 4.15.5

@@ -352,3 +352,22 @@ def test_a_first_update_the_cluster_could_not_evaluate_but_whose_risk_applies_el
     assert hop["hints"] == [{"risk": "BareMetalNetworkStall", "status": "False", "verdict": "applies",
                              "text": "evaluated at 4.1.0 for the update to 4.1.3: applies "
                                      "(not evaluated again for this update)"}]
+
+
+def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_not_its_images(sites):
+    """Issue 29 point 8: a Multi cluster whose image is no payload of the site got no note (a
+    single-arch one is told); and a cluster saying it runs one architecture whose image is another
+    architecture's payload was not told either."""
+    from site_gen.planner.cluster import read_cluster
+    unknown = _cluster_answer(sites["example"], "multi-unknown-image.json")
+    assert unknown["arch"] == "multi"
+    assert ("The cluster's image is not a payload this site serves, so it cannot be checked against 4.15.4 on "
+            "Multi: check status.desired.image") in " ".join(unknown["cluster"]["notes"])
+    payloads = json.loads((sites["example"] / "data" / "payloads.json").read_text("utf-8"))
+    digest, amd64 = next((d, p) for d, p in sorted(payloads.items()) if p["arch"] == "amd64")
+    cluster = json.loads((CLUSTERS_DIR / "single-arch-true.json").read_text("utf-8"))
+    cluster["status"]["desired"].update(architecture="arm64", image=f"quay.io/x/ocp-release@{digest}",
+                                        version=amd64["version"])
+    notes = read_cluster(cluster, payloads)["notes"]
+    assert notes == [f"The cluster says it runs arm64, but its image is the amd64 payload of {amd64['version']} "
+                     "on this site. Check status.desired.image."]

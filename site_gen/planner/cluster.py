@@ -125,14 +125,21 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
     notes: list[str] = []
     if architecture:
         arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
-        known = (payloads or {}).get(image.rpartition("@")[2]) if arch == "multi" else None
-        if known and known["arch"] != "multi":  # a multi cluster runs the multi (manifest list) payload
+        known = (payloads or {}).get(image.rpartition("@")[2]) if "@" in image else None
+        if arch == "multi" and known and known["arch"] != "multi":  # a multi cluster runs the multi payload
             notes.append(f"The cluster says it is Multi, but its image is the {known['arch']} payload of "
                          f"{known['version']} on this site, not the multi payload of {version}: it runs "
                          f"{known['arch']} only. Check status.desired.image.")
+        elif known and arch != "multi" and known["arch"] != arch:
+            notes.append(f"The cluster says it runs {architecture}, but its image is the {known['arch']} payload "
+                         f"of {known['version']} on this site. Check status.desired.image.")
         elif known and known["version"] != version:
             notes.append(f"The cluster's image is the payload of {known['version']} on this site, "
                          f"but it says it runs {version}.")
+        elif not known:
+            notes.append(f"The cluster's image is not a payload this site serves, so it cannot be checked "
+                         f"against {version} on {architecture}: check status.desired.image (a mirror's image, "
+                         "or a payload this site does not publish).")
     else:
         digest = image.rpartition("@")[2]
         known = (payloads or {}).get(digest)

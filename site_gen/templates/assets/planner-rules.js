@@ -574,14 +574,20 @@ const SiteGenCluster = (() => {
     if (architecture) {
       [arch, source] = [architecture === "Multi" ? "multi" : architecture.toLowerCase(), "architecture"];
       const digest = image.split("@").pop();
-      const known = arch === "multi" && image.includes("@") && payloads && Object.hasOwn(payloads, digest)
-        ? payloads[digest] : null;
-      if (known && known.arch !== "multi") {  // a multi cluster runs the multi (manifest list) payload
+      const known = image.includes("@") && payloads && Object.hasOwn(payloads, digest) ? payloads[digest] : null;
+      if (arch === "multi" && known && known.arch !== "multi") {  // a multi cluster runs the multi payload
         notes.push(`The cluster says it is Multi, but its image is the ${known.arch} payload of ` +
           `${known.version} on this site, not the multi payload of ${version}: it runs ` +
           `${known.arch} only. Check status.desired.image.`);
+      } else if (known && arch !== "multi" && known.arch !== arch) {
+        notes.push(`The cluster says it runs ${architecture}, but its image is the ${known.arch} payload ` +
+          `of ${known.version} on this site. Check status.desired.image.`);
       } else if (known && known.version !== version) {
         notes.push(`The cluster's image is the payload of ${known.version} on this site, but it says it runs ${version}.`);
+      } else if (!known) {
+        notes.push("The cluster's image is not a payload this site serves, so it cannot be checked " +
+          `against ${version} on ${architecture}: check status.desired.image (a mirror's image, ` +
+          "or a payload this site does not publish).");
       }
     } else {
       const digest = image.split("@").pop();
