@@ -208,7 +208,8 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert page.input_value("#family") == "demo"
         assert (page.input_value("#from"), page.input_value("#to")) == ("4.18", "4.19")
         assert page.evaluate("[...document.querySelectorAll('#checker-packages option')].map(o => o.value)") == [
-            "dropped", "escaped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset", "tolerant", "twice"]
+            "dropped", "escaped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset", "tolerant",
+            "twice"]
         page.fill("#package", "sunset")
         page.dispatch_event("#package", "change")
         page.wait_for_function("document.querySelectorAll('#checker-channels option').length === 2")

@@ -230,6 +230,7 @@ def _gate(document: dict, start: int | None, path: list[int], now: tuple[int, in
         reason = _blocks(document, blocking, now, to)
     if gate["patchOnly"] or reason is None:
         return gate
+    assert blocking is not None  # a reason is only found for a bundle of the channel
     gate["blocks"] = True
     gate["reason"] = reason
     gate["at"] = _minor_of(_blocked_at(document, blocking, now))
