@@ -28,6 +28,10 @@ COMMANDS = {
     "plan-operator": "plan_operator",
 }
 
+# The commands that write an output (site, archive, release documents): only their failures leave
+# "nothing was published"; the others (check, diff, plan, ...) publish nothing to begin with.
+PUBLISHING = frozenset({"build", "import", "scrape", "bundle"})
+
 DESCRIPTION = """\
 Publish OpenShift update graphs as static files: for every channel × architecture,
 the JSON the Cincinnati update service answers, plus pages to browse them.
@@ -69,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return _module(args.command).run(args, warnings)
     except InputError as exc:
         print(f"{exc.location}error: {exc.message}", file=sys.stderr)
-        print("nothing was published; any previous output is unchanged", file=sys.stderr)
+        if args.command in PUBLISHING:
+            print("nothing was published; any previous output is unchanged", file=sys.stderr)
         return 1
     except Interrupted as exc:
         print(f"stopped by {exc}; any previous output is unchanged", file=sys.stderr)

@@ -35,6 +35,8 @@ from .eus import eus_procedure
 # Every field is checked where it is read (field, _text, isinstance), so this is the JSON boundary.
 Document = dict[str, Any]
 
+ARCH_NOT_KNOWN = ("The cluster's image is not a payload this site serves, so its architecture is not known: "
+                  "choose it.")
 RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
 
 
@@ -150,8 +152,7 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
                              f"but it says it runs {version}.")
         else:
             arch, source = "", "none"
-            notes.append("The cluster's image is not a payload this site serves, so its architecture is "
-                         "not known: choose it.")
+            notes.append(ARCH_NOT_KNOWN)
     channel = _text(field(document, "spec", "channel"))
     history = field(document, "status", "history")
     history = history if isinstance(history, list) else []
@@ -340,7 +341,9 @@ def plan_for_cluster(data: PlannerData, cluster: ClusterFacts, target: str = "",
             section["hops"][0]["set"] = None  # the cluster is set to it already
     if answer["procedure"]:  # without the channel setting the cluster has already
         answer["procedure"] = eus_procedure(answer["sections"][0])
-    answer["cluster"] = {**cluster, "notes": cluster["notes"] + notes, "kind": question.kind,
+    read_notes = [f"{ARCH_NOT_KNOWN.removesuffix('choose it.')}planning for {data.arch}, as chosen."
+                  if note == ARCH_NOT_KNOWN else note for note in cluster["notes"]]  # the architecture was chosen
+    answer["cluster"] = {**cluster, "notes": read_notes + notes, "kind": question.kind,
                          "target": question.target}
     return answer
 

@@ -528,6 +528,8 @@ const SiteGenCluster = (() => {
     }
   }
 
+  const ARCH_NOT_KNOWN = "The cluster's image is not a payload this site serves, so its architecture is not known: " +
+    "choose it.";
   const NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of " +
     "“oc get clusterversion version -o json”.";
 
@@ -599,7 +601,7 @@ const SiteGenCluster = (() => {
         }
       } else {
         [arch, source] = ["", "none"];
-        notes.push("The cluster's image is not a payload this site serves, so its architecture is not known: choose it.");
+        notes.push(ARCH_NOT_KNOWN);
       }
     }
     const channel = text(field(document, "spec", "channel"));
@@ -795,7 +797,9 @@ const SiteGenCluster = (() => {
     }
     // without the channel setting the cluster has already
     if (answer.procedure.length) answer.procedure = SiteGenPlanner.eusProcedure(answer.sections[0]);
-    answer.cluster = {...cluster, notes: [...cluster.notes, ...notes], kind: question.kind, target: question.target};
+    const readNotes = cluster.notes.map((note) => (note === ARCH_NOT_KNOWN  // the architecture was chosen
+      ? `${ARCH_NOT_KNOWN.slice(0, -"choose it.".length)}planning for ${data.arch}, as chosen.` : note));
+    answer.cluster = {...cluster, notes: [...readNotes, ...notes], kind: question.kind, target: question.target};
     return answer;
   }
 
