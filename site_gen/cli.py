@@ -30,6 +30,10 @@ COMMANDS = {
     "release": "release_cli",
 }
 
+# The commands that write an output (site, archive, release documents): only their failures leave
+# "nothing was published"; the others (check, diff, plan, ...) publish nothing to begin with.
+PUBLISHING = frozenset({"build", "import", "scrape", "bundle"})
+
 DESCRIPTION = """\
 Publish OpenShift update graphs as static files: for every channel × architecture,
 the JSON the Cincinnati update service answers, plus pages to browse them.
@@ -76,7 +80,8 @@ def _main(argv: list[str] | None) -> int:
         return _module(args.command).run(args, warnings)
     except InputError as exc:
         print(f"{exc.location}error: {shown(exc.message)}", file=sys.stderr)
-        print("nothing was published; any previous output is unchanged", file=sys.stderr)
+        if args.command in PUBLISHING:
+            print("nothing was published; any previous output is unchanged", file=sys.stderr)
         return 1
     except Interrupted as exc:
         print(f"stopped by {exc}; any previous output is unchanged", file=sys.stderr)

@@ -39,7 +39,8 @@ QUESTIONS = {
         q("demo", "gated", "1.0.0", "4.18", "4.19"),              # blocks; 1.2.0 lifts it; re-resolved in 4.19
         q("demo", "gated", "gated.v1.1.0", "4.18", "4.18"),       # a patch update is never blocked
         q("demo", "gated", "v1.2.0", "4.18.3", "v4.19"),          # at the head; 4.19 has more
-        q("demo", "gated", "1.0.0", "4.18", "4.20"),              # no 4.20 catalog of the family
+        q("demo", "gated", "1.0.0", "4.18", "4.20"),              # blocks; no 4.20 catalog of the family
+        q("demo", "gated", "1.2.0", "4.18", "4.20"),              # no 4.20 catalog: said, not "no path"
         q("demo", "legacy", "0.9.0", "4.18", "4.19"),             # invalid max; nothing on the path lifts it
         q("demo", "pulse", "0.2.1", "4.18", "4.19", "fast-v0"),   # spec §3.3 C: stranded
         q("demo", "pulse", "0.2.3", "4.18", "4.18", "fast-v0"),   # the skipped entry still updates
@@ -47,6 +48,9 @@ QUESTIONS = {
         q("demo", "sunset", "2.0.0", "4.18", "4.19", "alpha"),    # deprecated package, channel, bundle; gone in 4.19
         q("demo", "mover", "1.0.0", "4.18", "4.19"),              # the channel is gone in 4.19
         q("demo", "ranger", "1.0.0", "4.18", "4.19"),             # skipRange: one hop; 4.19 replaces the old head
+        q("demo", "ranger", "ranger.v1.0.5", "4.18", "4.19"),     # no longer listed: a skipRange holds it
+        q("demo", "ranger", "ranger.v0.5.0", "4.18", "4.19"),     # no longer listed, nothing updates it: stranded
+        q("demo", "ranger", "0.5.0", "4.18", "4.19"),             # a bare version not listed: its CSV name asked
         q("demo", "dropped", "3.0.0", "4.18", "4.19"),            # nothing in 4.19 updates the old head
         q("demo", "spanner", "1.0.0", "4.18", "4.19"),            # 4.19 lists neither; a skipRange holds 1.1.0
         q("demo", "gated", "1.0.0", "4.19", "4.18"),              # no downgrade
@@ -57,6 +61,7 @@ QUESTIONS = {
         q("demo", "gated", "1.0.0", "4.18", "4.19", "fast"),
         q("demo", "gated", "9.9.9", "4.18", "4.19"),
         q("demo", "gated", " ", "4.18", "4.19"),
+        q("demo", "twice", "1.0.0", "4.18", "4.18"),              # listed twice: invalid package, head 1.1.0
         q("demo", "tolerant", "1.0.0", "4.18", "4.19"),           # "v4" and 4 are 4.0 (block); " 4.19 " lifts
         q("demo", "tolerant", "1.1.0", "4.18", "4.19"),           # max "v4": blang ParseTolerant reads 4.0
         q("demo", "tolerant", "1.2.0", "4.18", "4.19"),           # max 4 (a JSON number): 4.0 too
@@ -66,6 +71,8 @@ QUESTIONS = {
         q("community", "lighthouse", "1.1.0", "4.15", "4.16"),               # max 4.15 blocks 4.16; 1.2.0 lifts it
         q("community", "lighthouse", "1.1.0", "4.14", "4.15"),               # ... but not 4.14 -> 4.15
         q("community", "lighthouse", "1.0.0", "4.15", "4.16"),               # 1.0.0 is gone from 4.16
+        q("community", "lighthouse", "1.1.0", "4.14", "4.16"),               # blocks beyond 4.15; 4.15's 1.2.0 lifts
+        q("community", "lighthouse", "1.0.0", "4.14", "4.16"),               # 1.1.0 on the way blocks nothing yet
         q("community", "harbourmaster", "2.0.0", "4.15", "4.16"),            # fan-in: one hop
         q("community", "harbourmaster", "2.0.0", "4.14", "4.15"),            # not in 4.14 yet
         q("community", "tidewatch", "1.0.0", "4.14", "4.14"),                # a path that skips 1.0.1
@@ -136,14 +143,29 @@ def verify_answer(site: Path, answer: dict) -> None:
     document = read(f"olm/{path_component(answer['catalog'])}/{path_component(answer['package'])}/"
                     f"{path_component(answer['channel'])}.json")
     names = [node["metadata"]["io.operatorframework.bundle.name"] for node in document["nodes"]]
-    at = names.index(answer["installed"]["bundle"])
-    for hop in answer["hops"]:
+    hops = answer["hops"]
+    if not answer["installedListed"]:  # resolved from the CSV: the first hop is an entry of v0's order
+        assert answer["installed"]["bundle"] not in names
+        if not hops:
+            assert answer["stranded"]["stranded"] and answer["stranded"]["at"] == answer["installed"]["bundle"]
+            return
+        at = names.index(hops[0]["bundle"])
+        assert at in document["v0Order"]
+        hops = hops[1:]
+    else:
+        at = names.index(answer["installed"]["bundle"])
+    for hop in hops:
         at = document["updates"][str(at)]
         assert names[at] == hop["bundle"], (names[at], hop)
     assert answer["stranded"]["stranded"] == (at != document["head"])
     assert str(at) not in document["updates"] or at == document["head"]
-    if answer["gate"]["liftedBy"]:
-        assert answer["gate"]["liftedBy"] in [hop["bundle"] for hop in answer["hops"]]
+    gate = answer["gate"]
+    if gate["liftedIn"]:  # lifted in the catalog of the minor where it blocks: a bundle of the channel there
+        there = read(f"olm/{path_component(gate['liftedIn'])}/{path_component(answer['package'])}/"
+                     f"{path_component(answer['channel'])}.json")
+        assert gate["liftedBy"] in [node["metadata"]["io.operatorframework.bundle.name"] for node in there["nodes"]]
+    elif gate["liftedBy"]:
+        assert gate["liftedBy"] in [hop["bundle"] for hop in answer["hops"]]
 
 
 def answers(tmp: Path) -> dict:

@@ -84,6 +84,7 @@ CLUSTER_QUESTIONS = [
     c("example", "single-arch-true.json", "4.16.0", "any"),
     c("example", "multi-eus.json"),                      # architecture Multi, eus channel: the procedure
     c("example", "multi-wrong-image.json"),             # Multi, but desired.image is the amd64 payload
+    c("example", "multi-unknown-image.json"),            # Multi, and desired.image no payload of this site
     c("example", "no-channel.json"),                     # no spec.channel: a channel asked for
     c("example", "no-channel.json", "4.16"),             # ... and with a target, planned in stable channels
     c("example", "mid-update.yaml"),                     # history: updating 4.15.4 -> 4.15.5
@@ -91,8 +92,11 @@ CLUSTER_QUESTIONS = [
     c("example", "malformed-truncated.json"),
     c("example", "malformed-not-clusterversion.yaml"),
     c("example", "malformed-no-status.json"),
+    c("example", "flow-style.yaml"),                     # a whole document in YAML flow style ({...})
+    c("example", "alias-bomb.yml"),                      # aliases expanding to 10^9 nodes: refused by both
     c("hints", "hint-later-hop.json"),                   # the evaluated risk again on a later update
     c("hints", "hint-strongest-evidence.json"),          # cited from the single-risk evaluation, not a 3-risk one
+    c("hints", "first-hop-applies-elsewhere.json", "4.2.0"),  # Unknown on 4.2.0, applies on 4.1.3: avoided, said
     # installed operators (tests/cluster_operator_site.py says what each one meets)
     c("operators", "with-operators.json"),               # one List: the ClusterVersion and the operators
     c("operators", "multi-eus.json", operators="operators.yaml"),   # the EUS steps name them

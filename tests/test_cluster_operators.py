@@ -176,7 +176,8 @@ def test_each_case_says_what_it_meets_before_the_route():
     assert by["foxtrot"]["problem"].startswith("the catalog families certified, community all hold package foxtrot")
     kinds = [(line["kind"], line["operator"]) for line in operators["summary"]]
     assert kinds == [("blocks", "alpha"), ("blocks", "bravo"), ("blocks", "hotel"), ("no-path", "charlie"),
-                     ("deprecated", "delta"), ("not-checked", "echo"), ("not-checked", "foxtrot")]
+                     ("deprecated", "delta"), ("update-first", "charlie"), ("update-first", "delta"),
+                     ("not-checked", "echo"), ("not-checked", "foxtrot")]
     assert operators["summary"][0] == {
         "kind": "blocks", "operator": "alpha",
         "text": "alpha blocks updates beyond 4.15: update it to alpha.v1.1.0 first.",
@@ -323,3 +324,37 @@ def test_the_page_reads_long_quoted_descriptions_in_linear_time(operators_site):
             }""", text)
             assert got["data"] == yaml.safe_load(text)
             assert got["seconds"] < 2, got["seconds"]
+
+
+def test_a_target_minor_without_a_catalog_is_said_so_not_called_no_path(operators_site):
+    """Issue 29 point 3: the site has community catalogs for 4.15 and 4.16 only; going to 4.17 is not
+    checked there, which is not the same as no path."""
+    from site_gen.olm.update_check import site_json_reader
+    from site_gen.planner.operator_findings import evaluate_operators
+    read = read_operators(parse_objects(OPERATORS))
+    result = evaluate_operators(read, "4.15.3", "4.17.0", site_json_reader(operators_site))
+    lines = {line["operator"]: line for line in result["summary"] if line["operator"] == "alpha"}
+    assert lines["alpha"]["kind"] == "not-checked"
+    assert lines["alpha"]["text"] == ("alpha is not checked after the update: this site has no catalog of its "
+                                      "family for the target minor.")
+    assert lines["alpha"]["detail"] == "no community catalog for OpenShift 4.17 is published on this site"
+    assert not any(line["kind"] == "no-path" for line in result["summary"])
+
+
+def test_a_stable_plan_says_to_update_the_operators_first_and_flags_one_the_catalog_dropped(operators_site):
+    """Issue 29 point 2: outside EUS-to-EUS nothing said to update the operators before the cluster,
+    and an installed CSV the cluster's catalog no longer lists was not flagged (the checker said "not
+    a bundle or version"); OLM resolves from the CSV, and with nothing replacing it, it is stranded."""
+    from site_gen.olm.update_check import site_json_reader
+    from site_gen.planner.operator_findings import evaluate_operators
+    read = read_operators(parse_objects(OPERATORS))
+    alpha = next(o for o in read["operators"] if o["package"] == "alpha")
+    alpha.update(csv="alpha.v0.9.0", maxOpenShiftVersion=None)  # removed from community-v4.15
+    result = evaluate_operators(read, "4.15.3", "4.16.0", site_json_reader(operators_site))
+    lines = {(line["kind"], line["operator"]): line for line in result["summary"]}
+    assert lines["update-first", "charlie"]["text"] == "charlie: update it to charlie.v0.2.0 before the cluster update."
+    stranded = lines["stranded", "alpha"]
+    assert stranded["text"] == ("alpha is stranded: OLM v0 offers it no update from alpha.v0.9.0; reinstall it at "
+                                "a version with a path, or switch its channel.")
+    assert stranded["detail"] == ("alpha.v0.9.0 is no longer listed in channel stable of catalog community-v4.15, "
+                                  "and no entry there replaces or skips it or has a skipRange holding 0.9.0")

@@ -251,3 +251,123 @@ def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
             assert got == f"{message}; paste the output of -o json instead", text
         assert page.evaluate("SiteGenYaml.parse('channel: &c stable-4.16\\nagain: *c\\n')") == \
             {"channel": "stable-4.16", "again": "stable-4.16"}
+
+
+def _large_cluster_with_merge_keys(entries: int = 3000) -> str:
+    """A ClusterVersion whose long history repeats one entry through merge keys (<<: *entry): more
+    collections than PyYAML's composer is trusted with, so it is read from events."""
+    cluster = yaml.safe_load((CLUSTERS_DIR / "single-arch-false.yaml").read_text("utf-8"))
+    text = yaml.safe_dump({key: value for key, value in cluster.items() if key != "status"}, sort_keys=False)
+    status = yaml.safe_dump({key: value for key, value in cluster["status"].items() if key != "history"},
+                            sort_keys=False)
+    history = ["  history:", "  - &entry {state: Completed, verified: true, image: quay.io/x@sha256:00, "
+               "startedTime: '2024-01-01T00:00:00Z', version: 4.15.3}"]
+    for n in range(entries):  # block and flow mappings alike
+        history += [f"  - <<: *entry\n    version: 4.14.{n}" if n % 2 else f"  - {{<<: *entry, version: 4.14.{n}}}"]
+    return text + "status:\n" + "".join(f"  {line}\n" for line in status.splitlines()) + "\n".join(history) + "\n"
+
+
+def test_merge_keys_in_a_large_clusterversion_are_read(sites, tmp_path, capsys):
+    """Issue 29 point 6: `<<: *base` in a ClusterVersion too large for PyYAML's composer failed in the
+    CLI ("could not determine a constructor for the tag 'tag:yaml.org,2002:merge'"); the page read it."""
+    from site_gen.planner.cluster import parse_document
+    text = _large_cluster_with_merge_keys()
+    document = parse_document(text, "not a mapping")
+    assert document["status"]["history"][5] == {"state": "Completed", "verified": True,
+                                                "image": "quay.io/x@sha256:00",
+                                                "startedTime": "2024-01-01T00:00:00Z", "version": "4.14.4"}
+    path = tmp_path / "large.yaml"
+    path.write_text(text, "utf-8")
+    assert main(["plan", "--site", str(sites["example"]), "--cluster", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["outcome"] == "routes"
+
+
+def test_a_document_in_flow_style_and_an_alias_bomb(sites, capsys):
+    """Issue 29 point 6: `{kind: ClusterVersion, ...}` is YAML (refused as "not JSON" before); an alias
+    bomb is refused by the CLI as by the page, with the same bound (tests/data/clusters/alias-bomb.yml)."""
+    from site_gen.planner.cluster import ClusterError, parse_document
+    flow = parse_document((CLUSTERS_DIR / "flow-style.yaml").read_text("utf-8"), "not a mapping")
+    assert flow == json.loads((CLUSTERS_DIR / "single-arch-true.json").read_text("utf-8"))
+    with pytest.raises(ClusterError) as refused:
+        parse_document((CLUSTERS_DIR / "alias-bomb.yml").read_text("utf-8"), "not a mapping")
+    assert refused.value.message == "Could not read the text as YAML."
+    assert "aliases expand" in refused.value.detail and "more than 100 times as many" in refused.value.detail
+
+
+@pytest.mark.browser
+def test_the_page_reads_merge_keys_flow_style_and_refuses_alias_bombs_as_the_cli(sites):
+    """Issue 29 point 6, the page's side: yaml-lite.js reads the large merge-key document as PyYAML does,
+    and refuses an alias bomb (it used to plan it) with the bound of site_gen/inputs/bounded_yaml.py:
+    more than max(10,000, 100 x written) nodes; just within the bound is read."""
+    from site_gen.inputs.bounded_yaml import load_bounded
+    from site_gen.model.errors import InputError
+    text = _large_cluster_with_merge_keys()
+    # lists of aliases of the list before: the Python's verdict on each case is the page's
+    def fan(levels: int, width: int) -> str:
+        rows = [f"a0: &a0 [{', '.join(['x'] * width)}]"]
+        rows += [f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * width)}]" for k in range(1, levels)]
+        return "\n".join(rows) + "\n"
+    cases = [fan(levels, width) for levels, width in ((3, 10), (4, 10), (4, 12), (5, 10), (3, 30), (4, 20))]
+    verdicts = []
+    for case in cases:
+        try:
+            load_bounded(case, None)
+            verdicts.append(True)
+        except InputError:
+            verdicts.append(False)
+    assert True in verdicts and False in verdicts  # the cases straddle the bound
+    with serve(sites["example"]) as base_url, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base_url + "planner.html", wait_until="load")
+        assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text)
+        page_verdicts = page.evaluate("""(cases) => cases.map((text) => {
+            try { SiteGenYaml.parse(text); return true; } catch (e) { return e.bound ? false : e.message; } })""",
+                                      cases)
+        assert page_verdicts == verdicts
+        refused = page.evaluate("""(text) => { try { SiteGenCluster.parseDocument(text, "x"); return null; }
+                                   catch (e) { return [e.message, e.detail]; } }""",
+                                (CLUSTERS_DIR / "alias-bomb.yml").read_text("utf-8"))
+        assert refused[0] == "Could not read the text as YAML." and "aliases expand" in refused[1]
+
+
+def test_a_first_update_the_cluster_could_not_evaluate_but_whose_risk_applies_elsewhere(sites, tmp_path, capsys):
+    """Issue 29 point 5: the cluster could not evaluate BareMetalNetworkStall for 4.2.0 (Unknown) but
+    found it applying on 4.1.3 (alone, Recommended=False): the route used to go straight to 4.2.0 with
+    nothing saying the risk applies. Now that update is avoided as a False one is, and where the only
+    route starts with such an update, the hop says the risk applies."""
+    answer = _cluster_answer(sites["hints"], "first-hop-applies-elsewhere.json", "4.2.0")
+    assert answer["sections"][0]["route"] == ["4.1.0", "4.1.1", "4.2.0"]
+    assert answer["sections"][0]["hops"][1]["hints"][0]["verdict"] == "applies"
+    # the only route to 4.1.2 is its conditional update, Unknown here: its first hop says what applies
+    cluster = json.loads((CLUSTERS_DIR / "first-hop-applies-elsewhere.json").read_text("utf-8"))
+    for update in cluster["status"]["conditionalUpdates"]:
+        if update["release"]["version"] == "4.1.2":
+            update["conditions"][0].update(status="Unknown", reason="EvaluationFailed", message="")
+    path = tmp_path / "only-route.json"
+    path.write_text(json.dumps(cluster), "utf-8")
+    assert main(["plan", "--site", str(sites["hints"]), "--cluster", str(path), "--to", "4.1.2",
+                 "--format", "json"]) == 0
+    hop = json.loads(capsys.readouterr().out)["sections"][0]["hops"][0]
+    assert (hop["to"], hop["evaluation"]["status"]) == ("4.1.2", "Unknown")
+    assert hop["hints"] == [{"risk": "BareMetalNetworkStall", "status": "False", "verdict": "applies",
+                             "text": "evaluated at 4.1.0 for the update to 4.1.3: applies "
+                                     "(not evaluated again for this update)"}]
+
+
+def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_not_its_images(sites):
+    """Issue 29 point 8: a Multi cluster whose image is no payload of the site got no note (a
+    single-arch one is told); and a cluster saying it runs one architecture whose image is another
+    architecture's payload was not told either."""
+    from site_gen.planner.cluster import read_cluster
+    unknown = _cluster_answer(sites["example"], "multi-unknown-image.json")
+    assert unknown["arch"] == "multi"
+    assert ("The cluster's image is not a payload this site serves, so it cannot be checked against 4.15.4 on "
+            "Multi: check status.desired.image") in " ".join(unknown["cluster"]["notes"])
+    payloads = json.loads((sites["example"] / "data" / "payloads.json").read_text("utf-8"))
+    digest, amd64 = next((d, p) for d, p in sorted(payloads.items()) if p["arch"] == "amd64")
+    cluster = json.loads((CLUSTERS_DIR / "single-arch-true.json").read_text("utf-8"))
+    cluster["status"]["desired"].update(architecture="arm64", image=f"quay.io/x/ocp-release@{digest}",
+                                        version=amd64["version"])
+    notes = read_cluster(cluster, payloads)["notes"]
+    assert notes == [f"The cluster says it runs arm64, but its image is the amd64 payload of {amd64['version']} "
+                     "on this site. Check status.desired.image."]

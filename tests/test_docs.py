@@ -127,3 +127,23 @@ def test_no_merge_conflict_is_left_in_the_repository():
                                                                ".json", ".sh", ".toml", ".txt", ""}
             and (REPO / name).is_file() and marker.search((REPO / name).read_text("utf-8", errors="replace"))]
     assert left == []
+
+
+@pytest.mark.slow
+def test_the_readmes_example_site_commands_run(tmp_path, capsys):
+    """Issue 29 point 15: the README's plan and plan-operator examples named a site (public) and
+    versions a newcomer does not have. Every command it shows on _site runs, on the site
+    `./run.sh site` builds (python build.py: the embedded example with its catalogs), with an answer
+    (exit 0 or 1, nothing on standard error)."""
+    from site_gen.cli import main
+    site = tmp_path / "_site"
+    assert main(["build", "--out", str(site), "-q", "--cache-dir", str(tmp_path / "cache")]) == 0
+    shown = [command for command in shown_commands(REPO / "README.md") if "--site _site" in command]
+    assert {shlex.split(command)[0] for command in shown} == {"plan", "plan-operator"}, shown
+    capsys.readouterr()
+    for command in shown:
+        argv = [str(site) if word == "_site" else str(REPO / word) if word.startswith("tests/") else word
+                for word in shlex.split(command)]
+        status = main(argv)
+        out, err = capsys.readouterr()
+        assert status in (0, 1) and err == "" and out, (command, status, err)

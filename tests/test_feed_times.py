@@ -55,3 +55,22 @@ def test_the_real_arch_lines_of_stable_and_fast_4_2_are_dated(tmp_path):
         channel = next(c for c in loaded.channels if c.name == name)
         assert "4.2.14+amd64" in channel.document.data["versions"]
         assert times.entered(channel, "4.2.14") == FIRST, name
+
+
+def test_an_uncommitted_line_is_dated_when_the_file_was_edited(tmp_path, monkeypatch):
+    """Issue 29 point 7: a version from an uncommitted edit of a channel file was dated 1970-01-01;
+    it was written when the file was last modified (clamped to SOURCE_DATE_EPOCH when that is set)."""
+    import os
+    data_dir = example_repo(tmp_path, _arch_line, _second)
+    path = data_dir / "channels/stable-4.16.yaml"
+    edit(path, "- 4.16.1+amd64\n", "- 4.16.1+amd64\n- 4.16.2\n")  # not committed
+    edited = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
+    os.utime(path, (edited.timestamp(), edited.timestamp()))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    data = load_graph_data(data_dir, Warnings())
+    channel = next(c for c in data.channels if c.name == "stable-4.16")
+    times = FeedTimes(data)
+    assert times.entered(channel, "4.16.2") == edited
+    assert times.entered(channel, "4.16.1") == SECOND  # committed lines keep their commit's time
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(SECOND.timestamp())))
+    assert FeedTimes(data).entered(channel, "4.16.2") == SECOND

@@ -123,3 +123,17 @@ def test_updates_only_for_valid_packages(tmp_path):
 def test_two_heads_leave_v0_without_order(tmp_path):
     graph = graph_of(tmp_path, [entry("a.v1"), entry("a.v2")], ["1.0.0", "2.0.0"])
     assert graph.head is None and graph.updates == {} and "replacement chains" in (graph.v0_error or "")
+
+
+def test_a_bundle_listed_twice_is_one_bundle_of_the_channel(tmp_path):
+    """Issue 29 point 4: opm keeps a channel's bundles by name (model.go Channel.Bundles), so the
+    head and the replaces-chain rules see a bundle listed twice once: the head is that bundle (it
+    was "multiple channel heads found in graph: a.v2, a.v2"). The package stays invalid for the
+    duplicate entry (test_olm_validation)."""
+    entries = [entry("a.v1"), entry("a.v2", "a.v1"), entry("a.v2", "a.v1")]
+    blobs = [package("p"), channel("p", "stable", entries), bundle("p", "a.v1", "1.0.0"),
+             bundle("p", "a.v2", "2.0.0")]
+    catalog = load_catalog(write_yaml(tmp_path / "c.yaml", blobs))
+    graph = channel_graph(catalog.channels[0], {b.name: b for b in catalog.bundles})
+    assert named(graph)[2] == "a.v2"
+    assert graph.error is None and [node.name for node in graph.nodes] == ["a.v1", "a.v2"]

@@ -69,6 +69,49 @@ def test_python_gives_the_corpus_answers_on_the_real_catalogs(real_site):
         verify_answer(real_site, answer)
 
 
+def test_a_target_two_minors_away_is_checked_at_every_minor_it_crosses(example_site):
+    """Issue 29 point 1: lighthouse 1.1.0 (max 4.15) does not block 4.14 -> 4.15, but it blocks
+    leaving 4.15, so 4.14 -> 4.16 is blocked there; 1.2.0 in the 4.15 catalog lifts it."""
+    answer = python_answer(example_site, {"family": "community", "package": "lighthouse", "channel": None,
+                                          "installed": "1.1.0", "openshiftFrom": "4.14", "openshiftTo": "4.16"})
+    assert answer["verdict"] == "update-before-cluster-update"
+    gate = answer["gate"]
+    assert (gate["blocks"], gate["at"], gate["liftedBy"], gate["liftedIn"]) == (
+        True, "4.15", "lighthouse.v1.2.0", "community-v4.15")
+    assert "Before updating the cluster beyond 4.15, update lighthouse to lighthouse.v1.2.0 at least " \
+           "(in catalog community-v4.15, once the cluster is on 4.15)" in " ".join(answer["steps"])
+
+
+def test_a_site_without_the_target_minors_catalog_says_so(demo_site, capsys):
+    """Issue 29 point 3: no 4.20 catalog is not "no path in the target minor's catalog"."""
+    question = {"family": "demo", "package": "gated", "channel": None, "installed": "1.2.0",
+                "openshiftFrom": "4.18", "openshiftTo": "4.20"}
+    answer = python_answer(demo_site, question)
+    assert answer["verdict"] == "no-target-catalog"
+    assert answer["steps"][-1] == ("After the cluster update: no demo catalog for OpenShift 4.20 is published on "
+                                   "this site, so the operator's path there is not checked here.")
+    assert main(_argv(demo_site, question)) == 1
+    assert "this site has no catalog for the target minor [no-target-catalog]" in capsys.readouterr().out
+
+
+def test_an_installed_bundle_the_catalog_no_longer_lists_is_resolved_as_olm_does(demo_site, capsys):
+    """Issue 29 point 2: a bundle removed from the cluster's catalog (real: dell-csm-operator 1.4.4 in
+    the 4.15 community catalog) was "not a bundle or version" (exit 2); OLM resolves from the installed
+    CSV: an entry whose skipRange holds it updates it, and nothing doing so leaves it stranded."""
+    question = {"family": "demo", "package": "ranger", "channel": None, "installed": "ranger.v1.0.5",
+                "openshiftFrom": "4.18", "openshiftTo": "4.19"}
+    found = python_answer(demo_site, question)
+    assert found["found"] and found["installedListed"] is False
+    assert [hop["bundle"] for hop in found["hops"]] == ["ranger.v1.2.0"] and not found["stranded"]["stranded"]
+    assert found["steps"][0] == ("ranger.v1.0.5 is no longer listed in channel stable of catalog demo-v4.18: "
+                                 "OLM v0 resolves its updates from the installed CSV all the same.")
+    stranded = python_answer(demo_site, {**question, "installed": "ranger.v0.5.0"})
+    assert stranded["verdict"] == "stranded" and stranded["stranded"]["at"] == "ranger.v0.5.0"
+    assert main(_argv(demo_site, {**question, "installed": "ranger.v0.5.0"})) == 1
+    assert "no longer listed in channel stable of catalog demo-v4.18, and no entry there replaces or skips it" \
+        in capsys.readouterr().out
+
+
 # ----------------------------------------------------------------------------- the command line
 def _argv(site: Path, question: dict, *extra: str) -> list[str]:
     argv = ["plan-operator", "--site", str(site), "--catalog", question["family"], "--package", question["package"],
@@ -78,7 +121,7 @@ def _argv(site: Path, question: dict, *extra: str) -> list[str]:
 
 
 EXIT = {"up-to-date": 0, "update-available": 0, "update-before-cluster-update": 0, "blocks-cluster-update": 1,
-        "stranded": 1, "no-path-in-target": 1, "not-found": 2}
+        "stranded": 1, "no-path-in-target": 1, "no-target-catalog": 1, "not-found": 2}
 
 
 def test_the_command_gives_the_corpus_answers_as_json(demo_site, capsys):
@@ -165,7 +208,8 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert page.input_value("#family") == "demo"
         assert (page.input_value("#from"), page.input_value("#to")) == ("4.18", "4.19")
         assert page.evaluate("[...document.querySelectorAll('#checker-packages option')].map(o => o.value)") == [
-            "dropped", "escaped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset", "tolerant"]
+            "dropped", "escaped", "gated", "legacy", "mover", "pulse", "ranger", "spanner", "sunset", "tolerant",
+            "twice"]
         page.fill("#package", "sunset")
         page.dispatch_event("#package", "change")
         page.wait_for_function("document.querySelectorAll('#checker-channels option').length === 2")

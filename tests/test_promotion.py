@@ -158,6 +158,22 @@ def test_promote_until_on_the_example(example, capsys):
     assert served(example, "fast-4.16", "s390x")[-2:] == ["4.16.1", "4.16.4"]
 
 
+def test_feeds_date_projected_promotions_when_they_happen(example, capsys):
+    """Issue 29 point 7: with --promote-until, the feeds dated every projected promotion 1970-01-01
+    (115 of them at full scale); a promoted version entered its channel when it is promoted."""
+    code = main(["--graph-data", str(example / "graph-data"), "--out", str(example / "site"), "-q",
+                 "--entry-times", str(example / "times.yaml"), "--errata", str(example / "errata.yaml"),
+                 "--promote-until", "2024-06-01T00:00:00Z"])
+    assert code == 0, capsys.readouterr().err
+    feed = (example / "site" / "feeds" / "fast-4.16" / "amd64.atom").read_text("utf-8")
+    entry = feed[feed.index("<title>4.16.4 in fast-4.16 (amd64)</title>"):]
+    assert entry[:entry.index("</entry>")].count("<updated>2024-05-10T00:00:00Z</updated>") == 1
+    eus = (example / "site" / "feeds" / "eus-4.14" / "amd64.atom").read_text("utf-8")
+    for version, moment in (("4.14.10", "2024-04-08"), ("4.14.11", "2024-05-04"), ("4.14.12", "2024-05-15")):
+        entry = eus[eus.index(f"<title>{version} in eus-4.14 (amd64)</title>"):]  # rounds 1, 2 and 3
+        assert f"<updated>{moment}T00:00:00Z</updated>" in entry[:entry.index("</entry>")], version
+
+
 def test_promotion_data_is_deterministic(example, capsys, tmp_path):
     args = ("--entry-times", str(example / "times.yaml"), "--promote-until", "2024-06-01T00:00:00Z")
     build(example, capsys, *args)

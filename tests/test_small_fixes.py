@@ -24,8 +24,7 @@ def test_check_takes_the_directory_as_an_argument(capsys):
     both = capsys.readouterr().out
     assert both and both[:len(both) // 2] == both[len(both) // 2:]  # the same findings twice
     assert main(["check", str(EXAMPLE / "no-such-dir"), "-q"]) == 2
-    assert capsys.readouterr().err == f"{EXAMPLE / 'no-such-dir'}: error: graph-data directory not found " \
-                                      "(pass --graph-data DIR)\n"
+    assert capsys.readouterr().err == f"{EXAMPLE / 'no-such-dir'}: error: graph-data directory not found\n"
     assert main(["check", "--graph-data", str(EXAMPLE), str(EXAMPLE / "channels"), "-q"]) == 2
     assert "two graph-data directories given" in capsys.readouterr().err
 

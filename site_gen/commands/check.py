@@ -66,8 +66,8 @@ def run(args, warnings: Warnings) -> int:
             return 2
         args.graph_data = args.directory
     if not args.graph_data.is_dir():
-        print(f"{args.graph_data}: error: graph-data directory not found (pass --graph-data DIR)",
-              file=sys.stderr)
+        hint = " (pass --graph-data DIR)" if args.graph_data == Path("graph-data") else ""
+        print(f"{args.graph_data}: error: graph-data directory not found{hint}", file=sys.stderr)
         return 2
     findings = run_checks(args.graph_data, resolve_releases(args, warnings))
     if args.format == "json":

@@ -53,7 +53,7 @@ def add_parser(sub) -> None:
                             epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--site", type=Path, default=Path("_site"), metavar="DIR",
                         help="a site built with pages (default: _site)")
-    parser.add_argument("--arch", dest="arch_given", default=None,
+    parser.add_argument("--arch", dest="arch_given", default=None, metavar="ARCH",
                         help="architecture (default: amd64, or the cluster's)")
     parser.add_argument("--from", dest="source", metavar="VERSION", help="the cluster's version")
     parser.add_argument("--to", dest="target", metavar="VERSION", default="",

@@ -203,6 +203,8 @@ class BoundedLoader:
                 return event.value
         elif tag == _STR:
             return event.value
+        if tag == _MERGE:
+            return event.value  # the key "<<": _add merges its value in
         constructor = self.loader.yaml_constructors.get(tag)
         if constructor is None:
             raise self.error(f"could not determine a constructor for the tag {tag!r}", event)

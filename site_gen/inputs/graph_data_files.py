@@ -248,7 +248,7 @@ def load_graph_data(root: Path, warnings: Warnings, cache: YamlParseCache | None
     """The whole graph-data. ``cache``: YAML parsed by earlier builds (see :mod:`.yaml_cache`)."""
     root = Path(root)
     if not root.is_dir():
-        raise InputError("graph-data directory not found (pass --graph-data DIR)", root)
+        raise InputError("graph-data directory not found: give a graph-data checkout", root)
     schema = load_schema_version(root, warnings)
     raw_metadata = load_raw_metadata(root)
     blocked = load_blocked_edges(root, warnings, cache)

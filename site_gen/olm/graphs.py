@@ -75,8 +75,19 @@ def _skip_range(entry: Entry) -> blang.Range | None:
         return None  # opm rejects it (validation); OLM's resolver silently ignores it
 
 
+def once_by_name(entries: tuple[Entry, ...]) -> tuple[Entry, ...]:
+    """The entries as opm's model holds a channel's bundles (``Channel.Bundles``, by name): an entry
+    listed twice is one bundle (the first listed here; the package is invalid for the duplicate,
+    which validation says), so the channel's head and chain rules see it once."""
+    unique: dict[str, Entry] = {}
+    for entry in entries:
+        unique.setdefault(entry.name, entry)
+    return tuple(unique.values()) if len(unique) != len(entries) else entries
+
+
 def head_of(entries: tuple[Entry, ...]) -> tuple[Entry | None, str | None]:
     """opm's ``Channel.Head``: the single entry nobody names in ``replaces`` or ``skips``."""
+    entries = once_by_name(entries)
     incoming = {entry.replaces for entry in entries if entry.replaces}
     incoming.update(skip for entry in entries for skip in entry.skips)
     heads = [entry for entry in entries if entry.name not in incoming]
@@ -130,6 +141,7 @@ def channel_error(entries: tuple[Entry, ...]) -> str | None:
     """Everything opm says against a channel's own entries, or None."""
     if not entries:
         return "channel must contain at least one bundle"
+    entries = once_by_name(entries)
     problems = [replaces_chain_error(entries)] + entry_errors(entries)
     return "; ".join(problem for problem in problems if problem) or None
 

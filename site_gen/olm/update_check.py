@@ -83,7 +83,8 @@ def _normalized_question(question: OperatorQuestion) -> dict:
 def _empty_answer(question: dict) -> dict:
     return {"question": question, "found": False, "problem": None, "catalog": None, "package": question["package"],
             "channel": question["channel"], "defaultChannel": None, "installed": None, "head": None, "hops": [],
-            "deprecations": [], "gate": None, "target": None, "stranded": None, "verdict": "not-found", "steps": []}
+            "deprecations": [], "gate": None, "target": None, "stranded": None, "verdict": "not-found", "steps": [],
+            "installedListed": None}
 
 
 def _not_found(answer: dict, problem: str) -> dict:
@@ -196,33 +197,71 @@ def published_maximum(text: str) -> gates.MaxVersion:
     return gates.max_openshift_version((text,) if text else ())
 
 
-def _blocks(document: dict, index: int, now: tuple[int, int]) -> str | None:
-    """OLM's reason when the bundle at ``index`` makes it report Upgradeable=False at ``now``, else None."""
+def _blocks(document: dict, index: int, now: tuple[int, int], to: tuple[int, int]) -> str | None:
+    """OLM's reason when the bundle at ``index`` makes it report Upgradeable=False somewhere on the
+    way from ``now`` to ``to``, else None. OLM blocks leaving minor C when max < C + 1, so a route
+    crossing every minor up to ``to`` meets the block when max < ``to`` (at minor max(max, now))."""
     node = document["nodes"][index]
     name = _meta(node, "io.operatorframework.bundle.name")
     maximum = published_maximum(_meta(node, "io.openshift.maxOpenShiftVersion"))
     error = _meta(node, "io.openshift.maxOpenShiftVersion.error") or maximum.error
     if error:
         return f"{name} has invalid olm.maxOpenShiftVersion properties: {error}"
-    if maximum.value is None or not gates.blocks(maximum, now):
+    if maximum.value is None or not (gates.blocks(maximum, now) or gates.normalize(*maximum.value) < to):
         return None
     return f"maximum supported OCP version for {name} is {maximum.value[0]}.{maximum.value[1]}"
 
 
-def _gate(document: dict, start: int, path: list[int], now: tuple[int, int], to: tuple[int, int]) -> dict:
-    installed = document["nodes"][start]
-    gate: dict[str, Any] = {"blocks": False, "reason": None, "liftedBy": None,
-            "maxOpenShiftVersion": _meta(installed, "io.openshift.maxOpenShiftVersion") or None,
-            "patchOnly": now == to}
-    reason = _blocks(document, start, now)
+def _blocked_at(document: dict, index: int, now: tuple[int, int]) -> tuple[int, int]:
+    """The minor the cluster is on when the bundle at ``index`` blocks it: its maximum, or ``now``."""
+    maximum = published_maximum(_meta(document["nodes"][index], "io.openshift.maxOpenShiftVersion"))
+    return max(gates.normalize(*maximum.value), now) if maximum.value is not None else now
+
+
+def _gate(document: dict, start: int | None, path: list[int], now: tuple[int, int], to: tuple[int, int]) -> dict:
+    """``start`` None: the installed bundle is not in the catalog, so its own maximum is not known here."""
+    maximum = _meta(document["nodes"][start], "io.openshift.maxOpenShiftVersion") if start is not None else ""
+    gate: dict[str, Any] = {"blocks": False, "reason": None, "at": None, "liftedBy": None, "liftedIn": None,
+            "maxOpenShiftVersion": maximum or None, "patchOnly": now == to}
+    reason = _blocks(document, start, now, to) if start is not None else None
+    blocking = start
+    if reason is None and path:  # the bundle OLM v0 updates it to may block a later minor of the route
+        blocking = path[-1]
+        reason = _blocks(document, blocking, now, to)
     if gate["patchOnly"] or reason is None:
         return gate
+    assert blocking is not None  # a reason is only found for a bundle of the channel
     gate["blocks"] = True
     gate["reason"] = reason
-    lifting = next((i for i in path if _blocks(document, i, now) is None), None)
+    gate["at"] = _minor_of(_blocked_at(document, blocking, now))
+    lifting = next((i for i in path if _blocks(document, i, now, to) is None), None)
     if lifting is not None:
         gate["liftedBy"] = _meta(document["nodes"][lifting], "io.operatorframework.bundle.name")
     return gate
+
+
+def _minor_of(minor: tuple[int, int]) -> str:
+    return f"{minor[0]}.{minor[1]}"
+
+
+def _lift_on_the_way(read_json: ReadJson, catalogs: list[dict], asked: dict, channel: str, end: dict,
+                     gate: dict, now: tuple[int, int], to: tuple[int, int]) -> None:  # end: a _bundle_of
+    """A block nothing in the cluster's catalog lifts, met at a later minor than the cluster's: the
+    catalog of that minor may hold the update that lifts it (OLM takes it once the cluster is there)."""
+    at = parse_minor(gate["at"] or "")
+    if not gate["blocks"] or gate["liftedBy"] or at is None or at == now:
+        return
+    there = _target(read_json, catalogs, {**asked, "openshiftTo": gate["at"]}, channel, end["bundle"],
+                    end["version"], at)
+    lifting = next((hop for hop in there["hops"] if _lifts(hop, to)), None)
+    if lifting is not None:
+        gate["liftedBy"], gate["liftedIn"] = lifting["bundle"], there["catalog"]
+
+
+def _lifts(hop: dict, to: tuple[int, int]) -> bool:
+    """Whether a bundle of a channel file no longer blocks a cluster going to ``to``."""
+    maximum = published_maximum(hop["maxOpenShiftVersion"] or "")
+    return maximum.error is None and (maximum.value is None or gates.normalize(*maximum.value) >= to)
 
 
 def _deprecations(document: dict, bundles: list[dict]) -> list[dict]:
@@ -311,6 +350,36 @@ def _target(read_json: ReadJson, catalogs: list[dict], question: dict, channel: 
     return target
 
 
+_NAMED_VERSION = re.compile(r"^(.+?)\.[vV]?([0-9]+\.[0-9]+\.[0-9]+\S*)$")
+
+
+def _unlisted_bundle(installed: str) -> tuple[str, str] | None:
+    """(name, version) of a bundle name such as ``dell-csm-operator.v1.4.4`` (the version OLM
+    compares with skipRanges is the CSV's, which the name carries); None for a bare version."""
+    found = _NAMED_VERSION.match(installed)
+    return (installed, found.group(2)) if found and not _V_PREFIX.match(installed) else None
+
+
+def _path_from_unlisted(document: dict, unlisted: tuple[str, str], catalog: str, package_error: str | None) -> dict:
+    """OLM v0's hops from a bundle the channel no longer lists: the first entry of v0's order that
+    replaces or skips its name or whose skipRange holds its version, then that entry's hops."""
+    name, version = unlisted
+    order = document.get("v0Order") or []
+    first = next((i for i in order if _updates_from(document["nodes"][i], name, version)), None)
+    head = document.get("head")
+    if first is None:
+        return {"hops": [], "path": [], "end": None,
+                "head": _bundle_of(document["nodes"][head], True) if head is not None else None,
+                "stranded": {"stranded": True, "at": name,
+                             "why": f"{name} is no longer listed in channel {document['channel']} of catalog "
+                                    f"{catalog}, and no entry there replaces or skips it or has a skipRange "
+                                    f"holding {version}"}}
+    part = _path_part(document, first, package_error)
+    part["hops"] = [_bundle_of(document["nodes"][first], _is_head(document, first)), *part["hops"]]
+    part["path"] = [first, *part["path"]]
+    return part
+
+
 def _arrow(bundles: list[dict]) -> str:
     return " → ".join(bundle["version"] for bundle in bundles)
 
@@ -321,8 +390,8 @@ def _verdict(answer: dict) -> str:
         return "update-before-cluster-update" if gate["liftedBy"] else "blocks-cluster-update"
     if stranded["stranded"]:
         return "stranded"
-    if not target["path"]:
-        return "no-path-in-target"
+    if not target["path"]:  # the site may simply not publish the target minor's catalog
+        return "no-path-in-target" if target["catalog"] else "no-target-catalog"
     return "update-available" if answer["hops"] else "up-to-date"
 
 
@@ -331,6 +400,9 @@ def _steps(answer: dict) -> list[str]:
     package, channel = answer["package"], answer["channel"]
     to = question["openshiftTo"]
     steps = []
+    if not answer["installedListed"]:
+        steps.append(f"{installed['bundle']} is no longer listed in channel {channel} of catalog {answer['catalog']}: "
+                     "OLM v0 resolves its updates from the installed CSV all the same.")
     if answer["hops"]:
         steps.append(f"OLM v0 updates {package} in channel {channel} one bundle at a time: "
                      f"{_arrow([installed, *answer['hops']])}.")
@@ -340,15 +412,22 @@ def _steps(answer: dict) -> list[str]:
         steps.append(f"Deprecated {item['scope']} {item['name']}: {item['message']}")
     if answer["stranded"]["stranded"]:
         steps.append(f"OLM v0 offers no update from {answer['stranded']['at']}: {answer['stranded']['why']}.")
-    if gate["blocks"] and gate["liftedBy"]:
+    if gate["blocks"] and gate["liftedIn"]:
+        steps.append(f"Before updating the cluster beyond {gate['at']}, update {package} to {gate['liftedBy']} at "
+                     f"least (in catalog {gate['liftedIn']}, once the cluster is on {gate['at']}): {gate['reason']}, "
+                     "so OLM reports Upgradeable=False while it is installed.")
+    elif gate["blocks"] and gate["liftedBy"]:
         steps.append(f"Before updating the cluster to {to}, update {package} to {gate['liftedBy']} at least: "
                      f"{gate['reason']}, so OLM reports Upgradeable=False while it is installed.")
     elif gate["blocks"]:
-        steps.append(f"{package} blocks updating the cluster to {to}: {gate['reason']}, and no update in "
-                     f"channel {channel} lifts it.")
+        steps.append(f"{package} blocks updating the cluster beyond {gate['at']}: {gate['reason']}, and no update "
+                     f"in channel {channel} lifts it.")
     if not gate["patchOnly"] and not (gate["blocks"] and not gate["liftedBy"]):
         steps.append(f"Update the cluster from {question['openshiftFrom']} to {to}.")
-    if target["problem"]:
+    if target["problem"] and not target["catalog"]:
+        steps.append(f"After the cluster update: {target['problem']}, so the operator's path there is not "
+                     "checked here.")
+    elif target["problem"]:
         steps.append(f"After the cluster update: {target['problem']}.")
     elif gate["patchOnly"]:
         pass  # the same catalog: its path is the one above
@@ -409,18 +488,26 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
     if document is None:
         return _not_found(answer, f"channel {channel} of package {asked['package']} is missing from this site")
     start = _find_node(document, asked["installed"])
-    if start is None:
-        return _not_found(answer, f"{asked['installed']} is not a bundle or version of channel {channel} "
-                                  f"of package {asked['package']} in catalog {name}")
+    answer["installedListed"] = start is not None
+    if start is not None:
+        answer["installed"] = _bundle_of(document["nodes"][start], _is_head(document, start))
+        part = _path_part(document, start, info.get("error"))
+    else:  # removed from the catalog: OLM resolves from the installed CSV all the same (spec §3.1)
+        unlisted = _unlisted_bundle(asked["installed"])
+        if unlisted is None:
+            return _not_found(answer, f"{asked['installed']} is not a bundle or version of channel {channel} "
+                                      f"of package {asked['package']} in catalog {name} (give the installed "
+                                      "CSV's name, as oc get csv shows it, to see what OLM does from it)")
+        answer["installed"] = {"version": unlisted[1], "bundle": unlisted[0], "deprecated": None,
+                               "maxOpenShiftVersion": None, "head": False}
+        part = _path_from_unlisted(document, unlisted, name, info.get("error"))
     answer["found"] = True
-    answer["installed"] = _bundle_of(document["nodes"][start], _is_head(document, start))
-    part = _path_part(document, start, info.get("error"))
     answer["hops"], answer["head"], answer["stranded"] = part["hops"], part["head"], part["stranded"]
     answer["deprecations"] = _deprecations(document, [answer["installed"], *answer["hops"]])
     answer["gate"] = _gate(document, start, part["path"], now, to)
-    end = document["nodes"][part["end"]]
-    answer["target"] = _target(read_json, catalogs, asked, channel,
-                               _meta(end, "io.operatorframework.bundle.name"), end["version"], to)
+    end = answer["hops"][-1] if answer["hops"] else answer["installed"]
+    answer["target"] = _target(read_json, catalogs, asked, channel, end["bundle"], end["version"], to)
+    _lift_on_the_way(read_json, catalogs, asked, channel, end, answer["gate"], now, to)
     answer["verdict"] = _verdict(answer)
     answer["steps"] = _steps(answer)
     return answer

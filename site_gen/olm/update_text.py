@@ -9,6 +9,7 @@ HEADLINES = {
     "update-before-cluster-update": "update the operator before the cluster",
     "stranded": "OLM v0 leaves this operator stranded",
     "no-path-in-target": "no path in the target minor's catalog",
+    "no-target-catalog": "this site has no catalog for the target minor",
     "update-available": "OLM v0 offers updates",
     "up-to-date": "up to date",
 }
@@ -29,7 +30,8 @@ def _gate(answer: dict) -> str:
     if gate["blocks"]:
         lifted = (f"updating to {gate['liftedBy']} lifts it" if gate["liftedBy"]
                   else "no update in this channel lifts it")
-        return f"blocks the update to {to}: {gate['reason']}; {lifted}"
+        where = f" (in catalog {gate['liftedIn']}, on {gate['at']})" if gate["liftedIn"] else ""
+        return f"blocks the update to {to} beyond {gate['at']}: {gate['reason']}; {lifted}{where}"
     maximum = f"maxOpenShiftVersion {gate['maxOpenShiftVersion']}" if gate["maxOpenShiftVersion"] else "no maximum"
     return f"does not block the update to {to} ({maximum})"
 

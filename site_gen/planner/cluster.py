@@ -35,6 +35,8 @@ from .eus import eus_procedure
 # Every field is checked where it is read (field, _text, isinstance), so this is the JSON boundary.
 Document = dict[str, Any]
 
+ARCH_NOT_KNOWN = ("The cluster's image is not a payload this site serves, so its architecture is not known: "
+                  "choose it.")
 RECOMMENDED_TEXT = {"True": "does not apply", "False": "applies", "Unknown": "could not be evaluated"}
 
 
@@ -78,16 +80,20 @@ def parse_document(text: str, not_mapping: str) -> Document:
     try:
         document = json.loads(text)
     except ValueError as json_error:
-        if looks_like_json:
-            raise ClusterError("Could not read the text as JSON.", str(json_error)) from None
-        try:
+        try:  # YAML, also in flow style (`{kind: ClusterVersion, ...}` starts as JSON does)
             document, _ = load_bounded(text, None)
         except yaml.YAMLError as yaml_error:
+            if looks_like_json:
+                raise ClusterError("Could not read the text as JSON.", str(json_error)) from None
             raise ClusterError("Could not read the text as JSON or YAML.", str(yaml_error)) from None
         except InputError as bound:  # too deep, aliases expanding too far, a key written twice
             raise ClusterError("Could not read the text as YAML.", f"line {bound.line}: {bound.message}"
                                if bound.line else bound.message) from None
         document = _plain(document)
+    return _mapping(document, not_mapping)
+
+
+def _mapping(document: object, not_mapping: str) -> Document:
     if not isinstance(document, dict):
         raise ClusterError(not_mapping)
     return document
@@ -121,14 +127,21 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
     notes: list[str] = []
     if architecture:
         arch, source = ("multi" if architecture == "Multi" else architecture.lower()), "architecture"
-        known = (payloads or {}).get(image.rpartition("@")[2]) if arch == "multi" else None
-        if known and known["arch"] != "multi":  # a multi cluster runs the multi (manifest list) payload
+        known = (payloads or {}).get(image.rpartition("@")[2]) if "@" in image else None
+        if arch == "multi" and known and known["arch"] != "multi":  # a multi cluster runs the multi payload
             notes.append(f"The cluster says it is Multi, but its image is the {known['arch']} payload of "
                          f"{known['version']} on this site, not the multi payload of {version}: it runs "
                          f"{known['arch']} only. Check status.desired.image.")
+        elif known and arch != "multi" and known["arch"] != arch:
+            notes.append(f"The cluster says it runs {architecture}, but its image is the {known['arch']} payload "
+                         f"of {known['version']} on this site. Check status.desired.image.")
         elif known and known["version"] != version:
             notes.append(f"The cluster's image is the payload of {known['version']} on this site, "
                          f"but it says it runs {version}.")
+        elif not known:
+            notes.append(f"The cluster's image is not a payload this site serves, so it cannot be checked "
+                         f"against {version} on {architecture}: check status.desired.image (a mirror's image, "
+                         "or a payload this site does not publish).")
     else:
         digest = image.rpartition("@")[2]
         known = (payloads or {}).get(digest)
@@ -139,8 +152,7 @@ def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None)
                              f"but it says it runs {version}.")
         else:
             arch, source = "", "none"
-            notes.append("The cluster's image is not a payload this site serves, so its architecture is "
-                         "not known: choose it.")
+            notes.append(ARCH_NOT_KNOWN)
     channel = _text(field(document, "spec", "channel"))
     history = field(document, "status", "history")
     history = history if isinstance(history, list) else []
@@ -197,8 +209,24 @@ def cluster_question(data: PlannerData, cluster: ClusterFacts, target: str,
     return Question(data.arch, cluster["version"], target, kind or cluster_kind), notes
 
 
+def _applies_elsewhere(data: PlannerData, evaluations: list[Evaluation], risk_list: int) -> bool:
+    """Whether the cluster found one of these risks (same name and rules) applying on another of its
+    conditional updates, as surely as a lone risk says it (Recommended=False on that risk alone, or
+    naming it as the reason): the risk is the cluster's, whichever update carries it."""
+    for r in data.risk_lists[risk_list]:
+        risk = data.risks[r]
+        for evaluation in evaluations:
+            if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
+                   for e in evaluation["risks"]) and evaluation["status"] == "False" \
+                    and _evidence(evaluation, risk["name"])[0] == 2:
+                return True
+    return False
+
+
 def _first_hop_view(data: PlannerData, source: int, evaluations: list[Evaluation], avoid: bool) -> PlannerData:
-    """The data with the cluster's evaluations of its own conditional updates applied."""
+    """The data with the cluster's evaluations of its own conditional updates applied. An update the
+    cluster did not find recommended (Unknown, or not evaluated) whose risk it found applying on
+    another update is avoided as a False one is."""
     view = copy.copy(data)
     view.recommended = list(data.recommended)
     view.conditional = list(data.conditional)
@@ -209,7 +237,7 @@ def _first_hop_view(data: PlannerData, source: int, evaluations: list[Evaluation
         t, risks = pairs[i], pairs[i + 1]
         if status.get(t) == "True":
             promoted.append(t)
-        elif status.get(t) == "False" and avoid:
+        elif avoid and (status.get(t) == "False" or _applies_elsewhere(data, evaluations, risks)):
             continue
         else:
             kept += [t, risks]
@@ -230,18 +258,23 @@ def _evidence(evaluation: Evaluation, name: str) -> tuple[int, str]:
     return 0, RECOMMENDED_TEXT[status]
 
 
-def _hints(data: PlannerData, cluster: ClusterFacts, risks_of_hop: list[int]) -> list[Hint]:
+def _hints(data: PlannerData, cluster: ClusterFacts, risks_of_hop: list[int], own: Evaluation | None = None,
+           ) -> list[Hint]:
     """The cluster's evaluations of the same risks (same name and rules) on a later update: for each
-    risk the strongest one (the first in version order among equals)."""
+    risk the strongest one (the first in version order among equals). On the first update (``own``:
+    the cluster's evaluation of it), only evidence stronger than its own."""
     hints: list[Hint] = []
     for r in risks_of_hop:
         risk = data.risks[r]
         best: tuple[int, str, Evaluation] | None = None
+        floor = _evidence(own, risk["name"])[0] if own is not None else -1
         for evaluation in cluster["evaluations"]:
+            if evaluation is own:
+                continue
             if any(e["name"] == risk["name"] and canonical(e["rules"]) == canonical(risk.get("rules", []))
                    for e in evaluation["risks"]):
                 strength, verdict = _evidence(evaluation, risk["name"])
-                if best is None or strength > best[0]:
+                if strength > floor and (best is None or strength > best[0]):
                     best = (strength, verdict, evaluation)
         if best is not None:
             _, verdict, evaluation = best
@@ -297,6 +330,9 @@ def plan_for_cluster(data: PlannerData, cluster: ClusterFacts, target: str = "",
                                      "verdict": RECOMMENDED_TEXT[e["status"]]}
                 if original is not None:
                     hop["risks"] = data.risk_names(original)
+                    hints = _hints(data, cluster, data.risk_lists[original], own=e)
+                    if hints:
+                        hop["hints"] = hints
             elif original is not None:
                 hints = _hints(data, cluster, data.risk_lists[original])
                 if hints:
@@ -305,7 +341,9 @@ def plan_for_cluster(data: PlannerData, cluster: ClusterFacts, target: str = "",
             section["hops"][0]["set"] = None  # the cluster is set to it already
     if answer["procedure"]:  # without the channel setting the cluster has already
         answer["procedure"] = eus_procedure(answer["sections"][0])
-    answer["cluster"] = {**cluster, "notes": cluster["notes"] + notes, "kind": question.kind,
+    read_notes = [f"{ARCH_NOT_KNOWN.removesuffix('choose it.')}planning for {data.arch}, as chosen."
+                  if note == ARCH_NOT_KNOWN else note for note in cluster["notes"]]  # the architecture was chosen
+    answer["cluster"] = {**cluster, "notes": read_notes + notes, "kind": question.kind,
                          "target": question.target}
     return answer
 

@@ -107,7 +107,7 @@ def catalog_family(operator: JsonObject, catalogs: list[JsonObject], read_json: 
 
 def _unchecked(operator: JsonObject, now: tuple[int, int], to: tuple[int, int], problem: str | None) -> JsonObject:
     return {**operator, "family": None, "familyFrom": None, "checked": False, "problem": problem,
-            "gate": csv_gate(operator, now, to), "liftedBy": None, "update": None, "path": None,
+            "gate": csv_gate(operator, now, to), "liftedBy": None, "update": None, "path": None, "stranded": None,
             "deprecations": [], "verdict": None, "steps": []}
 
 
@@ -143,6 +143,7 @@ def _finding(operator: JsonObject, now: tuple[int, int], to: tuple[int, int], ca
         finding["path"] = {"catalog": target.get("catalog"), "present": bool(target.get("path")),
                            "why": target.get("problem") or ((target.get("stranded") or {}).get("why"))}
     finding["deprecations"] = answer["deprecations"]
+    finding["stranded"] = answer["stranded"]
     return finding
 
 
@@ -163,15 +164,28 @@ def _summary(findings: list[JsonObject], catalogs: bool) -> list[JsonObject]:
             lines.append(_line("blocks", _name(f), f"{_name(f)} blocks updates beyond {gate['at']}: {then}.",
                                gate["reason"]))
     for f in findings:
-        if f["path"] is not None and not f["path"]["present"]:
-            lines.append(_line("no-path", _name(f), f"{_name(f)} has no path in "
-                               f"{f['path']['catalog'] or 'the target catalog'}.", f["path"]["why"]))
+        if f["stranded"] and f["stranded"]["stranded"]:
+            lines.append(_line("stranded", _name(f), f"{_name(f)} is stranded: OLM v0 offers it no update from "
+                               f"{f['stranded']['at']}; reinstall it at a version with a path, or switch its "
+                               "channel.", f["stranded"]["why"]))
+    for f in findings:
+        if f["path"] is not None and not f["path"]["present"] and not f["path"]["catalog"]:
+            lines.append(_line("not-checked", _name(f), f"{_name(f)} is not checked after the update: this site "
+                               "has no catalog of its family for the target minor.", f["path"]["why"]))
+        elif f["path"] is not None and not f["path"]["present"]:
+            lines.append(_line("no-path", _name(f), f"{_name(f)} has no path in {f['path']['catalog']}.",
+                               f["path"]["why"]))
     for f in findings:
         met = [item for item in f["deprecations"] if item["scope"] != "bundle" or item["name"] == f["csv"]]
         if met:  # a bundle deprecated further on is in the operator's details, not here
             lines.append(_line("deprecated", _name(f), f"{_name(f)} is deprecated: "
                                + ", ".join(f"{item['scope']} {item['name']}" for item in met) + ".",
                                " ".join(item["message"] for item in met)))
+    for f in findings:  # Red Hat's procedure: operators at their latest version before the cluster update
+        if f["update"] and f["update"]["to"] and not f["gate"]["blocks"] and f["path"] is not None:
+            lines.append(_line("update-first", _name(f), f"{_name(f)}: update it to {f['update']['to']['bundle']} "
+                               "before the cluster update.", f"OLM v0 offers it in channel {f['update']['channel']} "
+                               f"of catalog {f['update']['catalog']}"))
     for f in findings:
         if not f["checked"] and f["package"] and catalogs:
             lines.append(_line("not-checked", _name(f), f"{_name(f)} is not checked against a catalog.", f["problem"]))

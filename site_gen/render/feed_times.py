@@ -2,8 +2,11 @@
 
 A release entered a channel when its ``- VERSION`` line was committed (git blame, as the
 promotion tool reads it); a risk was last defined when its blocked-edges file was last
-committed. Without git (or for lines not committed yet) a time is unknown, and feeds use
-``SOURCE_DATE_EPOCH`` or, without it, 1970-01-01: the same input always gives the same feed.
+committed. A version ``--promote-until`` projects into a channel entered it when the promotion
+tool would promote it (the projection's time; the horizon when that is unknown). A line not
+committed yet was written when the channel file was last modified (its mtime, never later than
+``SOURCE_DATE_EPOCH``). Without git a time is unknown, and feeds use ``SOURCE_DATE_EPOCH`` or,
+without it, 1970-01-01: the same input always gives the same feed.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ def fallback_time() -> datetime:
 
 
 class FeedTimes:
-    def __init__(self, data: GraphData, blames: ChannelBlames | None = None):
-        """``blames``: the build's, shared with promotion (and cached); None: blame afresh."""
+    def __init__(self, data: GraphData, blames: ChannelBlames | None = None,
+                 projected: dict[tuple[str, str], datetime] | None = None):
+        """``blames``: the build's, shared with promotion (and cached); None: blame afresh.
+        ``projected``: (channel, version) -> when --promote-until's projection promotes it."""
+        self._projected = projected or {}
         self._data = data
         self._git = data.revision is not None
         self._blames = blames or ChannelBlames(None, self._git and is_shallow_clone(data.root))
@@ -43,6 +49,9 @@ class FeedTimes:
         """When ``version``'s line was committed to the channel file. A served version is the
         line without an arch build (``- 4.2.14+amd64`` serves 4.2.14 on amd64), so such a line
         counts too."""
+        projected = self._projected.get((channel.name, version))
+        if projected is not None:
+            return projected
         written = channel.document.data.get("versions") or [] if self._git else []
         index = next((i for i, entry in enumerate(written) if entry == version), None)
         if index is None:
@@ -52,7 +61,18 @@ class FeedTimes:
             return self.fallback
         times = self._blames.line_times(channel.path)
         line = channel.document.line("versions", index)
+        if times and line and times.get(line) is None and line in times and not self._blames.shallow:
+            return self._edited(channel.path)  # blamed, but not committed yet
         return (times.get(line) if times and line else None) or self.fallback
+
+    def _edited(self, path: Path) -> datetime:
+        """When an uncommitted line was written: the file's mtime, clamped to SOURCE_DATE_EPOCH."""
+        try:
+            moment = datetime.fromtimestamp(int(path.stat().st_mtime), UTC)
+        except OSError:
+            return self.fallback
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+        return min(moment, self.fallback) if epoch.isdigit() else moment
 
     def changed(self, path: Path) -> datetime:
         """The last commit time of a graph-data file (one `git log` for all of them)."""

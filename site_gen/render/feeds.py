@@ -25,6 +25,8 @@ from .. import layout
 from ..model import versions
 from ..model.graph_data import Channel, GraphData
 from ..promotion.blame_store import ChannelBlames
+from ..promotion.model_shape import PromotionJson
+from ..promotion.times import parse_time
 from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from . import links
@@ -154,12 +156,23 @@ def feed_kinds(page_arches: dict[str, list[str]]) -> list[tuple[str, list[str]]]
     return [(kind, sorted(arches)) for kind, arches in sorted(kinds.items()) if arches]
 
 
+def projected_times(promotion: PromotionJson | None) -> dict[tuple[str, str], datetime]:
+    """(channel, version) -> when --promote-until's projection promotes it there: its projected
+    time, else (unknown) the projection's horizon."""
+    if not promotion or not promotion["promotedUntil"]:
+        return {}
+    until = parse_time(promotion["promotedUntil"])
+    return {(channel["name"], item["version"]): parse_time(item["promoted"]) if item["promoted"] else until
+            for channel in promotion["channels"] for item in channel["promoted"]}
+
+
 def write_feeds(site: StagedSite, data: GraphData, views: Mapping[tuple[str, str], ServedView],
-                changes: ChangesJson | None, since: str | None, blames: ChannelBlames | None = None) -> int:
+                changes: ChangesJson | None, since: str | None, blames: ChannelBlames | None = None,
+                promotion: PromotionJson | None = None) -> int:
     """``views``: (channel, arch) -> served graph with a release, its risks with their page
     slugs; ``changes``: the --changes-since model (diffing's JSON) or None; ``blames``: the
     build's git blame of the channel files (shared with promotion). Returns the number of feeds."""
-    times = FeedTimes(data, blames)
+    times = FeedTimes(data, blames, projected_times(promotion))
     served = {name for name, _ in views}
     times.prefetch([channel for channel in data.channels if channel.name in served])
     risk_files: dict[str, list[Path]] = {}

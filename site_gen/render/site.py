@@ -218,7 +218,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
             if changes is not None:
                 _write_changes_page(pages, changes, revision, all_versions, views, catalog)
             write_feeds(site, built.data, served, changes.model if changes else None,
-                        options.changes_since.revision if options.changes_since else None, options.blames)
+                        options.changes_since.revision if options.changes_since else None, options.blames,
+                        promotion)
 
             with progress.stage("drawing graphs", len(views), "graph") as bar:
                 # graphs identical to another share one picture: made ready for the page once,

@@ -213,7 +213,7 @@ const SiteGenClusterOperators = (() => {
 
   function unchecked(o, now, to, problem) {
     return {...o, family: null, familyFrom: null, checked: false, problem, gate: csvGate(o, now, to),
-            liftedBy: null, update: null, path: null, deprecations: [], verdict: null, steps: []};
+            liftedBy: null, update: null, path: null, stranded: null, deprecations: [], verdict: null, steps: []};
   }
 
   async function finding(o, now, to, catalogs, readJson, checkOperator) {
@@ -242,6 +242,7 @@ const SiteGenClusterOperators = (() => {
                 why: target.problem || (target.stranded || {}).why || null};
     }
     f.deprecations = answer.deprecations;
+    f.stranded = answer.stranded;
     return f;
   }
 
@@ -258,15 +259,29 @@ const SiteGenClusterOperators = (() => {
         f.gate.reason));
     }
     for (const f of findings) {
+      if (!f.stranded || !f.stranded.stranded) continue;
+      lines.push(line("stranded", operatorName(f), `${operatorName(f)} is stranded: OLM v0 offers it no update from ` +
+        `${f.stranded.at}; reinstall it at a version with a path, or switch its channel.`, f.stranded.why));
+    }
+    for (const f of findings) {
       if (f.path === null || f.path.present) continue;
-      lines.push(line("no-path", operatorName(f), `${operatorName(f)} has no path in ` +
-        `${f.path.catalog || "the target catalog"}.`, f.path.why));
+      if (!f.path.catalog) {
+        lines.push(line("not-checked", operatorName(f), `${operatorName(f)} is not checked after the update: ` +
+          "this site has no catalog of its family for the target minor.", f.path.why));
+      } else {
+        lines.push(line("no-path", operatorName(f), `${operatorName(f)} has no path in ${f.path.catalog}.`, f.path.why));
+      }
     }
     for (const f of findings) {
       const met = f.deprecations.filter((item) => item.scope !== "bundle" || item.name === f.csv);
       if (!met.length) continue;
       lines.push(line("deprecated", operatorName(f), `${operatorName(f)} is deprecated: ` +
         met.map((item) => `${item.scope} ${item.name}`).join(", ") + ".", met.map((item) => item.message).join(" ")));
+    }
+    for (const f of findings) {  // Red Hat's procedure: operators at their latest version before the cluster update
+      if (!(f.update && f.update.to && !f.gate.blocks && f.path !== null)) continue;
+      lines.push(line("update-first", operatorName(f), `${operatorName(f)}: update it to ${f.update.to.bundle} ` +
+        "before the cluster update.", `OLM v0 offers it in channel ${f.update.channel} of catalog ${f.update.catalog}`));
     }
     for (const f of findings) {
       if (!f.checked && f.package && catalogs) {

@@ -19,6 +19,7 @@
     "update-before-cluster-update": "Update the operator before the cluster",
     "stranded": "OLM v0 leaves this operator stranded",
     "no-path-in-target": "No path in the target minor's catalog",
+    "no-target-catalog": "This site has no catalog for the target minor",
     "update-available": "OLM v0 offers updates",
     "up-to-date": "Up to date",
   };
@@ -115,8 +116,10 @@
     const gate = answer.gate;
     parts.push(section("gate", "Cluster gate (olm.maxOpenShiftVersion)",
       el("p", {}, gate.patchOnly ? "A patch update: never blocked."
-        : gate.blocks ? `Blocks the update to ${answer.question.openshiftTo}: ${gate.reason}. ` +
-          (gate.liftedBy ? `Updating to ${gate.liftedBy} lifts it.` : "No update in this channel lifts it.")
+        : gate.blocks ? `Blocks the update to ${answer.question.openshiftTo} beyond ${gate.at}: ${gate.reason}. ` +
+          (gate.liftedBy ? `Updating to ${gate.liftedBy} lifts it` +
+            (gate.liftedIn ? ` (in catalog ${gate.liftedIn}, on ${gate.at}).` : ".")
+            : "No update in this channel lifts it.")
           : `Does not block the update to ${answer.question.openshiftTo}` +
             (gate.maxOpenShiftVersion ? ` (maxOpenShiftVersion ${gate.maxOpenShiftVersion}).` : " (no maximum)."))));
     const target = answer.target;

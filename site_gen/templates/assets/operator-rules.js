@@ -71,7 +71,8 @@ const SiteGenOperatorRules = (() => {
   function emptyAnswer(question) {
     return {question, found: false, problem: null, catalog: null, package: question.package,
       channel: question.channel, defaultChannel: null, installed: null, head: null, hops: [],
-      deprecations: [], gate: null, target: null, stranded: null, verdict: "not-found", steps: []};
+      deprecations: [], gate: null, target: null, stranded: null, verdict: "not-found", steps: [],
+      installedListed: null};
   }
 
   function notFound(answer, problem) {
@@ -167,27 +168,67 @@ const SiteGenOperatorRules = (() => {
     return {hops, path, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
   }
 
-  function blocks(document, index, now) {
+  /* update_check._blocks: OLM's reason when the bundle at index blocks the cluster somewhere on the
+     way from now to to (max < to), else null. */
+  function blocks(document, index, now, to) {
     const node = document.nodes[index];
     const name = meta(node, "io.operatorframework.bundle.name");
     const maximum = publishedMaximum(meta(node, "io.openshift.maxOpenShiftVersion"));
     const error = meta(node, "io.openshift.maxOpenShiftVersion.error") || maximum.error;
     if (error) return `${name} has invalid olm.maxOpenShiftVersion properties: ${error}`;
-    if (maximum.value === null || !less(normalize(...maximum.value), [now[0], now[1] + 1])) return null;
+    if (maximum.value === null) return null;
+    const value = normalize(...maximum.value);
+    if (!less(value, [now[0], now[1] + 1]) && !less(value, to)) return null;
     return `maximum supported OCP version for ${name} is ${maximum.value[0]}.${maximum.value[1]}`;
   }
 
+  /* update_check._blocked_at: the minor the cluster is on when the bundle blocks it. */
+  function blockedAt(document, index, now) {
+    const maximum = publishedMaximum(meta(document.nodes[index], "io.openshift.maxOpenShiftVersion"));
+    if (maximum.value === null) return now;
+    const value = normalize(...maximum.value);
+    return less(value, now) ? now : value;
+  }
+
+  const minorOf = (minor) => `${minor[0]}.${minor[1]}`;
+
+  /* start null: the installed bundle is not in the catalog, so its own maximum is not known here. */
   function gateOf(document, start, path, now, to) {
-    const installed = document.nodes[start];
-    const gate = {blocks: false, reason: null, liftedBy: null,
-      maxOpenShiftVersion: meta(installed, "io.openshift.maxOpenShiftVersion") || null, patchOnly: same(now, to)};
-    const reason = blocks(document, start, now);
+    const maximum = start !== null ? meta(document.nodes[start], "io.openshift.maxOpenShiftVersion") : "";
+    const gate = {blocks: false, reason: null, at: null, liftedBy: null, liftedIn: null,
+      maxOpenShiftVersion: maximum || null, patchOnly: same(now, to)};
+    let reason = start !== null ? blocks(document, start, now, to) : null, blocking = start;
+    if (reason === null && path.length) {  // the bundle OLM v0 updates it to may block a later minor
+      blocking = path[path.length - 1];
+      reason = blocks(document, blocking, now, to);
+    }
     if (gate.patchOnly || reason === null) return gate;
     gate.blocks = true;
     gate.reason = reason;
-    const lifting = path.find((i) => blocks(document, i, now) === null);
+    gate.at = minorOf(blockedAt(document, blocking, now));
+    const lifting = path.find((i) => blocks(document, i, now, to) === null);
     if (lifting !== undefined) gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
     return gate;
+  }
+
+  /* update_check._lifts: whether a bundle of a channel file no longer blocks a cluster going to to. */
+  function lifts(hop, to) {
+    const maximum = publishedMaximum(hop.maxOpenShiftVersion || "");
+    return maximum.error === null && (maximum.value === null || !less(normalize(...maximum.value), to));
+  }
+
+  /* update_check._lift_on_the_way: a block met at a later minor than the cluster's may be lifted by
+     an update in that minor's catalog. */
+  async function liftOnTheWay(readJson, catalogs, asked, channel, end, gate, now, to) {
+    const at = parseMinor(gate.at || "");
+    if (!gate.blocks || gate.liftedBy || at === null || same(at, now)) return;
+    const there = await targetOf(readJson, catalogs, {...asked, openshiftTo: gate.at}, channel, end.bundle,
+      end.version, at);
+    const lifting = there.hops.find((hop) => lifts(hop, to));
+    if (lifting !== undefined) {
+      gate.liftedBy = lifting.bundle;
+      gate.liftedIn = there.catalog;
+    }
   }
 
   function deprecationsOf(document, bundles) {
@@ -278,13 +319,38 @@ const SiteGenOperatorRules = (() => {
     return target;
   }
 
+  const NAMED_VERSION = /^(.+?)\.[vV]?([0-9]+\.[0-9]+\.[0-9]+\S*)$/;
+
+  /* update_check._unlisted_bundle: [name, version] of a bundle name; null for a bare version. */
+  function unlistedBundle(installed) {
+    const found = NAMED_VERSION.exec(installed);
+    return found && !V_PREFIX.test(installed) ? [installed, found[2]] : null;
+  }
+
+  /* update_check._path_from_unlisted: OLM v0's hops from a bundle the channel no longer lists. */
+  function pathFromUnlisted(document, unlisted, catalog, packageError) {
+    const [name, version] = unlisted;
+    const first = (document.v0Order || []).find((i) => updatesFrom(document.nodes[i], name, version));
+    const head = document.head ?? null;
+    if (first === undefined) {
+      return {hops: [], path: [], end: null, head: head !== null ? bundleOf(document.nodes[head], true) : null,
+        stranded: {stranded: true, at: name,
+          why: `${name} is no longer listed in channel ${document.channel} of catalog ${catalog}, and no entry ` +
+            `there replaces or skips it or has a skipRange holding ${version}`}};
+    }
+    const part = pathPart(document, first, packageError);
+    part.hops = [bundleOf(document.nodes[first], isHead(document, first)), ...part.hops];
+    part.path = [first, ...part.path];
+    return part;
+  }
+
   const arrow = (bundles) => bundles.map((bundle) => bundle.version).join(" → ");
 
   function verdictOf(answer) {
     const {gate, target, stranded} = answer;
     if (gate.blocks) return gate.liftedBy ? "update-before-cluster-update" : "blocks-cluster-update";
     if (stranded.stranded) return "stranded";
-    if (!target.path) return "no-path-in-target";
+    if (!target.path) return target.catalog ? "no-path-in-target" : "no-target-catalog";
     return answer.hops.length ? "update-available" : "up-to-date";
   }
 
@@ -296,6 +362,10 @@ const SiteGenOperatorRules = (() => {
     const {question, installed, gate, target} = answer;
     const pkg = answer.package, channel = answer.channel, to = question.openshiftTo;
     const steps = [];
+    if (!answer.installedListed) {
+      steps.push(`${installed.bundle} is no longer listed in channel ${channel} of catalog ${answer.catalog}: ` +
+        "OLM v0 resolves its updates from the installed CSV all the same.");
+    }
     if (answer.hops.length) {
       steps.push(`OLM v0 updates ${pkg} in channel ${channel} one bundle at a time: ` +
         `${arrow([installed, ...answer.hops])}.`);
@@ -306,17 +376,24 @@ const SiteGenOperatorRules = (() => {
     if (answer.stranded.stranded) {
       steps.push(`OLM v0 offers no update from ${answer.stranded.at}: ${answer.stranded.why}.`);
     }
-    if (gate.blocks && gate.liftedBy) {
+    if (gate.blocks && gate.liftedIn) {
+      steps.push(`Before updating the cluster beyond ${gate.at}, update ${pkg} to ${gate.liftedBy} at ` +
+        `least (in catalog ${gate.liftedIn}, once the cluster is on ${gate.at}): ${gate.reason}, ` +
+        "so OLM reports Upgradeable=False while it is installed.");
+    } else if (gate.blocks && gate.liftedBy) {
       steps.push(`Before updating the cluster to ${to}, update ${pkg} to ${gate.liftedBy} at least: ` +
         `${gate.reason}, so OLM reports Upgradeable=False while it is installed.`);
     } else if (gate.blocks) {
-      steps.push(`${pkg} blocks updating the cluster to ${to}: ${gate.reason}, and no update in ` +
-        `channel ${channel} lifts it.`);
+      steps.push(`${pkg} blocks updating the cluster beyond ${gate.at}: ${gate.reason}, and no update ` +
+        `in channel ${channel} lifts it.`);
     }
     if (!gate.patchOnly && !(gate.blocks && !gate.liftedBy)) {
       steps.push(`Update the cluster from ${question.openshiftFrom} to ${to}.`);
     }
-    if (target.problem) {
+    if (target.problem && !target.catalog) {
+      steps.push(`After the cluster update: ${target.problem}, so the operator's path there is not ` +
+        "checked here.");
+    } else if (target.problem) {
       steps.push(`After the cluster update: ${target.problem}.`);
     } else if (gate.patchOnly) {
       // the same catalog: its path is the one above
@@ -376,21 +453,31 @@ const SiteGenOperatorRules = (() => {
       return notFound(answer, `channel ${channel} of package ${asked.package} is missing from this site`);
     }
     const start = findNode(document, asked.installed);
-    if (start === null) {
-      return notFound(answer, `${asked.installed} is not a bundle or version of channel ${channel} ` +
-        `of package ${asked.package} in catalog ${name}`);
+    answer.installedListed = start !== null;
+    let part;
+    if (start !== null) {
+      answer.installed = bundleOf(document.nodes[start], isHead(document, start));
+      part = pathPart(document, start, info.error ?? null);
+    } else {  // removed from the catalog: OLM resolves from the installed CSV all the same
+      const unlisted = unlistedBundle(asked.installed);
+      if (unlisted === null) {
+        return notFound(answer, `${asked.installed} is not a bundle or version of channel ${channel} ` +
+          `of package ${asked.package} in catalog ${name} (give the installed CSV's name, as oc get csv shows it, ` +
+          "to see what OLM does from it)");
+      }
+      answer.installed = {version: unlisted[1], bundle: unlisted[0], deprecated: null, maxOpenShiftVersion: null,
+        head: false};
+      part = pathFromUnlisted(document, unlisted, name, info.error ?? null);
     }
     answer.found = true;
-    answer.installed = bundleOf(document.nodes[start], isHead(document, start));
-    const part = pathPart(document, start, info.error ?? null);
     answer.hops = part.hops;
     answer.head = part.head;
     answer.stranded = part.stranded;
     answer.deprecations = deprecationsOf(document, [answer.installed, ...answer.hops]);
     answer.gate = gateOf(document, start, part.path, now, to);
-    const end = document.nodes[part.end];
-    answer.target = await targetOf(readJson, catalogs, asked, channel,
-      meta(end, "io.operatorframework.bundle.name"), end.version, to);
+    const end = answer.hops.length ? answer.hops[answer.hops.length - 1] : answer.installed;
+    answer.target = await targetOf(readJson, catalogs, asked, channel, end.bundle, end.version, to);
+    await liftOnTheWay(readJson, catalogs, asked, channel, end, answer.gate, now, to);
     answer.verdict = verdictOf(answer);
     answer.steps = stepsOf(answer);
     return answer;

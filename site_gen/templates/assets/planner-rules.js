@@ -528,6 +528,8 @@ const SiteGenCluster = (() => {
     }
   }
 
+  const ARCH_NOT_KNOWN = "The cluster's image is not a payload this site serves, so its architecture is not known: " +
+    "choose it.";
   const NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of " +
     "“oc get clusterversion version -o json”.";
 
@@ -538,10 +540,11 @@ const SiteGenCluster = (() => {
     try {
       document = JSON.parse(text);
     } catch (jsonError) {
-      if (/^\s*[{[]/.test(text)) throw new ClusterError("Could not read the text as JSON.", jsonError.message);
-      try {
+      try {  // YAML, also in flow style ({kind: ClusterVersion, ...} starts as JSON does)
         document = SiteGenYaml.parse(text);
       } catch (yamlError) {
+        if (yamlError.bound) throw new ClusterError("Could not read the text as YAML.", yamlError.message);
+        if (/^\s*[{[]/.test(text)) throw new ClusterError("Could not read the text as JSON.", jsonError.message);
         throw new ClusterError("Could not read the text as JSON or YAML.", yamlError.message);
       }
     }
@@ -573,14 +576,20 @@ const SiteGenCluster = (() => {
     if (architecture) {
       [arch, source] = [architecture === "Multi" ? "multi" : architecture.toLowerCase(), "architecture"];
       const digest = image.split("@").pop();
-      const known = arch === "multi" && image.includes("@") && payloads && Object.hasOwn(payloads, digest)
-        ? payloads[digest] : null;
-      if (known && known.arch !== "multi") {  // a multi cluster runs the multi (manifest list) payload
+      const known = image.includes("@") && payloads && Object.hasOwn(payloads, digest) ? payloads[digest] : null;
+      if (arch === "multi" && known && known.arch !== "multi") {  // a multi cluster runs the multi payload
         notes.push(`The cluster says it is Multi, but its image is the ${known.arch} payload of ` +
           `${known.version} on this site, not the multi payload of ${version}: it runs ` +
           `${known.arch} only. Check status.desired.image.`);
+      } else if (known && arch !== "multi" && known.arch !== arch) {
+        notes.push(`The cluster says it runs ${architecture}, but its image is the ${known.arch} payload ` +
+          `of ${known.version} on this site. Check status.desired.image.`);
       } else if (known && known.version !== version) {
         notes.push(`The cluster's image is the payload of ${known.version} on this site, but it says it runs ${version}.`);
+      } else if (!known) {
+        notes.push("The cluster's image is not a payload this site serves, so it cannot be checked " +
+          `against ${version} on ${architecture}: check status.desired.image (a mirror's image, ` +
+          "or a payload this site does not publish).");
       }
     } else {
       const digest = image.split("@").pop();
@@ -592,7 +601,7 @@ const SiteGenCluster = (() => {
         }
       } else {
         [arch, source] = ["", "none"];
-        notes.push("The cluster's image is not a payload this site serves, so its architecture is not known: choose it.");
+        notes.push(ARCH_NOT_KNOWN);
       }
     }
     const channel = text(field(document, "spec", "channel"));
@@ -658,6 +667,17 @@ const SiteGenCluster = (() => {
     return [{source: cluster.version, target, kind: kind || clusterKind, channel: null}, notes];
   }
 
+  /* cluster.py _applies_elsewhere: one of these risks (same name and rules) found applying on another
+     conditional update, as surely as a lone risk says it. */
+  function appliesElsewhere(data, evaluations, riskList) {
+    return data.riskLists[riskList].some((r) => {
+      const risk = data.risks[r];
+      return evaluations.some((evaluation) => evaluation.status === "False" &&
+        evaluation.risks.some((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || [])) &&
+        evidence(evaluation, risk.name)[0] === 2);
+    });
+  }
+
   function firstHopView(data, source, evaluations, avoid) {
     const view = Object.assign(Object.create(Object.getPrototypeOf(data)), data);
     view.recommended = data.recommended.slice();
@@ -670,7 +690,7 @@ const SiteGenCluster = (() => {
     for (let i = 0; i < pairs.length; i += 2) {
       const [t, risks] = [pairs[i], pairs[i + 1]];
       if (status.get(t) === "True") promoted.push(t);
-      else if (status.get(t) === "False" && avoid) continue;
+      else if (avoid && (status.get(t) === "False" || appliesElsewhere(data, evaluations, risks))) continue;
       else kept.push(t, risks);
     }
     view.recommended[source] = [...data.recommended[source], ...promoted].sort((a, b) => a - b);
@@ -689,15 +709,17 @@ const SiteGenCluster = (() => {
   }
 
   /* For each risk of a later update, the strongest evaluation of the same risk (first in version order among equals). */
-  function hints(data, cluster, risksOfHop) {
+  function hints(data, cluster, risksOfHop, own = null) {
     const found = [];
     for (const r of risksOfHop) {
       const risk = data.risks[r];
       let best = null;
+      const floor = own !== null ? evidence(own, risk.name)[0] : -1;  // the first update: stronger evidence only
       for (const evaluation of cluster.evaluations) {
+        if (evaluation === own) continue;
         if (!evaluation.risks.some((e) => e.name === risk.name && canonical(e.rules) === canonical(risk.rules || []))) continue;
         const [strength, verdict] = evidence(evaluation, risk.name);
-        if (best === null || strength > best.strength) best = {strength, verdict, evaluation};
+        if (strength > floor && (best === null || strength > best.strength)) best = {strength, verdict, evaluation};
       }
       if (best !== null) {
         const {verdict, evaluation} = best;
@@ -763,6 +785,8 @@ const SiteGenCluster = (() => {
           if (original !== null) {
             hop.risks = data.riskLists[original].map((r) => data.risks[r].name);
             Object.defineProperty(hop, "riskList", {value: original, enumerable: false, configurable: true});
+            const found = hints(data, cluster, data.riskLists[original], e);
+            if (found.length) hop.hints = found;
           }
         } else if (original !== null) {
           const found = hints(data, cluster, data.riskLists[original]);
@@ -773,7 +797,9 @@ const SiteGenCluster = (() => {
     }
     // without the channel setting the cluster has already
     if (answer.procedure.length) answer.procedure = SiteGenPlanner.eusProcedure(answer.sections[0]);
-    answer.cluster = {...cluster, notes: [...cluster.notes, ...notes], kind: question.kind, target: question.target};
+    const readNotes = cluster.notes.map((note) => (note === ARCH_NOT_KNOWN  // the architecture was chosen
+      ? `${ARCH_NOT_KNOWN.slice(0, -"choose it.".length)}planning for ${data.arch}, as chosen.` : note));
+    answer.cluster = {...cluster, notes: [...readNotes, ...notes], kind: question.kind, target: question.target};
     return answer;
   }
 

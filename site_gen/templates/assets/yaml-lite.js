@@ -22,6 +22,24 @@ const SiteGenYaml = (() => {
     };
     const KEY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'#\-?:{[][^:]*?|-[^\s:][^:]*?)\s*:(?:\s+(.*))?$/;
     const anchors = new Map();
+    /* The alias bound of site_gen/inputs/bounded_yaml.py (serde_yaml's): the document, aliases
+       expanded, may hold at most MAX_EXPANSION times the nodes written (and always 10,000). Every
+       scalar and collection written counts once; a collection's size is 1 + its keys' and values'
+       (an alias: its anchor's), as the Python counts them. */
+    const MAX_EXPANSION = 100, MIN_BUDGET = 10000;
+    let written = 0;
+    const sizes = new WeakMap();
+    const sizeOf = (value) => (value !== null && typeof value === "object" ? sizes.get(value) ?? 1 : 1);
+    const sized = (collection, size) => {
+      written++;
+      sizes.set(collection, size);
+      return collection;
+    };
+    /* What node() found below a key or dash; nothing there is an empty (null) scalar, written. */
+    const emptyOr = (found) => {
+      if (found === null) written++;
+      return found;
+    };
     const ALIAS = /^\*([^\s,[\]{}]+)\s*(#.*)?$/;
 
     /* An anchor (&name) and a tag (!tag) before a value, in either order; the rest is the value. */
@@ -53,6 +71,7 @@ const SiteGenYaml = (() => {
     function withProperties(props, read) {
       if (props.tag !== null && props.tag !== "!!str") fail(`the tag ${props.tag}, which this reader does not know`);
       const result = read(props.tag === "!!str");
+      if (result === null || typeof result !== "object") written++;  // a scalar (collections count themselves)
       if (props.anchor !== null) anchors.set(props.anchor, result);
       return result;
     }
@@ -100,6 +119,7 @@ const SiteGenYaml = (() => {
     function mapping(indent) {
       const result = {};
       const merges = [];
+      let size = 1;
       for (;;) {
         skip();
         if (i >= lines.length || indentOf(lines[i]) < indent) break;
@@ -109,14 +129,17 @@ const SiteGenYaml = (() => {
         const match = KEY.exec(rest);
         if (!match) fail("expected a “key: value” line");
         if (/^[&*!]/.test(match[1])) fail("an anchor, alias or tag on a key");
+        written++;  // the key
         if (match[1].trim() === "<<") {
           merges.push(value(match[2] || "", indent));
+          size += 1 + sizeOf(merges[merges.length - 1]);
           continue;
         }
         const key = unquote(match[1].trim());
         result[key] = value(match[2] || "", indent);
+        size += 1 + sizeOf(result[key]);
       }
-      return merged(result, merges);
+      return sized(merged(result, merges), size);
     }
 
     /* Merge keys (<<: *base, or a list of them): keys of their own win, then earlier maps' keys. */
@@ -142,13 +165,14 @@ const SiteGenYaml = (() => {
         if (i < lines.length && indentOf(lines[i]) === indent && /^-( |$)/.test(lines[i].slice(indent))) {
           return sequence(indent);
         }
-        return node(indent + 1);
+        return emptyOr(node(indent + 1));
       }
       return inline(text, indent, true);
     }
 
     function sequence(indent) {
       const result = [];
+      let size = 1;
       for (;;) {
         skip();
         if (i >= lines.length || indentOf(lines[i]) !== indent) break;
@@ -159,15 +183,16 @@ const SiteGenYaml = (() => {
         const item = after.trim();
         if (!item || item.startsWith("#")) {
           i++;
-          result.push(node(indent + 1));
+          result.push(emptyOr(node(indent + 1)));
         } else if (!/^[&!]/.test(item) && (KEY.test(item) || item === "-" || item.startsWith("- "))) {
           lines[i] = " ".repeat(column) + item;  // the item's first line, as if on its own line
           result.push(item.startsWith("-") && !KEY.test(item) ? sequence(column) : mapping(column));
         } else {
           result.push(inline(item, indent));
         }
+        size += sizeOf(result[result.length - 1]);
       }
-      return result;
+      return sized(result, size);
     }
 
     /* A scalar starting on line i, possibly wrapped over the following, more indented lines. */
@@ -330,35 +355,44 @@ const SiteGenYaml = (() => {
           if (c === "[") {
             p++;
             const out = [];
+            let size = 1;
             space();
-            if (source[p] === "]") return p++, out;
+            if (source[p] === "]") return p++, sized(out, size);
             for (;;) {
               out.push(item(true));
+              size += sizeOf(out[out.length - 1]);
               space();
               if (source[p] === ":") fail("a key inside a flow sequence");
-              if (expect(",]") === "]") return out;
+              if (expect(",]") === "]") return sized(out, size);
               space();
-              if (source[p] === "]") return p++, out;
+              if (source[p] === "]") return p++, sized(out, size);
             }
           }
           if (c === "{") {
             p++;
             const out = {};
+            const merges = [];
+            let size = 1;
             space();
-            if (source[p] === "}") return p++, out;
+            if (source[p] === "}") return p++, sized(out, size);
             for (;;) {
+              space();
+              const quotedKey = source[p] === '"' || source[p] === "'";
               const key = item(false);
               space();
               let entry = null;
               if (source[p] === ":") {
                 p++;
                 space();
-                entry = ",}".includes(source[p]) ? null : item(false);
+                if (",}".includes(source[p])) written++;  // an empty value: a null scalar
+                else entry = item(false);
               }
-              out[typeof key === "string" ? key : JSON.stringify(key)] = entry;
-              if (expect(",}") === "}") return out;
+              if (key === "<<" && !quotedKey) merges.push(entry);
+              else out[typeof key === "string" ? key : JSON.stringify(key)] = entry;
+              size += sizeOf(key) + sizeOf(entry);
+              if (expect(",}") === "}") return sized(merged(out, merges), size);
               space();
-              if (source[p] === "}") return p++, out;
+              if (source[p] === "}") return p++, sized(merged(out, merges), size);
             }
           }
           if (c === '"') {
@@ -432,6 +466,13 @@ const SiteGenYaml = (() => {
     const result = node(0);
     skip();
     if (i < lines.length) fail("text after the end of the document");
+    const size = sizeOf(result);
+    if (size > Math.max(MIN_BUDGET, MAX_EXPANSION * written)) {
+      const error = new Error(`aliases expand ${written.toLocaleString("en-US")} written nodes to ` +
+        `${size.toLocaleString("en-US")}, more than ${MAX_EXPANSION} times as many`);
+      error.bound = true;
+      throw error;
+    }
     return result;
   }
 
