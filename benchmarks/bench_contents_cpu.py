@@ -7,7 +7,7 @@ is made before the clock starts: only ``release_contents`` and the JSON bytes ar
 (process CPU time). Reports the first image (nothing remembered), the others, the mean over
 the whole set, and the memo's size.
 
-    python benchmarks/bench_release_contents.py [--minors 4.15,4.16] [--zstreams 8] [--json]
+    python benchmarks/bench_contents_cpu.py [--minors 4.15,4.16] [--zstreams 8] [--json]
 """
 
 from __future__ import annotations
