@@ -74,3 +74,22 @@ def commit_url(repository: str | None, commit: str | None) -> str | None:
     """The GitHub link of a commit, None for other hosts or without a commit."""
     url: str | None = _rules().call("SiteGenReleaseDiff.commitUrl", repository, commit)
     return url
+
+
+def commit_urls(pairs: list[tuple[str | None, str | None]]) -> list[str | None]:
+    """:func:`commit_url` of each (repository, commit), in one call."""
+    urls: list[str | None] = _rules().call("SiteGenReleaseDiff.commitUrls", pairs)
+    return urls
+
+
+def applying_gates(version: str, gates: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The admin gates of a release at ``version`` that block any update to a later minor or major
+    ({KEY: message}), and those the CVO cannot read ({KEY: reason}); the others belong to other minors."""
+    applying, invalid = _rules().call("SiteGenReleaseDiff.gatesFor", {"version": version, "adminGates": gates}, None)
+    return applying, invalid
+
+
+def gate_link(message: str) -> str | None:
+    """The first https URL of an admin gate's message: the CVO's link for the risk (None without one)."""
+    link: str | None = _rules().call("SiteGenReleaseDiff.gateLink", message)
+    return link

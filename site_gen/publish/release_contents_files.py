@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import layout
@@ -77,17 +78,37 @@ def change_pairs(records: Records, graph: Graph, channels: Iterable[str]) -> lis
         minor = _minor(version)
         if (version, arch) not in readable or minor is None:
             continue
-        previous = [source for source in sources if (source, arch) in readable and _minor(source) == (minor[0], minor[1] - 1)]
+        previous = [source for source in sources
+                    if (source, arch) in readable and _minor(source) == (minor[0], minor[1] - 1)]
         if previous:
             pairs.add((max(previous, key=versions.sort_key), version, arch))
     return sorted(pairs, key=lambda p: (p[2], versions.sort_key(p[1]), versions.sort_key(p[0])))
 
 
-def release_contents_files(records: Records, graph: Graph, channels: Iterable[str]) -> dict[str, bytes]:
+@dataclass
+class PublishedContents:
+    """What the build publishes of release contents, for the pages to show."""
+    records: Records                  # (version, arch) -> contents record (or error record)
+    # (from, to, arch) -> the change document published for that pair, in change_pairs' order
+    changes: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+
+
+def published_contents(records: Records, graph: Graph, channels: Iterable[str]) -> PublishedContents:
+    """The records, with the change document of every pair :func:`change_pairs` publishes."""
+    changes = {(older, newer, arch): release_changes(records[older, arch], records[newer, arch])
+               for older, newer, arch in change_pairs(records, graph, channels)}
+    return PublishedContents(records, changes)
+
+
+def published_files(published: PublishedContents) -> dict[str, bytes]:
     """Site path -> bytes of every contents and change file."""
     files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
-             for (version, arch), record in records.items()}
-    for older, newer, arch in change_pairs(records, graph, channels):
-        changes = release_changes(records[older, arch], records[newer, arch])
+             for (version, arch), record in published.records.items()}
+    for (older, newer, arch), changes in published.changes.items():
         files[layout.changes_path(older, arch, newer)] = changes_json(changes)
     return files
+
+
+def release_contents_files(records: Records, graph: Graph, channels: Iterable[str]) -> dict[str, bytes]:
+    """Site path -> bytes of every contents and change file."""
+    return published_files(published_contents(records, graph, channels))
