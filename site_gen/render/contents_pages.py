@@ -137,6 +137,7 @@ class ContentsPage:
     install_steps: list[TaskStep] = field(default_factory=list)
     changes: list[ChangeSummary] = field(default_factory=list)
     other_arches: list[str] = field(default_factory=list)
+    has_release_page: bool = True  # served in a channel (a release of the graph in none has no page)
 
 
 def _object(resource: Record) -> str:
@@ -340,9 +341,11 @@ def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
         {name: len(changes["manifests"][name]) for name in ("changed", "added", "removed")})
 
 
-def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str]) -> ContentsPage:
+def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str],
+                  has_release_page: bool = True) -> ContentsPage:
     """The page model of one contents record (or error record)."""
-    page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches)
+    page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches,
+                        has_release_page=has_release_page)
     if "error" in record:
         page.error = str(record["error"])
         return page
@@ -366,10 +369,10 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
     return page
 
 
-def contents_pages(records: Mapping[tuple[str, str], Record],
-                   changes: Mapping[tuple[str, str, str], Changes]) -> Iterator[ContentsPage]:
+def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
+                   served: set[str]) -> Iterator[ContentsPage]:
     """A page model per release × arch with a contents record, in (arch, SemVer) order, made one
-    at a time (a full-scale site has thousands)."""
+    at a time (a full-scale site has thousands); ``served``: the versions with a release page."""
     into: dict[tuple[str, str], list[Changes]] = defaultdict(list)
     for (_, newer, arch), document in changes.items():
         into[newer, arch].append(document)
@@ -378,7 +381,7 @@ def contents_pages(records: Mapping[tuple[str, str], Record],
         arches[version].append(arch)
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
-        yield contents_page(records[version, arch], into.get((version, arch), []), others)
+        yield contents_page(records[version, arch], into.get((version, arch), []), others, version in served)
 
 
 def contents_index_json(records: Mapping[tuple[str, str], Record]) -> bytes:

@@ -166,9 +166,9 @@ def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict[st
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
-def _write_contents_pages(pages: PageRenderer, contents: PublishedContents) -> None:
+def _write_contents_pages(pages: PageRenderer, contents: PublishedContents, served: set[str]) -> None:
     """A page per release × arch with contents, the compare page and the index it reads."""
-    for page in contents_pages(contents.records, contents.changes):
+    for page in contents_pages(contents.records, contents.changes, served):
         pages.write(layout.release_arch_page(page.version, page.arch), "release_contents.html.j2", c=page)
     pages.write_data(layout.RELEASE_CONTENTS_INDEX, contents_index_json(contents.records))
     pages.write(layout.RELEASE_COMPARE, "release_compare.html.j2")
@@ -194,7 +194,7 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
         pages.write(layout.release_page(release.version), "release.html.j2", release=release,
                     contents=dict(with_contents.get(release.version, [])))
     if contents is not None and contents.records:
-        _write_contents_pages(pages, contents)
+        _write_contents_pages(pages, contents, {v for index in indexes.values() for v in index.versions})
     return site.written[first:], pages.pages
 
 
