@@ -173,11 +173,10 @@ def _reached(start: int, nodes: list[tuple], children: dict[int, list[int]]) -> 
     return seen
 
 
-@pytest.mark.parametrize("mode", ["update", "install"])
-def test_the_order_lists_every_manifest_of_the_task_graph_once_in_the_graphs_order(site, mode):
+def test_the_update_order_lists_every_manifest_of_the_task_graph_once_in_the_graphs_order(site):
     for version in VERSIONS:
-        graph = record(site, version)[f"{mode}Graph"]
-        steps = _steps(page_html(site, version), mode)
+        graph = record(site, version)["updateGraph"]
+        steps = _steps(page_html(site, version), "update")
         listed = [ids for step in steps for ids in step]
         assert sorted(map(tuple, listed)) == sorted(tuple(ids) for ids in graph["nodes"] if ids)
         step_of = {tuple(ids): number for number, step in enumerate(steps) for ids in step}
@@ -189,6 +188,32 @@ def test_the_order_lists_every_manifest_of_the_task_graph_once_in_the_graphs_ord
                 for target in _reached(source, nodes, children):
                     if nodes[target]:
                         assert step_of[ids] < step_of[nodes[target]], (version, ids, nodes[target])
+
+
+def _levels(graph: dict) -> list[list[int]]:
+    """The sizes of the non-empty nodes at each depth (longest path from a root), depth by depth."""
+    parents: dict[int, list[int]] = {i: [] for i in range(len(graph["nodes"]))}
+    for source, target in graph["edges"]:
+        parents[target].append(source)
+    depth: dict[int, int] = {}
+    while len(depth) < len(parents):
+        for node, before in parents.items():
+            if node not in depth and all(p in depth for p in before):
+                depth[node] = 1 + max((depth[p] for p in before), default=-1)
+    by_depth: dict[int, list[int]] = {}
+    for node, ids in enumerate(graph["nodes"]):
+        if ids:
+            by_depth.setdefault(depth[node], []).append(len(ids))
+    return [sorted(by_depth[d]) for d in sorted(by_depth)]
+
+
+def test_the_install_order_is_the_install_graph_step_by_step(site):
+    for version in VERSIONS:
+        page = page_html(site, version)
+        listing = re.search(r'<ol class="task-steps" data-mode="install">(.*?)</ol>', page, re.S).group(1)
+        steps = [sorted(int(n) for n in re.findall(r'<span class="count">\((\d+)\)</span></li>', step))
+                 for step in re.split(r'<li class="task-step"', listing)[1:]]
+        assert steps == _levels(record(site, version)["installGraph"])
 
 
 def test_the_update_order_of_415_puts_the_job_in_a_step_of_its_own(site):
