@@ -126,6 +126,13 @@ def test_the_pickers_put_the_choice_in_the_url_and_back_goes_back(base_url, brow
         compared(visit, "4.14.12", "4.15.9")
 
 
+def test_a_link_with_only_the_target_compares_it_with_the_release_before_it(base_url, browser):
+    with Visit(browser, f"{base_url}{layout.RELEASE_COMPARE}?to=4.15.9&arch=amd64") as visit:
+        compared(visit, "4.15.8", "4.15.9")
+    with Visit(browser, f"{base_url}{layout.RELEASE_COMPARE}?to=4.14.12&arch=amd64") as visit:
+        compared(visit, "4.15.8", "4.14.12")
+
+
 def test_a_release_without_contents_is_explained(base_url, browser):
     with Visit(browser, f"{base_url}{layout.RELEASE_COMPARE}?from=4.16.1&to=4.16.4&arch=amd64") as visit:
         visit.page.wait_for_function("document.getElementById('compare-status').textContent !== ''")

@@ -25,7 +25,9 @@
     const versions = index.arches[pickers.arch.value] || [];
     const newestFirst = [...versions].reverse();
     const to = versions.includes(wanted.to) ? wanted.to : newestFirst[0];
-    const from = versions.includes(wanted.from) ? wanted.from : (newestFirst[1] ?? newestFirst[0]);
+    // no "from": the release before "to" (an update to it), or the one after when it is the oldest
+    const before = versions.indexOf(to) - 1;
+    const from = versions.includes(wanted.from) ? wanted.from : (versions[before >= 0 ? before : 1] ?? to);
     options(pickers.from, newestFirst, from);
     options(pickers.to, newestFirst, to);
   }
@@ -45,11 +47,16 @@
   function gateItems(gates, invalid) {
     const items = Object.entries(gates).map(([key, message]) => {
       const url = D.gateLink(message);
-      return item(key, el("p", {}, code(key), ": ", message, url && !message.includes(url) ? [" ", link(url, url)] : null),
+      const entry = item(key, el("p", {}, code(key), ": ", message),
+        url && safeUrl(url) ? el("p", {}, "Read first: ", link(url, url)) : null,
         el("div", {class: "command"}, el("pre", {}, el("code", {}, D.ackCommand(key)))));
+      entry.classList.add("gate");
+      return entry;
     });
     for (const [key, reason] of Object.entries(invalid)) {
-      items.push(item(key, el("p", {class: "problem"}, code(key), ": ", reason, " No acknowledgement lifts it.")));
+      const entry = item(key, el("p", {class: "problem"}, code(key), ": ", reason, " No acknowledgement lifts it."));
+      entry.classList.add("gate");
+      items.push(entry);
     }
     return items;
   }
@@ -84,7 +91,7 @@
     if (gates) {
       parts.push(sectionOf("admin-gates", `Admin acknowledgements this update needs (${gates})`,
         el("p", {}, `Give each on the cluster at ${changes.from}, before it updates:`),
-        list("admin-gates", gateItems(changes.adminGates, changes.invalidAdminGates))));
+        el("ul", {class: "gates", "data-list": "admin-gates"}, gateItems(changes.adminGates, changes.invalidAdminGates))));
     }
     const resources = changes.resources;
     if (resources.crdVersionsNoLongerServed.length) {
