@@ -61,7 +61,11 @@ def test_every_release_with_contents_has_a_page_linked_from_its_release_page_and
         release = (site / layout.release_page(version)).read_text("utf-8")
         assert f'href="{href(layout.release_page(version), target)}"' in release
         assert f'href="{href(layout.RELEASES_INDEX, target)}"' in index
+    # a release in no channel has no release page: the index links its contents on their own
     assert (site / layout.release_arch_page("4.16.5", "amd64")).is_file()
+    unserved = index.split('id="releases-unserved-h"')[1]
+    assert f'href="{href(layout.RELEASES_INDEX, layout.release_arch_page("4.16.5", "amd64"))}"' in unserved
+    assert "4.16.4" not in unserved
     # releases without contents have no page and no link
     assert not (site / layout.release_arch_page("4.16.1", "amd64")).exists()
     assert "4.16.1/amd64.html" not in (site / layout.release_page("4.16.1")).read_text("utf-8")

@@ -127,6 +127,7 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                           all_versions: list[str], revision: dict[str, object],
                           catalogs: list[CatalogLink], contents: PublishedContents | None) -> None:
     with_contents = contents_by_version(contents.records) if contents else {}
+    served = set(all_versions)
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
                 has_release_contents=any(ok for found in with_contents.values() for _, ok in found),
                 catalog_families=catalog_families(catalogs),
@@ -136,7 +137,9 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                             "dirty": revision.get("dirty")})
     newest_first = groupby(reversed(all_versions), key=versions.minor_of)
     pages.write(layout.RELEASES_INDEX, "releases.html.j2", all_versions=all_versions,
-                by_minor=[(minor, list(group)) for minor, group in newest_first], with_contents=with_contents)
+                by_minor=[(minor, list(group)) for minor, group in newest_first], with_contents=with_contents,
+                unserved_contents=sorted((v for v in with_contents if v not in served),
+                                         key=versions.sort_key, reverse=True))
     pages.write(layout.PLANNER, "planner.html.j2", arches=list(indexes),
                 default_arch="amd64" if "amd64" in indexes else next(iter(indexes), ""),
                 channels=sorted(built.channels, key=display_key))
