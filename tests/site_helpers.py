@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import os
 import re
 import shutil
@@ -105,6 +106,19 @@ def page_svg(page: Path) -> ET.Element:
     match = re.search(r"<svg\b.*?</svg>", page.read_text("utf-8"), re.DOTALL)
     assert match, f"no inline SVG in {page}"
     return ET.fromstring(match.group(0))
+
+
+def page_text(fragment: str) -> str:
+    """The visible text of an HTML fragment, whitespace collapsed (inline elements add no space)."""
+    inline = re.sub(r"</?(?:code|a|span|strong|em)\b[^>]*>", "", fragment)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
+
+
+def page_section(page: str, heading_id: str) -> str:
+    """The HTML of the <section> whose heading has ``heading_id``."""
+    match = re.search(rf'<section[^>]*aria-labelledby="{re.escape(heading_id)}"[^>]*>(.*?)</section>', page, re.S)
+    assert match, heading_id
+    return match.group(1)
 
 
 class LinkCollector(HTMLParser):

@@ -15,7 +15,7 @@ import pytest
 from site_gen import layout
 from site_gen.render.links import href
 
-from site_helpers import EXAMPLE_CONTENTS, build_site, page_links
+from site_helpers import EXAMPLE_CONTENTS, build_site, page_links, page_section, page_text
 
 VERSIONS = ["4.14.12", "4.15.8", "4.15.9", "4.16.4", "4.16.5"]
 GATE = "ack-4.15-kube-1.29-api-removals-in-4.16"
@@ -35,19 +35,6 @@ def record(site: Path, version: str) -> dict:
 
 def page_html(site: Path, version: str) -> str:
     return (site / layout.release_arch_page(version, "amd64")).read_text("utf-8")
-
-
-def text(fragment: str) -> str:
-    """The visible text of an HTML fragment, whitespace collapsed (inline elements add no space)."""
-    inline = re.sub(r"</?(?:code|a|span|strong|em)\b[^>]*>", "", fragment)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
-
-
-def section(page: str, heading_id: str) -> str:
-    """The HTML of the <section> whose heading has ``heading_id``."""
-    match = re.search(rf'<section[^>]*aria-labelledby="{re.escape(heading_id)}"[^>]*>(.*?)</section>', page, re.S)
-    assert match, heading_id
-    return match.group(1)
 
 
 def test_every_release_with_contents_has_a_page_linked_from_its_release_page_and_the_index(site):
@@ -86,34 +73,34 @@ def test_the_compare_index_lists_the_readable_releases_and_where_their_files_are
 def test_components_images_and_cluster_operators_are_the_records(site):
     for version in VERSIONS:
         contents, page = record(site, version), page_html(site, version)
-        components = text(section(page, "components-h"))
+        components = page_text(page_section(page, "components-h"))
         assert f"Kubernetes {contents['components']['kubernetes']['version']}" in components
         assert f"Kubectl {contents['components']['kubectl']['version']}" in components
         assert f"Red Hat Enterprise Linux CoreOS {contents['components']['machine-os']['version']}" in components
-        images = section(page, "images-h")
+        images = page_section(page, "images-h")
         rows = re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", images, re.S)
-        assert [text(row).split()[0] for row in rows] == sorted(contents["images"])
+        assert [page_text(row).split()[0] for row in rows] == sorted(contents["images"])
         for tag, image in contents["images"].items():
-            row = next(r for r in rows if text(r).split()[0] == tag)
+            row = next(r for r in rows if page_text(r).split()[0] == tag)
             assert image["image"].rpartition("@")[2] in row
             if image["commit"]:
                 assert f'href="{image["sourceRepository"]}/commit/{image["commit"]}"' in row
             else:
-                assert "/commit/" not in row and "unknown" in text(row)
-        operators = text(section(page, "operators-h"))
+                assert "/commit/" not in row and "unknown" in page_text(row)
+        operators = page_text(page_section(page, "operators-h"))
         for name, value in contents["clusterOperators"].items():
             assert f"{name} " + ", ".join(f"{k} {v}" for k, v in value["versions"].items()) in operators
 
 
 def test_the_415_admin_gate_is_on_415_pages_with_the_command_that_acks_it(site):
     for version in ("4.15.8", "4.15.9"):
-        gates = section(page_html(site, version), "gates-h")
-        applying = text(gates.split("<details>")[0])
+        gates = page_section(page_html(site, version), "gates-h")
+        applying = page_text(gates.split("<details>")[0])
         assert GATE in applying and ACK in applying
-        assert "Updating to a later minor needs an admin acknowledgement first." in text(page_html(site, version))
+        assert "Updating to a later minor needs an admin acknowledgement first." in page_text(page_html(site, version))
     for version in ("4.14.12", "4.16.4", "4.16.5"):
         page = page_html(site, version)
-        assert "needs no admin acknowledgement" in text(section(page, "gates-h"))
+        assert "needs no admin acknowledgement" in page_text(page_section(page, "gates-h"))
 
 
 def test_each_change_file_into_a_release_is_told_on_its_page(site):
@@ -124,7 +111,7 @@ def test_each_change_file_into_a_release_is_told_on_its_page(site):
         assert sorted(told) == sorted(path.parent.parent.parent.name for path in changes)
         for path in changes:
             document = orjson.loads(path.read_bytes())
-            block = text(section(page, f"from-{document['from']}"))
+            block = page_text(page_section(page, f"from-{document['from']}"))
             images = document["images"]
             assert (f"Images: {len(images['changed'])} changed ({len(document['commitGroups'])} commit range"
                     in block)
@@ -137,17 +124,17 @@ def test_each_change_file_into_a_release_is_told_on_its_page(site):
             for name in document["clusterOperators"]["added"]:
                 assert f"Cluster operators added: {name}" in block
             assert f"compare.html?from={document['from']}&amp;to={version}&amp;arch=amd64" in \
-                section(page, f"from-{document['from']}")
+                page_section(page, f"from-{document['from']}")
 
 
 def test_415_to_416_says_v1alpha1_is_no_longer_served_and_the_gate_is_needed(site):
-    block = text(section(page_html(site, "4.16.4"), "from-4.15.8"))
+    block = page_text(page_section(page_html(site, "4.16.4"), "from-4.15.8"))
     assert "(previous minor)" in block
     assert "API versions no longer served widgets.config.example.openshift.io: v1alpha1" in block
     assert GATE in block and ACK in block
     assert "Kubernetes 1.28.7 → 1.29.6" in block
     assert "Capabilities this update enables where they are disabled: Insights" in block
-    z_stream = text(section(page_html(site, "4.16.5"), "from-4.16.4"))
+    z_stream = page_text(page_section(page_html(site, "4.16.5"), "from-4.16.4"))
     assert "(previous z-stream)" in z_stream and GATE not in z_stream
 
 
@@ -224,13 +211,13 @@ def test_the_update_order_of_415_puts_the_job_in_a_step_of_its_own(site):
     steps = _steps(page_html(site, "4.15.9"), "update")
     job = [step for step in steps if ["0000_50_olm_07-collect-profiles.job.yaml#0"] in step]
     assert job == [[["0000_50_olm_07-collect-profiles.job.yaml#0"]]]
-    assert "Job openshift-operator-lifecycle-manager/collect-profiles-init" in text(page_html(site, "4.15.9"))
+    assert "Job openshift-operator-lifecycle-manager/collect-profiles-init" in page_text(page_html(site, "4.15.9"))
 
 
 def test_manifest_counts_and_annotations_are_the_records(site):
     for version in VERSIONS:
         contents, page = record(site, version), page_html(site, version)
-        manifests = text(section(page, "manifests-h"))
+        manifests = page_text(page_section(page, "manifests-h"))
         resources = contents["resources"]
         assert f"{contents['manifests']} manifest files in release-manifests/" in manifests
         assert f"{len(resources)} objects, of which {sum(r['included'] for r in resources)} are applied" in manifests
@@ -252,8 +239,8 @@ def test_an_unreadable_release_shows_its_error_and_stays_out_of_the_compare_inde
     site = tmp_path / "out"
     error = orjson.loads((site / layout.contents_path("4.16.5", "amd64")).read_bytes())["error"]
     page = page_html(site, "4.16.5")
-    assert "The contents of this release could not be read." in text(page)
-    assert error in text(page)
+    assert "The contents of this release could not be read." in page_text(page)
+    assert error in page_text(page)
     assert 'id="images-h"' not in page
     index = orjson.loads((site / layout.RELEASE_CONTENTS_INDEX).read_bytes())
     assert index["arches"]["amd64"] == VERSIONS[:-1] and index["unreadable"]["amd64"] == ["4.16.5"]

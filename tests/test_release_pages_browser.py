@@ -64,8 +64,8 @@ def test_the_compare_page_answers_what_the_cli_answers(site, base_url, browser, 
         document = page.evaluate("fetch(document.getElementById('compare-json').href).then(r => r.text())")
         assert document.encode("utf-8") == expected
         # and what the page shows is that document, section by section
-        assert page.eval_on_selector_all('[data-section="components"] tbody tr', "rows => rows.map(r => r.dataset.key)") \
-            == [c["name"] for c in changes["components"]]
+        rows = page.eval_on_selector_all('[data-section="components"] tbody tr', "rows => rows.map(r => r.dataset.key)")
+        assert rows == [c["name"] for c in changes["components"]]
         for c in changes["components"]:
             row = page.inner_text(f'[data-section="components"] tr[data-key="{c["name"]}"]')
             assert (c["from"] or "–") in row and (c["to"] or "removed") in row
