@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from site_gen import layout
+from site_gen.render.contents_page_cache import page_key
 from site_gen.render.links import href
 
 from site_helpers import EXAMPLE_CONTENTS, build_site, page_links, page_section, page_text
@@ -256,3 +257,27 @@ def test_pages_are_byte_identical_across_builds(site, tmp_path):
         assert (tmp_path / "out" / path).read_bytes() == (site / path).read_bytes()
     for path in (layout.RELEASE_COMPARE, layout.RELEASE_CONTENTS_INDEX):
         assert (tmp_path / "out" / path).read_bytes() == (site / path).read_bytes()
+
+
+def test_a_rebuild_takes_unchanged_contents_pages_from_the_cache(tmp_path):
+    cache = tmp_path / "cache"
+    build_site(tmp_path / "first", cache, release_contents=EXAMPLE_CONTENTS)
+    kept = sorted((cache / "contents-pages").rglob("*.html"))
+    assert len(kept) == len(VERSIONS)
+    for path in kept:  # what the next build publishes must come from here
+        path.write_bytes(path.read_bytes().replace(b"<h1>", b"<h1>(kept) "))
+    build_site(tmp_path / "second", cache, release_contents=EXAMPLE_CONTENTS)
+    for version in VERSIONS:
+        assert "<h1>(kept) Release" in (tmp_path / "second" / layout.release_arch_page(version, "amd64")).read_text()
+
+
+def test_a_page_is_kept_under_everything_it_is_made_of():
+    record = {"version": "4.15.9", "arch": "amd64", "digest": "sha256:1"}
+    changes = {"from": "4.15.8", "to": "4.15.9", "images": {"rebuilt": []}}
+    base = page_key(record, [changes], [], True)
+    assert base == page_key(dict(record), [dict(changes)], [], True)
+    assert base != page_key({**record, "digest": "sha256:2"}, [changes], [], True)
+    assert base != page_key(record, [{**changes, "images": {"rebuilt": ["cli"]}}], [], True)
+    assert base != page_key(record, [changes], ["arm64"], True)
+    assert base != page_key(record, [changes], [], False)
+    assert base != page_key(record, [], [], True)

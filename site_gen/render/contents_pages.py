@@ -369,10 +369,27 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
     return page
 
 
-def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
-                   served: set[str]) -> Iterator[ContentsPage]:
-    """A page model per release × arch with a contents record, in (arch, SemVer) order, made one
-    at a time (a full-scale site has thousands); ``served``: the versions with a release page."""
+@dataclass
+class PageInputs:
+    """Everything one contents page is made of."""
+    record: Record
+    changes_into: list[Changes]   # the published change documents into it, newest source first
+    other_arches: list[str]
+    has_release_page: bool
+
+    @property
+    def path(self) -> str:
+        return layout.release_arch_page(str(self.record.get("version")), str(self.record.get("arch")))
+
+    def page(self) -> ContentsPage:
+        return contents_page(self.record, self.changes_into, self.other_arches, self.has_release_page)
+
+
+def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
+                         served: set[str]) -> Iterator[PageInputs]:
+    """The inputs of a page per release × arch with a contents record, in (arch, SemVer) order
+    (a full-scale site has thousands: each page's model is made when it is needed);
+    ``served``: the versions with a release page."""
     into: dict[tuple[str, str], list[Changes]] = defaultdict(list)
     for (_, newer, arch), document in changes.items():
         into[newer, arch].append(document)
@@ -381,7 +398,15 @@ def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[t
         arches[version].append(arch)
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
-        yield contents_page(records[version, arch], into.get((version, arch), []), others, version in served)
+        changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c["from"]), reverse=True)
+        yield PageInputs(records[version, arch], changes_into, others, version in served)
+
+
+def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
+                   served: set[str]) -> Iterator[ContentsPage]:
+    """The page model of each release × arch with a contents record (see contents_page_inputs)."""
+    for inputs in contents_page_inputs(records, changes, served):
+        yield inputs.page()
 
 
 def contents_index_json(records: Mapping[tuple[str, str], Record]) -> bytes:

@@ -88,13 +88,20 @@ class PageRenderer:
         self.env.globals.update(has_changes_page=has_changes_page, has_catalogs=has_catalogs, has_graphs=has_graphs)
         self.pages = 0
 
-    def write(self, page: str, template: str, **context: object) -> None:
+    def write(self, page: str, template: str, **context: object) -> bytes:
+        """Render and write one page; its bytes."""
         html = self.env.get_template(template).render(
             page=page, root=links.root_of(page), url=lambda target: links.href(page, target), **context)
-        self.write_data(page, html.encode("utf-8"))
-        self.pages += 1
+        data = html.encode("utf-8")
+        self.write_page(page, data)
         if self.pages % COLLECT_EVERY == 0:
             gc.collect(0)
+        return data
+
+    def write_page(self, page: str, data: bytes) -> None:
+        """Write a page rendered before (a cached one)."""
+        self.write_data(page, data)
+        self.pages += 1
 
     def write_data(self, path: str, data: bytes | str) -> None:
         """A file of the site that is not a page (the planner's data)."""

@@ -36,7 +36,8 @@ from .catalog_links import CatalogLink, catalog_families
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
-from .contents_pages import contents_by_version, contents_index_json, contents_pages
+from .contents_page_cache import ContentsPageCache, page_key
+from .contents_pages import contents_by_version, contents_index_json, contents_page_inputs
 from .dot_source import Reductions, dot_source
 from .environment import PageRenderer
 from .feeds import feed_kinds, write_feeds
@@ -169,20 +170,28 @@ def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict[st
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
-def _write_contents_pages(pages: PageRenderer, contents: PublishedContents, served: set[str]) -> None:
-    """A page per release × arch with contents, the compare page and the index it reads."""
-    for page in contents_pages(contents.records, contents.changes, served):
-        pages.write(layout.release_arch_page(page.version, page.arch), "release_contents.html.j2", c=page)
+def _write_contents_pages(pages: PageRenderer, contents: PublishedContents, served: set[str],
+                          cache: ContentsPageCache) -> None:
+    """A page per release × arch with contents (rendered, or as kept in the cache), the compare
+    page and the index it reads."""
+    for inputs in contents_page_inputs(contents.records, contents.changes, served):
+        key = page_key(inputs.record, inputs.changes_into, inputs.other_arches, inputs.has_release_page)
+        kept = cache.get(key)
+        if kept is not None:
+            pages.write_page(inputs.path, kept)
+        else:
+            cache.put(key, pages.write(inputs.path, "release_contents.html.j2", c=inputs.page()))
     pages.write_data(layout.RELEASE_CONTENTS_INDEX, contents_index_json(contents.records))
     pages.write(layout.RELEASE_COMPARE, "release_compare.html.j2")
 
 
 def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: RiskCatalog, built: BuiltGraphs,
-                  has_changes_page: bool, has_catalogs: bool,
-                  contents: PublishedContents | None) -> tuple[list[str], int]:
+                  has_changes_page: bool, has_catalogs: bool, contents: PublishedContents | None,
+                  cache_dir: Path | None) -> tuple[list[str], int, str | None]:
     """The pages that need only the served indexes, each with its .gz: one per release,
     one per risk, one per release × arch with contents, and the planner's data. (The files
-    written, the pages.) Run in the forked child while this process draws and renders the rest."""
+    written, the pages, a problem with the contents page cache.) Run in the forked child while
+    this process draws and renders the rest."""
     first = len(site.written)
     pages = PageRenderer(site, has_changes_page, has_catalogs)
     for arch, index in indexes.items():
@@ -196,9 +205,10 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     for release in release_pages(indexes, built.data.signatures):
         pages.write(layout.release_page(release.version), "release.html.j2", release=release,
                     contents=dict(with_contents.get(release.version, [])))
+    cache = ContentsPageCache(cache_dir)
     if contents is not None and contents.records:
-        _write_contents_pages(pages, contents, {v for index in indexes.values() for v in index.versions})
-    return site.written[first:], pages.pages
+        _write_contents_pages(pages, contents, {v for index in indexes.values() for v in index.versions}, cache)
+    return site.written[first:], pages.pages, cache.problem
 
 
 def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
@@ -221,7 +231,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
         indexes = index_views(served, built.channels, built.arches)
         catalog.assign_slugs()
         with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page,
-                                            options.has_catalogs, options.contents)) as apart:
+                                            options.has_catalogs, options.contents, options.cache_dir)) as apart:
             views = {key: channel_view(view) for key, view in served.items()}
             _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
@@ -261,7 +271,9 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
                                 promotion=promotion_view.entries.get(channel), served_versions=served_versions,
                                 promoted_until=promotion_view.promoted_until)
                     bar.update(1)
-            written, apart_pages = apart.result()
+            written, apart_pages, contents_cache_problem = apart.result()
+            if contents_cache_problem:
+                warnings.add(contents_cache_problem)
             site.written.extend(written)
             with progress.stage("writing release and risk pages", apart_pages, "page") as bar:
                 bar.update(apart_pages)  # the child's: done by now
