@@ -273,11 +273,15 @@ def test_a_rebuild_takes_unchanged_contents_pages_from_the_cache(tmp_path):
 
 def test_a_page_is_kept_under_everything_it_is_made_of():
     record = {"version": "4.15.9", "arch": "amd64", "digest": "sha256:1"}
-    changes = {"from": "4.15.8", "to": "4.15.9", "images": {"rebuilt": []}}
-    base = page_key(record, [changes], [], True)
-    assert base == page_key(dict(record), [dict(changes)], [], True)
-    assert base != page_key({**record, "digest": "sha256:2"}, [changes], [], True)
-    assert base != page_key(record, [{**changes, "images": {"rebuilt": ["cli"]}}], [], True)
-    assert base != page_key(record, [changes], ["arm64"], True)
-    assert base != page_key(record, [changes], [], False)
+    sources = [("4.15.8", "sha256:0")]
+    base = page_key(record, sources, [], True)
+    assert base == page_key(dict(record), list(sources), [], True)
+    assert base != page_key({**record, "digest": "sha256:2"}, sources, [], True)
+    assert base != page_key({**record, "arch": "arm64"}, sources, [], True)
+    assert base != page_key(record, [("4.15.8", "sha256:9")], [], True)  # the change file differs
+    assert base != page_key(record, [("4.15.7", "sha256:0")], [], True)
+    assert base != page_key(record, sources, ["arm64"], True)
+    assert base != page_key(record, sources, [], False)
     assert base != page_key(record, [], [], True)
+    error = {"version": "4.15.9", "arch": "amd64", "error": "no image-references"}
+    assert page_key(error, [], [], True) != page_key({**error, "error": "a layer is too large"}, [], [], True)

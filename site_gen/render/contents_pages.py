@@ -376,6 +376,7 @@ class PageInputs:
     changes_into: list[Changes]   # the published change documents into it, newest source first
     other_arches: list[str]
     has_release_page: bool
+    sources: list[tuple[str, str | None]]  # (version, image digest) of each change's source
 
     @property
     def path(self) -> str:
@@ -399,7 +400,8 @@ def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Map
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
         changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c["from"]), reverse=True)
-        yield PageInputs(records[version, arch], changes_into, others, version in served)
+        sources = [(c["from"], records.get((c["from"], arch), {}).get("digest")) for c in changes_into]
+        yield PageInputs(records[version, arch], changes_into, others, version in served, sources)
 
 
 def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
