@@ -72,6 +72,7 @@ def make_environment() -> Environment:
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
+        has_release_contents=False,  # the home page links the compare page (releases with contents)
         OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=CATALOGS_INDEX, OPERATOR_CHECKER=OPERATOR_CHECKER,
         catalog_index=catalog_index, catalog_family=catalog_family,
     )

@@ -203,8 +203,10 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
         pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
     with_contents = contents_by_version(contents.records) if contents else {}
     for release in release_pages(indexes, built.data.signatures):
-        pages.write(layout.release_page(release.version), "release.html.j2", release=release,
-                    contents=dict(with_contents.get(release.version, [])))
+        readable = dict(with_contents.get(release.version, []))
+        for served_arch in release.arches:
+            served_arch.contents = readable.get(served_arch.arch)
+        pages.write(layout.release_page(release.version), "release.html.j2", release=release)
     cache = ContentsPageCache(cache_dir)
     if contents is not None and contents.records:
         _write_contents_pages(pages, contents, {v for index in indexes.values() for v in index.versions}, cache)
