@@ -12,6 +12,7 @@
   const pickers = {arch: form.elements.arch, from: form.elements.from, to: form.elements.to};
   const root = form.dataset.root;
   let index = null;
+  let download = null;  // the object URL of the comparison's JSON, let go when another replaces it
 
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name]));
   const contentsUrl = (version, arch) => root + fill(index.contents, {version, arch});
@@ -72,7 +73,8 @@
     const arch = changes.arch;
     const parts = [];
     const json = JSON.stringify(changes) + "\n";
-    const download = URL.createObjectURL(new Blob([json], {type: "application/json"}));
+    if (download) URL.revokeObjectURL(download);
+    download = URL.createObjectURL(new Blob([json], {type: "application/json"}));
     parts.push(el("h2", {class: "compare-title"}, `Changes from ${changes.from} to ${changes.to} (${arch})`));
     parts.push(el("p", {}, "Contents: ", el("a", {href: pageUrl(older.version, arch)}, older.version), ", ",
       el("a", {href: pageUrl(newer.version, arch)}, newer.version), " · ",
