@@ -14,8 +14,12 @@ import pytest
 
 from site_gen import layout
 from site_gen.render.contents_page_cache import page_key
+from site_gen.render.contents_pages import contents_pages
+from site_gen.render.environment import CollectedPages, PageRenderer
 from site_gen.render.links import href
 
+from contents_records import image as contents_image
+from contents_records import record as contents_record
 from site_helpers import EXAMPLE_CONTENTS, build_site, page_links, page_section, page_text
 
 VERSIONS = ["4.14.12", "4.15.8", "4.15.9", "4.16.4", "4.16.5"]
@@ -285,3 +289,21 @@ def test_a_page_is_kept_under_everything_it_is_made_of():
     assert base != page_key(record, [], [], True)
     error = {"version": "4.15.9", "arch": "amd64", "error": "no image-references"}
     assert page_key(error, [], [], True) != page_key({**error, "error": "a layer is too large"}, [], [], True)
+
+
+def test_text_from_the_image_is_escaped_and_unsafe_links_are_not_followed():
+    images = {"<script>x</script>": contents_image("x", "1", "javascript:alert(1)", "a" * 40),
+              "ok": contents_image("ok", "2", "https://github.com/openshift/oc", "b" * 40)}
+    hostile = contents_record("4.15.9", images=images,
+                              components={"kubernetes": {"version": "1.28.8", "displayName": "<b>Kube</b>"}},
+                              admin_gates={"ack-4.15-x": 'see <img src=x onerror="alert(1)"> javascript:alert(2)'})
+    sink = CollectedPages()
+    renderer = PageRenderer(sink, False)
+    for page in contents_pages({("4.15.9", "amd64"): hostile}, {}, {"4.15.9"}):
+        renderer.write(layout.release_arch_page(page.version, page.arch), "release_contents.html.j2", c=page)
+    page = sink.files[layout.release_arch_page("4.15.9", "amd64")].decode("utf-8")
+    assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "<b>Kube" not in page and "&lt;b&gt;Kube&lt;/b&gt;" in page
+    assert "<img" not in page
+    assert 'href="javascript:' not in page and "javascript:alert(1)" in page_text(page)
+    assert f'href="https://github.com/openshift/oc/commit/{"b" * 40}"' in page

@@ -5,6 +5,7 @@ screenshots of both pages, desktop and phone, go to test-artifacts/screenshots/ 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import orjson
@@ -184,3 +185,31 @@ def test_the_release_contents_page_works_without_javascript(base_url, browser):
         assert steps == 4
     finally:
         context.close()
+
+
+def test_text_from_the_images_cannot_run_or_link_anywhere_on_the_compare_page(site, tmp_path, browser):
+    crafted = tmp_path / "site"
+    shutil.copytree(site, crafted)
+    path = crafted / layout.contents_path("4.16.4", "amd64")
+    contents = orjson.loads(path.read_bytes())
+    contents["images"]["<img src=x onerror=alert(1)>"] = {
+        "image": "quay.io/x@sha256:" + "1" * 64, "sourceRepository": "javascript:alert(2)", "commit": "c" * 40,
+        "versions": {}}
+    contents["components"]["kubernetes"]["displayName"] = "<b>Kube</b>"
+    path.write_bytes(orjson.dumps(contents))
+    older = crafted / layout.contents_path("4.15.9", "amd64")
+    gated = orjson.loads(older.read_bytes())
+    gated["adminGates"]["ack-4.15-x"] = 'read <img src=x onerror="alert(3)"> javascript:alert(4)'
+    older.write_bytes(orjson.dumps(gated))
+    with serve(crafted) as url, Visit(browser, f"{url}{layout.RELEASE_COMPARE}?from=4.15.9&to=4.16.4&arch=amd64") \
+            as visit:
+        dialogs = []
+        visit.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        compared(visit, "4.15.9", "4.16.4")
+        result = visit.page.locator("#compare-result")
+        assert result.locator("img, b").count() == 0
+        assert "<img src=x onerror=alert(1)>" in result.inner_text()
+        assert "<b>Kube</b>" in result.inner_text()
+        hrefs = visit.page.eval_on_selector_all("#compare-result a", "links => links.map(a => a.getAttribute('href'))")
+        assert not [href for href in hrefs if href.lower().startswith("javascript:")]
+        assert dialogs == []
