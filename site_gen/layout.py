@@ -84,6 +84,16 @@ def contents_path(version: str, arch: str) -> str:
     return f"{RELEASES_DIR}/{version}/{arch}/contents.json"
 
 
+def release_arch_page(version: str, arch: str) -> str:
+    """The page of what one release × arch holds (beside its contents.json folder)."""
+    return f"{RELEASES_DIR}/{version}/{arch}.html"
+
+
+RELEASE_COMPARE = f"{RELEASES_DIR}/compare.html"  # any two releases with contents, compared in the browser
+# the releases with readable contents, per arch, and where their files are: what the compare page offers
+RELEASE_CONTENTS_INDEX = f"{DATA_DIR}/release-contents.json"
+
+
 def changes_path(from_version: str, arch: str, to_version: str) -> str:
     """What an update from one release to another changes (docs/release-diff.md)."""
     return f"{RELEASES_DIR}/{from_version}/{arch}/changes/{to_version}.json"

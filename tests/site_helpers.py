@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import os
 import re
 import shutil
@@ -23,8 +24,11 @@ from site_gen.model.errors import Warnings
 from site_gen.olm.sources import CatalogSource
 from site_gen.pipeline.site_build import BuildOptions, run_build
 from site_gen.promotion.resolve import PromotionOptions
+from site_gen.registry.contents_source import contents_source
 
 from conftest import EXAMPLE, REPO
+
+EXAMPLE_CONTENTS = REPO / "example-release-contents"  # the example's release images, as image trees
 
 SUB_PATH = "/mirror/openshift/updates/"  # the site is never served from the host root in tests
 CHROMIUM = "/usr/bin/chromium"
@@ -40,12 +44,14 @@ XLINK = "{http://www.w3.org/1999/xlink}"
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
                jobs: int | None = None, changes_since: str | None = None,
                promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None,
-               catalogs: list[CatalogSource] | None = None):
-    """Build with pages (``--force`` by default: tests rebuild on purpose)."""
+               catalogs: list[CatalogSource] | None = None, release_contents: Path | None = None):
+    """Build with pages (``--force`` by default: tests rebuild on purpose); ``release_contents``: a
+    --release-contents folder (EXAMPLE_CONTENTS: the example's)."""
     options = BuildOptions(graph_data=graph_data, releases=releases, out=out, html=True,
                            quiet=True, force=force, cache_dir=cache, jobs=jobs,
                            promotion=promotion or PromotionOptions(), changes_since=changes_since,
-                           catalogs=catalogs or [])
+                           catalogs=catalogs or [],
+                           release_contents=contents_source(str(release_contents)) if release_contents else None)
     return run_build(options, warnings if warnings is not None else Warnings())
 
 
@@ -100,6 +106,19 @@ def page_svg(page: Path) -> ET.Element:
     match = re.search(r"<svg\b.*?</svg>", page.read_text("utf-8"), re.DOTALL)
     assert match, f"no inline SVG in {page}"
     return ET.fromstring(match.group(0))
+
+
+def page_text(fragment: str) -> str:
+    """The visible text of an HTML fragment, whitespace collapsed (inline elements add no space)."""
+    inline = re.sub(r"</?(?:code|a|span|strong|em)\b[^>]*>", "", fragment)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
+
+
+def page_section(page: str, heading_id: str) -> str:
+    """The HTML of the <section> whose heading has ``heading_id``."""
+    match = re.search(rf'<section[^>]*aria-labelledby="{re.escape(heading_id)}"[^>]*>(.*?)</section>', page, re.S)
+    assert match, heading_id
+    return match.group(1)
 
 
 class LinkCollector(HTMLParser):

@@ -87,6 +87,20 @@ def commit_url(repository: str | None, commit: str | None) -> str | None:
     return url
 
 
+def commit_urls(pairs: list[tuple[str | None, str | None]]) -> list[str | None]:
+    """:func:`commit_url` of each (repository, commit), in one call."""
+    urls: list[str | None] = _rules().call("SiteGenReleaseDiff.commitUrls", pairs)
+    return urls
+
+
+def applying_gates(version: str, gates: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The admin gates of a release at ``version`` that block any update to a later minor or major
+    ({KEY: message}), and those the CVO cannot read ({KEY: reason}); the others belong to other minors."""
+    applying, invalid = _rules().call("SiteGenReleaseDiff.gatesFor", {"version": version, "adminGates": gates}, None)
+    return applying, invalid
+
+
 def gate_link(message: str) -> str:
-    """The CVO's link for an admin gate's risk: the first https URL of its message that parses."""
+    """The CVO's link for an admin gate's risk: the first https URL of its message that parses (else
+    the product documentation, as the CVO links it)."""
     return str(_rules().call("SiteGenReleaseDiff.gateLink", message))

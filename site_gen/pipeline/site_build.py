@@ -280,14 +280,14 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
-        contents = None
+        published = None
         if options.release_contents is not None:
             contents = runner.here("read release contents", read_release_contents, options.release_contents,
                                    graph, options.connection, where.cache_dir, warnings, progress)
-            runner.here("write release contents", write_release_contents, site, contents, built)
+            published = runner.here("write release contents", write_release_contents, site, contents, built)
         pages = None
         if options.html:
-            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links)
+            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links, published)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
         runner.here("precompress pages", precompress_pages, site)

@@ -33,6 +33,7 @@ from ..render.catalog_links import CatalogLink
 
 if TYPE_CHECKING:  # the pages, site-gen diff and the contents reader only by the builds that need them
     from ..diffing.since import ChangesSince
+    from ..publish.release_contents_files import PublishedContents
     from ..registry.client import ConnectionOptions
     from ..registry.contents_reading import ContentsRead
     from ..render.graph_drawer import DrawStats
@@ -124,9 +125,12 @@ def read_release_contents(source: ContentsSource, graph: Graph, connection: Conn
     return read_contents(source, requests, options, warnings, progress)
 
 
-def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs) -> None:
-    from ..publish.release_contents_files import release_contents_files
-    write_files(site, release_contents_files(contents.records, built.graph, built.channels))
+def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs) -> PublishedContents:
+    """The contents and change files; what was published, for the pages."""
+    from ..publish.release_contents_files import published_contents, published_files
+    published = published_contents(contents.records, built.graph, built.channels)
+    write_files(site, published_files(published))
+    return published
 
 
 def copy_assets(site: StagedSite) -> None:
@@ -165,11 +169,12 @@ class PageSettings:
     changes_since: ChangesSince | None
     blames: ChannelBlames
     catalogs: list[CatalogLink] = field(default_factory=list)  # the home page lists them
+    contents: PublishedContents | None = None  # release contents: a page per release × arch, the compare page
 
 
 def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: PromotionJson, settings: PageSettings,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
     from ..render.site import SiteOptions, render_site
     drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,
-                          settings.catalogs)
+                          settings.catalogs, settings.contents)
     return render_site(site, built, promotion_model, drawing, warnings, progress)

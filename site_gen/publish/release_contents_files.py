@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import layout
@@ -85,10 +86,16 @@ def change_pairs(records: Records, graph: Graph, channels: Iterable[str]) -> lis
     return sorted(pairs, key=lambda p: (p[2], versions.sort_key(p[1]), versions.sort_key(p[0])))
 
 
-def release_contents_files(records: Records, graph: Graph, channels: Iterable[str]) -> dict[str, bytes]:
-    """Site path -> bytes of every contents and change file."""
-    files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
-             for (version, arch), record in records.items()}
+@dataclass
+class PublishedContents:
+    """What the build publishes of release contents, for the pages to show."""
+    records: Records                  # (version, arch) -> contents record (or error record)
+    # (from, to, arch) -> the change document published for that pair, in change_pairs' order
+    changes: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+
+
+def published_contents(records: Records, graph: Graph, channels: Iterable[str]) -> PublishedContents:
+    """The records, with the change document of every pair :func:`change_pairs` publishes."""
     pairs = change_pairs(records, graph, channels)
     # each record is parsed into the rules' context once, for all the pairs it is in
     uses: dict[tuple[str, str], int] = defaultdict(int)
@@ -96,6 +103,7 @@ def release_contents_files(records: Records, graph: Graph, channels: Iterable[st
         uses[older, arch] += 1
         uses[newer, arch] += 1
     kept: dict[tuple[str, str], Kept] = {}
+    changes: dict[tuple[str, str, str], dict[str, Any]] = {}
     try:
         for older, newer, arch in pairs:
             sides = []
@@ -103,7 +111,7 @@ def release_contents_files(records: Records, graph: Graph, channels: Iterable[st
                 if key not in kept:
                     kept[key] = keep_record(records[key])
                 sides.append(kept[key])
-            files[layout.changes_path(older, arch, newer)] = changes_json(release_changes(*sides))
+            changes[older, newer, arch] = release_changes(*sides)
             for key in ((older, arch), (newer, arch)):
                 uses[key] -= 1
                 if not uses[key]:
@@ -111,4 +119,18 @@ def release_contents_files(records: Records, graph: Graph, channels: Iterable[st
     finally:
         for value in kept.values():
             forget_record(value)
+    return PublishedContents(records, changes)
+
+
+def published_files(published: PublishedContents) -> dict[str, bytes]:
+    """Site path -> bytes of every contents and change file."""
+    files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
+             for (version, arch), record in published.records.items()}
+    for (older, newer, arch), changes in published.changes.items():
+        files[layout.changes_path(older, arch, newer)] = changes_json(changes)
     return files
+
+
+def release_contents_files(records: Records, graph: Graph, channels: Iterable[str]) -> dict[str, bytes]:
+    """Site path -> bytes of every contents and change file."""
+    return published_files(published_contents(records, graph, channels))

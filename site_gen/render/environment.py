@@ -58,6 +58,8 @@ def make_environment() -> Environment:
     env.filters["count"] = count
     env.globals.update(
         channel_page=layout.channel_page, release_page=layout.release_page,
+        release_arch_page=layout.release_arch_page, contents_path=layout.contents_path,
+        RELEASE_COMPARE=layout.RELEASE_COMPARE, RELEASE_CONTENTS_INDEX=layout.RELEASE_CONTENTS_INDEX,
         risk_page=layout.risk_page, graph_json=layout.graph_path, feed_path=layout.feed_path,
         kind_feed_path=layout.kind_feed_path,
         external_url=links.external_url, promotion_anchor=links.promotion_anchor,
@@ -70,6 +72,7 @@ def make_environment() -> Environment:
         has_changes_page=False,  # the build was asked for changes.html (--changes-since)
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
+        has_release_contents=False,  # the home page links the compare page (releases with contents)
         OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=CATALOGS_INDEX, OPERATOR_CHECKER=OPERATOR_CHECKER,
         catalog_index=catalog_index, catalog_family=catalog_family,
     )
@@ -86,13 +89,20 @@ class PageRenderer:
         self.env.globals.update(has_changes_page=has_changes_page, has_catalogs=has_catalogs, has_graphs=has_graphs)
         self.pages = 0
 
-    def write(self, page: str, template: str, **context: object) -> None:
+    def write(self, page: str, template: str, **context: object) -> bytes:
+        """Render and write one page; its bytes."""
         html = self.env.get_template(template).render(
             page=page, root=links.root_of(page), url=lambda target: links.href(page, target), **context)
-        self.write_data(page, html.encode("utf-8"))
-        self.pages += 1
+        data = html.encode("utf-8")
+        self.write_page(page, data)
         if self.pages % COLLECT_EVERY == 0:
             gc.collect(0)
+        return data
+
+    def write_page(self, page: str, data: bytes) -> None:
+        """Write a page rendered before (a cached one)."""
+        self.write_data(page, data)
+        self.pages += 1
 
     def write_data(self, path: str, data: bytes | str) -> None:
         """A file of the site that is not a page (the planner's data)."""

@@ -33,6 +33,7 @@ class ArchRelease:
     channels: list[str]
     metadata: dict[str, str]
     signatures: list[Signature] = field(default_factory=list)
+    contents: bool | None = None  # a contents record: readable (True) or an error record (False); None: none
 
 
 @dataclass

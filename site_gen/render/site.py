@@ -27,6 +27,7 @@ from ..progress import Progress
 from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish import graph_json
+from ..publish.release_contents_files import PublishedContents
 from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from ..two_processes import ChildJob
@@ -35,6 +36,8 @@ from .catalog_links import CatalogLink, catalog_families
 from .changes_page import ChangesView, site_links
 from .channel_names import display_key, minor_of
 from .channel_view import ChannelView, channel_view
+from .contents_page_cache import ContentsPageCache, page_key
+from .contents_pages import contents_by_version, contents_index_json, contents_page_inputs
 from .dot_source import Reductions, dot_source
 from .environment import PageRenderer
 from .feeds import feed_kinds, write_feeds
@@ -59,6 +62,7 @@ class SiteOptions:
     changes_since: ChangesSince | None = None  # also write changes.html (--changes-since)
     blames: ChannelBlames | None = None  # the build's git blame of channel files (for the feeds)
     catalogs: list[CatalogLink] = field(default_factory=list)  # published too: the menu and home link them
+    contents: PublishedContents | None = None  # release contents published (--release-contents)
 
     @property
     def has_catalogs(self) -> bool:
@@ -122,8 +126,11 @@ def _submit_pictures(drawer: GraphDrawer, views: Views) -> dict[tuple[str, str],
 def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                           page_arches: dict[str, list[str]], indexes: dict[str, ArchIndex],
                           all_versions: list[str], revision: dict[str, object],
-                          catalogs: list[CatalogLink]) -> None:
+                          catalogs: list[CatalogLink], contents: PublishedContents | None) -> None:
+    with_contents = contents_by_version(contents.records) if contents else {}
+    served = set(all_versions)
     pages.write(layout.HOME, "index.html.j2", sections=home_sections(page_arches, views),
+                has_release_contents=any(ok for found in with_contents.values() for _, ok in found),
                 catalog_families=catalog_families(catalogs),
                 current=current_channels(page_arches, views), feed_kinds=feed_kinds(page_arches),
                 all_versions=all_versions,
@@ -131,7 +138,9 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                             "dirty": revision.get("dirty")})
     newest_first = groupby(reversed(all_versions), key=versions.minor_of)
     pages.write(layout.RELEASES_INDEX, "releases.html.j2", all_versions=all_versions,
-                by_minor=[(minor, list(group)) for minor, group in newest_first])
+                by_minor=[(minor, list(group)) for minor, group in newest_first], with_contents=with_contents,
+                unserved_contents=sorted((v for v in with_contents if v not in served),
+                                         key=versions.sort_key, reverse=True))
     pages.write(layout.PLANNER, "planner.html.j2", arches=list(indexes),
                 default_arch="amd64" if "amd64" in indexes else next(iter(indexes), ""),
                 channels=sorted(built.channels, key=display_key))
@@ -161,11 +170,28 @@ def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict[st
                 site_links=site_links(all_versions, views, catalog.all()))
 
 
+def _write_contents_pages(pages: PageRenderer, contents: PublishedContents, served: set[str],
+                          cache: ContentsPageCache) -> None:
+    """A page per release × arch with contents (rendered, or as kept in the cache), the compare
+    page and the index it reads."""
+    for inputs in contents_page_inputs(contents.records, contents.changes, served):
+        key = page_key(inputs.record, inputs.sources, inputs.other_arches, inputs.has_release_page)
+        kept = cache.get(key)
+        if kept is not None:
+            pages.write_page(inputs.path, kept)
+        else:
+            cache.put(key, pages.write(inputs.path, "release_contents.html.j2", c=inputs.page()))
+    pages.write_data(layout.RELEASE_CONTENTS_INDEX, contents_index_json(contents.records))
+    pages.write(layout.RELEASE_COMPARE, "release_compare.html.j2")
+
+
 def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: RiskCatalog, built: BuiltGraphs,
-                  has_changes_page: bool, has_catalogs: bool) -> tuple[list[str], int]:
+                  has_changes_page: bool, has_catalogs: bool, contents: PublishedContents | None,
+                  cache_dir: Path | None) -> tuple[list[str], int, str | None]:
     """The pages that need only the served indexes, each with its .gz: one per release,
-    one per risk, and the planner's data. (The files written, the pages.) Run in the
-    forked child while this process draws and renders the rest."""
+    one per risk, one per release × arch with contents, and the planner's data. (The files
+    written, the pages, a problem with the contents page cache.) Run in the forked child while
+    this process draws and renders the rest."""
     first = len(site.written)
     pages = PageRenderer(site, has_changes_page, has_catalogs)
     for arch, index in indexes.items():
@@ -175,9 +201,16 @@ def _render_apart(site: StagedSite, indexes: dict[str, ArchIndex], catalog: Risk
     pages.write(layout.RISKS_INDEX, "risks.html.j2", pages=risks)
     for entry in risks:
         pages.write(layout.risk_page(entry.risk.slug), "risk.html.j2", entry=entry)
+    with_contents = contents_by_version(contents.records) if contents else {}
     for release in release_pages(indexes, built.data.signatures):
+        readable = dict(with_contents.get(release.version, []))
+        for served_arch in release.arches:
+            served_arch.contents = readable.get(served_arch.arch)
         pages.write(layout.release_page(release.version), "release.html.j2", release=release)
-    return site.written[first:], pages.pages
+    cache = ContentsPageCache(cache_dir)
+    if contents is not None and contents.records:
+        _write_contents_pages(pages, contents, {v for index in indexes.values() for v in index.versions}, cache)
+    return site.written[first:], pages.pages, cache.problem
 
 
 def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
@@ -200,7 +233,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
         indexes = index_views(served, built.channels, built.arches)
         catalog.assign_slugs()
         with ChildJob(lambda: _render_apart(site, indexes, catalog, built, has_changes_page,
-                                                  options.has_catalogs)) as apart:
+                                            options.has_catalogs, options.contents, options.cache_dir)) as apart:
             views = {key: channel_view(view) for key, view in served.items()}
             _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
@@ -212,7 +245,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
             page_arches = {channel: [a for a in built.arches if (channel, a) in views]
                            for channel in built.channels}
             _write_overview_pages(pages, built, views, page_arches, indexes, all_versions, revision or {},
-                                  options.catalogs)
+                                  options.catalogs, options.contents)
             promotion_view = promotion_page(promotion, page_arches)
             _write_promotion_page(pages, promotion_view, served_versions)
             if changes is not None:
@@ -241,7 +274,9 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
                                 promotion=promotion_view.entries.get(channel), served_versions=served_versions,
                                 promoted_until=promotion_view.promoted_until)
                     bar.update(1)
-            written, apart_pages = apart.result()
+            written, apart_pages, contents_cache_problem = apart.result()
+            if contents_cache_problem:
+                warnings.add(contents_cache_problem)
             site.written.extend(written)
             with progress.stage("writing release and risk pages", apart_pages, "page") as bar:
                 bar.update(apart_pages)  # the child's: done by now

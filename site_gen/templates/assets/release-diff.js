@@ -371,6 +371,9 @@ const SiteGenReleaseDiff = (() => {
     return DOCUMENTATION;
   }
 
+  /* commitUrl of each [repository, commit] pair: one call for a page's whole image list. */
+  const commitUrls = (pairs) => pairs.map(([repository, commit]) => commitUrl(repository, commit));
+
   /* What an update from `from` to `to` changes: the change file's document (docs/release-diff.md). */
   function diff(from, to) {
     const a = checked(from, "FROM"), b = checked(to, "TO");
@@ -406,6 +409,6 @@ const SiteGenReleaseDiff = (() => {
     return lists.every((list) => !list.length) && maps.every((map) => !Object.keys(map).length);
   }
 
-  return {ReleaseDiffError, diff, isEmpty, componentLabel, componentLabels, compareUrl, commitUrl, imageIdentity, implicitlyEnabledCapabilities,
+  return {ReleaseDiffError, diff, isEmpty, componentLabel, componentLabels, compareUrl, commitUrl, commitUrls, imageIdentity, implicitlyEnabledCapabilities,
     isMinorOrMajorUpdate, adminGates, gatesFor, ackCommand, gateLink};
 })();

@@ -1,0 +1,438 @@
+"""What a release × arch holds, as a page (``releases/<version>/<arch>.html``), and the compare
+page's index of the releases with contents.
+
+The page models read the contents records the build published (docs/release-contents.md) and the
+change files of the pairs it published; every rule that decides something (component labels,
+commit links, which admin gates apply, the ``oc patch`` that acks) is the one in
+assets/release-diff.js, called through :mod:`..js_rules`, so the page, the compare page and
+``site-gen release`` say the same thing. Only layout is decided here: how the CVO's task graphs
+read as an ordered list of steps, and how manifests are counted for people.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from .. import layout
+from ..js_rules.release_diff import ack_command, applying_gates, commit_urls, component_labels, gate_link
+from ..model import versions
+
+Record = Mapping[str, Any]  # a contents record as published (JSON read by the build: checked where read)
+Changes = Mapping[str, Any]  # a change document as published
+MAX_NAMED = 6                # components a step's summary names before "+N more"
+
+
+@dataclass
+class ComponentRow:
+    label: str                                  # oc's label: display name, else the key title-cased
+    key: str
+    version: str
+    streams: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, version, label) when several
+
+
+@dataclass
+class ImageRow:
+    tag: str
+    digest: str          # of the pull spec (or the pull spec when it names no digest)
+    pull_spec: str
+    repository: str | None
+    repository_label: str | None   # "openshift/oc" for a GitHub repository
+    commit: str | None
+    commit_url: str | None
+    versions: str        # the tag's own component versions, "kubectl 1.28.8"
+
+
+@dataclass
+class GateRow:
+    key: str
+    message: str
+    link: str | None
+    ack: str
+    state: str           # "applies" (blocks updates to a later minor), "invalid", "other" (another minor's)
+    reason: str | None = None   # why the CVO cannot read it
+
+
+@dataclass
+class ManifestItem:
+    file: str
+    index: int
+    kind: str
+    where: str           # namespace/name, or name
+    notes: list[str]     # "delete", "create-only", "capability Console", "not on the default profile", ...
+
+
+@dataclass
+class TaskNode:
+    summary: str         # "run level 50 · cluster-monitoring-operator"
+    manifests: list[ManifestItem]
+    job: bool            # a Job: everything before it finishes first, everything after waits for it
+
+
+@dataclass
+class TaskStep:
+    number: int
+    nodes: list[TaskNode]
+
+    @property
+    def manifests(self) -> int:
+        return sum(len(node.manifests) for node in self.nodes)
+
+
+@dataclass
+class LevelRow:
+    run_level: int | None
+    component: str | None
+    documents: int
+    applied: int         # of them, applied on the default profile and feature set
+
+
+@dataclass
+class ChangeSummary:
+    """A published change file into this release, as the page tells it."""
+    source: str                  # the release updated from
+    relation: str                # "previous z-stream" or "previous minor"
+    json_path: str               # site path of the change file
+    compare_query: str           # ?from=&to=&arch= of the compare page
+    components: list[str]
+    images: dict[str, int]       # changed / rebuilt / added / removed -> count
+    commit_ranges: int
+    operators_added: list[str]
+    operators_removed: list[str]
+    operators_changed: list[str]  # "kube-apiserver: kube-apiserver 1.28.7 → 1.29.6"
+    deleted: list[str]
+    removed: list[str]
+    crd_versions: list[str]
+    implicit_capabilities: list[str]
+    gates: list[GateRow]
+    manifests: dict[str, int]    # changed / added / removed -> count
+
+
+@dataclass
+class ContentsPage:
+    version: str
+    arch: str
+    error: str | None = None
+    digest: str | None = None
+    graph_error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    components: list[ComponentRow] = field(default_factory=list)
+    images: list[ImageRow] = field(default_factory=list)
+    operators: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    manifests: int = 0
+    documents: int = 0
+    applied: int = 0
+    levels: list[LevelRow] = field(default_factory=list)
+    profiles: list[tuple[str, int]] = field(default_factory=list)
+    capabilities: list[tuple[str, list[str]]] = field(default_factory=list)
+    feature_sets: list[tuple[str, list[str]]] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+    create_only: list[str] = field(default_factory=list)
+    gates: list[GateRow] = field(default_factory=list)
+    update_steps: list[TaskStep] = field(default_factory=list)
+    install_steps: list[TaskStep] = field(default_factory=list)
+    changes: list[ChangeSummary] = field(default_factory=list)
+    other_arches: list[str] = field(default_factory=list)
+    has_release_page: bool = True  # served in a channel (a release of the graph in none has no page)
+
+
+def _object(resource: Record) -> str:
+    where = resource.get("name", "")
+    if resource.get("namespace"):
+        where = f"{resource['namespace']}/{where}"
+    return f"{resource.get('kind', '')} {where}"
+
+
+def _components(record: Record) -> list[ComponentRow]:
+    components: Mapping[str, Any] = record.get("components") or {}
+    streams: Mapping[str, list[Any]] = record.get("componentStreams") or {}
+    keys = list(components)
+    pairs: list[tuple[str, str | None]] = [(key, components[key].get("displayName")) for key in keys]
+    stream_pairs: list[tuple[str, str | None]] = [(key, stream.get("displayName"))
+                                                  for key in keys for stream in streams.get(key, [])]
+    labels = component_labels(pairs + stream_pairs)
+    rows = [ComponentRow(label, key, components[key].get("version", "")) for key, label in zip(keys, labels)]
+    stream_labels = iter(labels[len(keys):])
+    for row in rows:
+        found = [(stream.get("tag", ""), stream.get("version", ""), next(stream_labels))
+                 for stream in streams.get(row.key, [])]
+        # the tags behind a value: shown when a key has several streams (RHCOS from 4.21) or versions
+        if len(found) > 1 and len({(version, label) for _, version, label in found}) > 1:
+            row.streams = found
+    return rows
+
+
+def _repository_label(repository: str | None) -> str | None:
+    if not repository:
+        return None
+    return repository.removeprefix("https://github.com/").removesuffix(".git")
+
+
+def _images(record: Record) -> list[ImageRow]:
+    images: Mapping[str, Any] = record.get("images") or {}
+    tags = sorted(images)
+    urls = commit_urls([(images[tag].get("sourceRepository"), images[tag].get("commit")) for tag in tags])
+    rows = []
+    for tag, url in zip(tags, urls):
+        image = images[tag]
+        pull_spec = image.get("image", "")
+        at = pull_spec.rfind("@")
+        own_versions = image.get("versions") or {}
+        rows.append(ImageRow(tag, pull_spec[at + 1:] if at >= 0 else pull_spec, pull_spec,
+                             image.get("sourceRepository"), _repository_label(image.get("sourceRepository")),
+                             image.get("commit"), url,
+                             ", ".join(f"{key} {value}" for key, value in own_versions.items())))
+    return rows
+
+
+def _gates(version: str, gates: Mapping[str, str]) -> list[GateRow]:
+    applying, invalid = applying_gates(version, dict(gates))
+    rows = []
+    for key in sorted(gates):
+        if key in applying:
+            state = "applies"
+        elif key in invalid:
+            state = "invalid"
+        else:
+            state = "other"
+        rows.append(GateRow(key, gates[key], gate_link(gates[key]), ack_command(key), state, invalid.get(key)))
+    order = {"applies": 0, "invalid": 1, "other": 2}
+    return sorted(rows, key=lambda row: order[row.state])
+
+
+def _manifest_item(resource: Record, default_profile: bool) -> ManifestItem:
+    identifier = str(resource.get("id", ""))
+    file, _, index = identifier.rpartition("#")
+    notes = []
+    if resource.get("delete"):
+        notes.append("deleted by the update")
+    if resource.get("createOnly"):
+        notes.append("create-only")
+    for capability in resource.get("capabilities") or []:
+        notes.append(f"capability {capability}")
+    if resource.get("featureSets"):
+        notes.append("feature sets " + ", ".join(resource["featureSets"]))
+    if not default_profile:
+        notes.append("not on the default profile")
+    return ManifestItem(file or identifier, int(index) if index.isdigit() else 0, resource.get("kind", ""),
+                        _object(resource).partition(" ")[2], notes)
+
+
+DEFAULT_PROFILE = "self-managed-high-availability"
+
+
+def _steps(graph: Record | None, by_id: Mapping[str, Record]) -> list[TaskStep]:
+    """The task graph as steps: a node's step is one more than its latest predecessor's (the graphs
+    are DAGs), so the nodes of one step run in parallel and a step starts when the one before it has
+    finished; the CVO's empty spacer nodes, and steps left empty by them, are left out."""
+    if not graph:
+        return []
+    nodes: list[list[str]] = graph.get("nodes") or []
+    parents: dict[int, list[int]] = defaultdict(list)
+    for source, target in graph.get("edges") or []:
+        parents[target].append(source)
+    level: dict[int, int] = {}
+
+    def level_of(node: int) -> int:
+        # iterative longest path from the roots: the graphs are a few hundred nodes deep at most
+        stack = [node]
+        while stack:
+            current = stack[-1]
+            pending = [p for p in parents[current] if p not in level]
+            if pending:
+                stack.extend(pending)
+                continue
+            level[current] = 1 + max((level[p] for p in parents[current]), default=-1)
+            stack.pop()
+        return level[node]
+
+    by_level: dict[int, list[int]] = defaultdict(list)
+    for node, ids in enumerate(nodes):
+        if ids:
+            by_level[level_of(node)].append(node)
+    steps = []
+    for number, step_level in enumerate(sorted(by_level), start=1):
+        steps.append(TaskStep(number, [_task_node(nodes[node], by_id) for node in by_level[step_level]]))
+    return steps
+
+
+def _task_node(ids: list[str], by_id: Mapping[str, Record]) -> TaskNode:
+    resources = [by_id.get(identifier, {"id": identifier}) for identifier in ids]
+    items = [_manifest_item(r, DEFAULT_PROFILE in (r.get("profiles") or [])) for r in resources]
+    job = len(resources) == 1 and resources[0].get("kind") == "Job" and resources[0].get("group") == "batch"
+    levels: list[int] = [r["runLevel"] for r in resources if r.get("runLevel") is not None]
+    components = list(dict.fromkeys(str(r["component"]) for r in resources if r.get("component")))
+    if levels:
+        low, high = min(levels), max(levels)
+        where = f"run level {low:02d}" if low == high else f"run levels {low:02d}–{high:02d}"
+    else:
+        where = "no run level"
+    named = ", ".join(components[:MAX_NAMED]) + (f" +{len(components) - MAX_NAMED} more"
+                                                  if len(components) > MAX_NAMED else "")
+    summary = f"Job {_object(resources[0]).partition(' ')[2]} · {where}" if job else \
+        f"{where} · {named or 'no component'}"
+    return TaskNode(summary, items, job)
+
+
+def _manifest_counts(page: ContentsPage, resources: list[Record]) -> None:
+    page.documents = len(resources)
+    page.applied = sum(1 for r in resources if r.get("included"))
+    rows: dict[tuple[int | None, str | None], LevelRow] = {}
+    for resource in resources:
+        key = (resource.get("runLevel"), resource.get("component"))
+        row = rows.setdefault(key, LevelRow(key[0], key[1], 0, 0))
+        row.documents += 1
+        row.applied += bool(resource.get("included"))
+    page.levels = sorted(rows.values(), key=lambda r: (r.run_level is None, r.run_level or 0, r.component or ""))
+    profiles: Counter[str] = Counter(p for r in resources for p in r.get("profiles") or [])
+    page.profiles = sorted(profiles.items(), key=lambda pair: (pair[0] != DEFAULT_PROFILE, pair[0]))
+    capabilities: dict[str, list[str]] = defaultdict(list)
+    feature_sets: dict[str, list[str]] = defaultdict(list)
+    for resource in resources:
+        for capability in resource.get("capabilities") or []:
+            capabilities[capability].append(_object(resource))
+        if resource.get("featureSets"):
+            feature_sets[", ".join(resource["featureSets"])].append(_object(resource))
+    page.capabilities = sorted(capabilities.items())
+    page.feature_sets = sorted(feature_sets.items())
+    page.deletes = [f"{_object(r)} ({r.get('file')})" for r in resources if r.get("delete")]
+    page.create_only = [_object(r) for r in resources if r.get("createOnly")]
+
+
+def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
+    source, target = changes["from"], changes["to"]
+    same_minor = versions.minor_of(source) == versions.minor_of(target)
+    components = changes.get("components") or []
+    labels = component_labels([(c["name"], c.get("displayName")) for c in components])
+    lines = []
+    for component, label in zip(components, labels):
+        if component["from"] is None:
+            lines.append(f"{label} {component['to']} (new)")
+        elif component["to"] is None:
+            lines.append(f"{label} removed (was {component['from']})")
+        elif component["from"] == component["to"]:
+            lines.append(f"{label} {component['to']} (display name changed)")
+        else:
+            lines.append(f"{label} {component['from']} → {component['to']}")
+    images = changes["images"]
+    operators = changes.get("clusterOperators") or {}
+    resources = changes.get("resources") or {}
+    gates = changes.get("adminGates") or {}
+    invalid = changes.get("invalidAdminGates") or {}
+    gate_rows = [GateRow(key, message, gate_link(message), ack_command(key), "applies")
+                 for key, message in gates.items()]
+    gate_rows += [GateRow(key, "", None, ack_command(key), "invalid", reason) for key, reason in invalid.items()]
+    return ChangeSummary(
+        source, "previous z-stream" if same_minor else "previous minor",
+        layout.changes_path(source, arch, target), f"?from={source}&to={target}&arch={arch}", lines,
+        {name: len(images[name]) for name in ("changed", "rebuilt", "added", "removed")},
+        len(changes.get("commitGroups") or []),
+        list(operators.get("added") or []), list(operators.get("removed") or []),
+        [f"{name}: " + ", ".join(f"{v['name']} {v['from'] or '–'} → {v['to'] or '–'}" for v in operands)
+         for name, operands in (operators.get("changed") or {}).items()],
+        [f"{_object(r)} ({r['file']})" for r in resources.get("deleted") or []],
+        [f"{_object(r)} ({r['file']})" for r in resources.get("removed") or []],
+        [f"{crd['name']}: {', '.join(crd['versions'])}" for crd in resources.get("crdVersionsNoLongerServed") or []],
+        list(resources.get("implicitCapabilities") or []), gate_rows,
+        {name: len(changes["manifests"][name]) for name in ("changed", "added", "removed")})
+
+
+def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str],
+                  has_release_page: bool = True) -> ContentsPage:
+    """The page model of one contents record (or error record)."""
+    page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches,
+                        has_release_page=has_release_page)
+    if "error" in record:
+        page.error = str(record["error"])
+        return page
+    page.digest = record.get("digest")
+    page.graph_error = record.get("graphError")
+    page.warnings = list(record.get("warnings") or [])
+    page.components = _components(record)
+    page.images = _images(record)
+    page.operators = [(name, list((value.get("versions") or {}).items()))
+                      for name, value in sorted((record.get("clusterOperators") or {}).items())]
+    page.manifests = int(record.get("manifests") or 0)
+    resources: list[Record] = record.get("resources") or []
+    _manifest_counts(page, resources)
+    page.gates = _gates(page.version, record.get("adminGates") or {})
+    by_id = {str(r.get("id")): r for r in resources}
+    page.update_steps = _steps(record.get("updateGraph"), by_id)
+    page.install_steps = _steps(record.get("installGraph"), by_id)
+    # newest source first: the previous z-stream before the previous minor
+    page.changes = [_change_summary(changes, page.arch) for changes in
+                    sorted(changes_into, key=lambda c: versions.sort_key(c["from"]), reverse=True)]
+    return page
+
+
+@dataclass
+class PageInputs:
+    """Everything one contents page is made of."""
+    record: Record
+    changes_into: list[Changes]   # the published change documents into it, newest source first
+    other_arches: list[str]
+    has_release_page: bool
+    sources: list[tuple[str, str | None]]  # (version, image digest) of each change's source
+
+    @property
+    def path(self) -> str:
+        return layout.release_arch_page(str(self.record.get("version")), str(self.record.get("arch")))
+
+    def page(self) -> ContentsPage:
+        return contents_page(self.record, self.changes_into, self.other_arches, self.has_release_page)
+
+
+def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
+                         served: set[str]) -> Iterator[PageInputs]:
+    """The inputs of a page per release × arch with a contents record, in (arch, SemVer) order
+    (a full-scale site has thousands: each page's model is made when it is needed);
+    ``served``: the versions with a release page."""
+    into: dict[tuple[str, str], list[Changes]] = defaultdict(list)
+    for (_, newer, arch), document in changes.items():
+        into[newer, arch].append(document)
+    arches: dict[str, list[str]] = defaultdict(list)
+    for version, arch in records:
+        arches[version].append(arch)
+    for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
+        others = sorted(a for a in arches[version] if a != arch)
+        changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c["from"]), reverse=True)
+        sources = [(c["from"], records.get((c["from"], arch), {}).get("digest")) for c in changes_into]
+        yield PageInputs(records[version, arch], changes_into, others, version in served, sources)
+
+
+def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
+                   served: set[str]) -> Iterator[ContentsPage]:
+    """The page model of each release × arch with a contents record (see contents_page_inputs)."""
+    for inputs in contents_page_inputs(records, changes, served):
+        yield inputs.page()
+
+
+def contents_index_json(records: Mapping[tuple[str, str], Record]) -> bytes:
+    """``data/release-contents.json``: per arch, the versions with readable contents (SemVer order)
+    and those whose contents could not be read; where their files are (the compare page reads it)."""
+    readable: dict[str, list[str]] = defaultdict(list)
+    unreadable: dict[str, list[str]] = defaultdict(list)
+    for version, arch in records:
+        (unreadable if "error" in records[version, arch] else readable)[arch].append(version)
+    arches = sorted(set(readable) | set(unreadable))
+    document = {
+        "contents": layout.contents_path("{version}", "{arch}"),
+        "page": layout.release_arch_page("{version}", "{arch}"),
+        "changes": layout.changes_path("{from}", "{arch}", "{to}"),
+        "arches": {arch: sorted(readable.get(arch, []), key=versions.sort_key) for arch in arches},
+        "unreadable": {arch: sorted(unreadable.get(arch, []), key=versions.sort_key) for arch in arches},
+    }
+    return orjson.dumps(document) + b"\n"
+
+
+def contents_by_version(records: Mapping[tuple[str, str], Record]) -> dict[str, list[tuple[str, bool]]]:
+    """version -> [(arch, readable)] of the releases with a contents record: what the release pages
+    and the releases index link."""
+    found: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for version, arch in sorted(records):
+        found[version].append((arch, "error" not in records[version, arch]))
+    return dict(found)
