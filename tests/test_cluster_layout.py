@@ -97,7 +97,7 @@ def _measure(site: Path, path: Path, viewport: dict, name: str) -> dict:
             };
             return {height: window.innerHeight, answer: window.plannerAnswer,
                     heading: box("#planner-result .cluster-summary h2"),
-                    notes: box("#planner-result .cluster-note"),
+                    notes: box("#planner-result .cluster-note, #planner-result .cluster-upstream"),
                     route: box("#planner-result section.routes .route-summary"),
                     evaluations: box("#planner-result details.cluster-evaluations"),
                     evaluationsOpen: document.querySelector("#planner-result details.cluster-evaluations")?.open,

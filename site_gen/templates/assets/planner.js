@@ -63,7 +63,8 @@
         ? el("ul", {class: "risks"},
              data.riskLists[hop.riskList].map((r) => riskItem(data.risks[r], root + data.risks[r].page)))
         : null,
-      (hop.hints || []).map((hint) => el("p", {class: "hop-hint", "data-status": hint.status},
+      (hop.hints || []).map((hint) => el("p", {class: "hop-hint", "data-status": hint.status,
+                                                "data-verdict": hint.verdict},
         el("strong", {}, hint.risk), `: ${hint.text}.`)),
       hop.alternatives.length ? alternativesLine(hop) : null);
   }
@@ -114,17 +115,36 @@
   /* The answer for a cluster, first: where it stands and where it and this site disagree (what blocks
      the plan). What the page read, with the cluster's evaluations of each conditional update (50 and
      more on a real cluster), comes after the routes, folded. */
-  function clusterHeader(cluster) {
+  /* The updates of the first route on which a risk applies to this cluster (its own evaluation, or
+     one of the same risk on another update): said at the top, not only in the hop's small print. */
+  function exposures(answer) {
+    const found = [];
+    for (const hop of (answer.sections[0] || {hops: []}).hops) {
+      const risks = [...(hop.evaluation && hop.evaluation.status === "False" ? [hop.evaluation.reason || "a risk"] : []),
+        ...(hop.hints || []).filter((hint) => hint.verdict === "applies").map((hint) => hint.risk)];
+      if (risks.length) found.push(`${hop.from} → ${hop.to} (${[...new Set(risks)].join(", ")})`);
+    }
+    return found;
+  }
+
+  function clusterHeader(answer) {
+    const cluster = answer.cluster;
     const archFrom = {architecture: "status.desired.architecture", image: "its image's digest",
                       none: "not known: the form's choice"}[cluster.archFrom];
     const siteUrl = new URL(root || "./", window.location.href).href;
-    const notes = [...cluster.notes, SiteGenCluster.upstreamNote(cluster.upstream, siteUrl)];
+    const upstream = SiteGenCluster.upstreamNote(cluster.upstream, siteUrl);
+    const exposed = exposures(answer);
+    // reading Red Hat's service is the ordinary case: one quiet line, not a notice filling a phone's screen
+    const ordinary = !cluster.upstream;
     return el("section", {class: "cluster-summary", "data-kind": "cluster"},
       el("h2", {}, `A cluster at ${cluster.version}`),
       el("p", {class: "cluster-line"}, `${cluster.arch || fields.arch.value} (${archFrom}), channel `,
         el("strong", {}, cluster.channel || "none set"),
         cluster.target ? ` — planning in ${cluster.kind} channels to ${cluster.target}.` : " — no target to plan for."),
-      notes.map((note) => el("p", {class: "notice cluster-note"}, note)));
+      exposed.length ? el("p", {class: "notice exposure", "data-kind": "exposure"},
+        `A risk applies to this cluster on the route: ${exposed.join("; ")}. Read it before updating.`) : null,
+      [...cluster.notes, ...(ordinary ? [] : [upstream])].map((note) => el("p", {class: "notice cluster-note"}, note)),
+      ordinary ? el("p", {class: "cluster-upstream"}, upstream) : null);
   }
 
   function clusterDetails(cluster) {
@@ -178,15 +198,14 @@
     window.plannerAnswer = answer;
     window.plannerClusterError = null;
     result.dataset.outcome = answer.outcome;
-    const children = answer.cluster ? [clusterHeader(answer.cluster)] : [];
+    const children = answer.cluster ? [clusterHeader(answer)] : [];
     if (answer.operators) children.push(operatorsSection(answer.operators));
     children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
     if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
     const sections = answer.sections.map((section) => routeSection(data, section));
     const procedure = answer.procedure.length ? [procedureSection(answer.procedure)] : [];
-    // for a cluster the route comes first, then how to take it; the planner form keeps the steps first
-    children.push(...(answer.cluster ? [...sections.slice(0, 1), ...procedure, ...sections.slice(1)]
-      : [...procedure, ...sections]));
+    // the route comes first, then how to take it (16 steps before the route put it at y=5258 on a phone)
+    children.push(...sections.slice(0, 1), ...procedure, ...sections.slice(1));
     if (answer.cluster) children.push(clusterDetails(answer.cluster));
     result.replaceChildren(...children);
   }
@@ -335,5 +354,7 @@
     return submit();
   }).then(() => {
     if (result.dataset.outcome === "loading") result.dataset.outcome = "idle";
+    // a question asked (the form's GET, or a shared link): its answer is what the admin reads
+    else if (params.get("from") && params.get("to")) scrollToAnswer();
   }).catch(failed);
 })();
