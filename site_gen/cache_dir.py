@@ -13,6 +13,12 @@ def default_cache_dir() -> Path:
     return Path(base) / "site-gen"
 
 
+def pulled_catalogs_dir(cache_dir: Path) -> Path:
+    """Where index images' catalogs are kept (olm/index_image.py): the cache's own files, which a
+    build reads as catalog sources (so --cache-dir may hold them; see site_build.run_build)."""
+    return cache_dir / "olm-index-v2"  # v1 applied whiteouts unlike containerd
+
+
 def per_source_file(source: Path) -> str:
     """The name of the cache file kept for the input at ``source`` (a directory or file): its
     absolute path hashed, so each checkout has its own. Changing it would make warm caches cold."""

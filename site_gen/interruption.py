@@ -8,7 +8,9 @@ Ctrl-C: the staging directory is removed and the published site is untouched.
 
 Forked workers get the same treatment in reverse: they ignore these signals
 (the parent decides), and the kernel kills them when the parent dies, even by
-``kill -9`` (``PR_SET_PDEATHSIG``), so none is left waiting for work forever.
+``kill -9`` (``PR_SET_PDEATHSIG``), so none is left waiting for work forever. The
+same holds for every other child: the two-process jobs' forks (:mod:`.two_processes`)
+and the ``dot`` and ``git`` processes (:func:`die_with_parent` as their ``preexec_fn``).
 """
 
 from __future__ import annotations
@@ -46,11 +48,27 @@ def worker_initializer(parent_pid: int) -> None:
     """Run first in a forked worker: ignore stop signals, and die with the parent."""
     for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+    die_with_parent(parent_pid)
+
+
+def die_with_parent(parent_pid: int | None = None) -> None:
+    """In a child (forked, or a subprocess's ``preexec_fn`` before it runs ``dot`` or ``git``):
+    the kernel kills it with SIGKILL when the thread that forked it ends, which is when its
+    parent dies, ``kill -9`` included. With ``parent_pid``, a parent already gone ends it now."""
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent_pid is not None and os.getppid() != parent_pid:  # the parent died before prctl took effect
         os._exit(1)
+
+
+def _load_prctl():
+    """libc's prctl, looked up once here: a subprocess's preexec_fn then only calls it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_prctl = _load_prctl()

@@ -17,6 +17,8 @@ import signal
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from .interruption import die_with_parent
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -29,12 +31,14 @@ class ChildJob(Generic[Result]):
 
     def __init__(self, function: Callable[[], Result]):
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         gc.freeze()  # the child's collector then leaves the shared objects' pages alone
         try:
             self._pid = os.fork()
         finally:
             gc.unfreeze()
         if self._pid == 0:
+            die_with_parent(parent)  # a build killed with -9 leaves no child behind
             _run_child(function, read_end, write_end)
         os.close(write_end)
         # The descriptor belongs to this file object alone, so it is closed exactly once

@@ -9,11 +9,12 @@ from pathlib import Path
 import orjson
 import pytest
 
+from site_gen.cache_dir import pulled_catalogs_dir
 from site_gen.cli import main
 from site_gen.olm.catalog_list import catalog_list_file
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
-from site_gen.olm.sources import CatalogSource, pulled_catalogs_dir
+from site_gen.olm.sources import CatalogSource
 
 from registry_images import Pusher, base_layer, digest_of, gzip_bytes, tar_bytes
 from registry_proxy import FaultProxy, flip_bit

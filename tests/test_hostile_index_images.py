@@ -12,10 +12,10 @@ import orjson
 import pytest
 from hostile import assert_refused, run_with_peak
 
+from site_gen.cache_dir import pulled_catalogs_dir
 from site_gen.cli import main
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
-from site_gen.olm.sources import pulled_catalogs_dir
 from site_gen.registry.layer_apply import TreeLimits
 
 from registry_images import Pusher, base_layer, digest_of

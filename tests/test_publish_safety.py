@@ -300,3 +300,47 @@ def test_a_read_only_output_is_one_clear_line_and_the_site_stays(two_versions, t
     listing = result.stdout.split("status=1", 1)[1].split()
     assert listing[0] == "site"
     assert listing[1] == hashlib.md5(s.v2[GRAPH]).hexdigest()  # as built before the remount
+
+
+def descendants(pid: int) -> set[int]:
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = set().union(*(children(parent) for parent in frontier)) - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.slow
+def test_kill_9_while_dot_draws_leaves_no_process_behind(tmp_path):
+    """Killed while ``dot`` draws (a ``dot`` that never finishes, first on PATH), the build's
+    forked worker, its two-process children and every ``dot`` end with it at once: each is
+    started to die with its parent (PR_SET_PDEATHSIG), even by SIGKILL."""
+    fake = tmp_path / "bin" / "dot"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nexec sleep 61\n")
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}
+    build = subprocess.Popen([sys.executable, str(REPO / "build.py"), "build", "--out", str(tmp_path / "site"),
+                              "--cache-dir", str(tmp_path / "cache"), "-q"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    drawing: set[int] = set()
+    while not drawing:
+        assert build.poll() is None, build.communicate()
+        assert time.monotonic() < deadline, "dot was never started"
+        drawing = {pid for pid in descendants(build.pid) if _cmdline(pid) == ["sleep", "61"]}
+        time.sleep(0.01)
+    time.sleep(0.3)  # more pictures submitted, the page children forked
+    everyone = descendants(build.pid)
+    build.kill()
+    build.wait(timeout=10)
+    left = wait_gone(everyone, seconds=1)  # PR_SET_PDEATHSIG acts at once; unkilled, a page child took 2-4 s
+    assert not left, {pid: _cmdline(pid) for pid in left}
+    assert len(everyone) > len(drawing)  # not only dot: the worker too
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().decode(errors="replace").split("\0")[:-1]
+    except OSError:
+        return []

@@ -76,3 +76,37 @@ def test_ctrl_c_while_waiting_for_the_child_is_a_keyboard_interrupt_and_the_chil
         signal.signal(signal.SIGINT, previous)
     with pytest.raises(ChildProcessError):  # already reaped: no zombie left
         os.waitpid(job._pid, os.WNOHANG)
+
+
+KILLED_WITH_A_CHILD = """
+import os, signal, sys, time
+from site_gen.two_processes import ChildJob
+job = ChildJob(lambda: time.sleep(30))
+print(job._pid, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_forked_child_dies_with_its_parent_even_by_kill_9():
+    """kill -9 runs no clean-up: the child is gone only because the kernel kills it with its
+    parent (PR_SET_PDEATHSIG), at once, not after its 30 s of work."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    process = subprocess.Popen([sys.executable, "-c", KILLED_WITH_A_CHILD], stdout=subprocess.PIPE, text=True,
+                               cwd=Path(__file__).parent.parent)
+    with process:
+        child = int(process.stdout.readline())  # the child holds the pipe too: wait for the parent, not EOF
+        assert process.wait(timeout=60) == -signal.SIGKILL
+    deadline = time.monotonic() + 1
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(child), "the child outlived its parent"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -13,6 +13,8 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from ..interruption import die_with_parent
+
 # Settings that make git run a program, neutralised on the command line (which wins over
 # every config file, and reaches git's own subprocesses through GIT_CONFIG_PARAMETERS).
 _NEUTRAL = ("core.fsmonitor=false", "core.hooksPath=/dev/null", "core.untrackedCache=false",
@@ -37,7 +39,8 @@ def _filter_overrides(directory: str) -> tuple[str, ...]:
     an empty command is no filter, so git reads the files as they are."""
     try:
         listed = subprocess.run(["git", "-C", directory, "--no-pager", "config", "--list", "--name-only", "-z"],
-                                capture_output=True, timeout=60, check=False, env=_environment())
+                                capture_output=True, timeout=60, check=False, env=_environment(),
+                                preexec_fn=die_with_parent)
     except (OSError, subprocess.TimeoutExpired):
         return ()
     overrides: list[str] = []
@@ -57,7 +60,7 @@ def git_command(directory: Path, *args: str) -> list[str]:
 def run_git(directory: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     """Run :func:`git_command`; bytes out. OSError and TimeoutExpired pass through."""
     return subprocess.run(git_command(directory, *args), capture_output=True, timeout=timeout,
-                          check=False, env=_environment(), stdin=subprocess.DEVNULL)
+                          check=False, env=_environment(), stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
 
 
 def git_output(directory: Path, *args: str, timeout: float = 60) -> str | None:

@@ -25,13 +25,13 @@ from pathlib import Path, PurePosixPath
 
 import orjson
 
+from ..cache_dir import pulled_catalogs_dir
 from ..event_loop import loop_factory
 from ..model.errors import InputError, Warnings
 from ..registry.client import ConnectionOptions, ImageProblem, RegistryClient, RegistryError, RegistryFault
 from ..registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, TreeLimits
 from ..registry.manifests import Image, ImageList, parse_manifest
 from ..registry.reference import PREFIX, RegistryReference, parse_reference
-from .sources import pulled_catalogs_dir
 
 CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1"
 SQLITE_LABEL = "operators.operatorframework.io.index.database.v1"

@@ -79,12 +79,6 @@ def catalog_source(text: str) -> CatalogSource:
     return CatalogSource(name, Path(source), openshift)
 
 
-def pulled_catalogs_dir(cache_dir: Path) -> Path:
-    """Where index images' catalogs are kept: the cache's own files, which a build reads as
-    catalog sources (so --cache-dir may hold them; see site_build.run_build)."""
-    return cache_dir / "olm-index-v2"  # v1 applied whiteouts unlike containerd
-
-
 def pull_catalog_image(image: str, args: argparse.Namespace, warnings: Warnings) -> Path:
     """The folder of the index image ``image``, pulled with the command's registry options
     into its --cache-dir (see :mod:`.index_image`)."""

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import quick_exit
-from ..cache_dir import default_cache_dir
+from ..cache_dir import default_cache_dir, pulled_catalogs_dir
 from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
 from ..model.errors import InputError, Warnings
-from ..olm.sources import CatalogSource, pulled_catalogs_dir
+from ..olm.sources import CatalogSource
 from ..progress import Progress
 from ..promotion.resolve import (
     PromotionOptions,

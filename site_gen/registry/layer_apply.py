@@ -73,12 +73,13 @@ _LOW_BYTES = bytes(range(128))
 class TreeLimits:
     """What one image may cost; documented in docs/operator-catalogs.md ("Index images")."""
     layers: int = 128                 # layers per image (Docker's overlay driver stops at 127)
-    compressed: int = 4 << 30         # bytes downloaded per layer
+    compressed: int = 4 << 30         # bytes downloaded per layer ...
+    compressed_total: int = 4 << 30   # ... and per image (each is hashed: about 5 s per GiB here)
     expansion: int = 100              # tar bytes per compressed byte of a layer ...
     expansion_floor: int = 64 << 20   # ... plus this many, so small layers are never refused
     expanded_total: int = 8 << 30     # tar bytes of all layers of an image
     entries: int = 200_000            # tar headers per layer (a RHEL base layer has about 30,000)
-    entries_total: int = 500_000      # tar headers per image
+    entries_total: int = 300_000      # tar headers per image
     special_header: int = 1 << 20     # one PAX or GNU long-name header (Go's archive/tar limit)
     file_bytes: int = 256 << 20       # one kept file
     kept_bytes: int = 4 << 30         # all kept files (a MemoryTarget holds them in memory: lower it)
@@ -177,6 +178,7 @@ class ImageTree:
         self.target = target
         self.limits = limits or TreeLimits()
         self.root = _Node("dir")
+        self.downloaded = 0
         self.expanded = 0
         self.entries = 0
         self.kept = 0
@@ -189,7 +191,13 @@ class ImageTree:
 
     def apply_layer(self, chunks: Iterator[bytes], digest: str) -> bool:
         """Apply one layer (the blob's bytes as they arrive); False when it is no archive."""
-        source = _Blob(chunks, self.limits.compressed)
+        remaining = self.limits.compressed_total - self.downloaded
+        if remaining < self.limits.compressed:
+            source = _Blob(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} compressed "
+                                              "bytes, the limit")
+        else:
+            source = _Blob(chunks, self.limits.compressed,
+                           f"is larger than the limit of {self.limits.compressed:,} bytes")
         try:
             try:
                 applied = self._apply(source)
@@ -202,6 +210,7 @@ class ImageTree:
                     raise LayerRefused("does not match its digest") from None
                 raise refusal from None
             source.drain()
+            self.downloaded += source.count
             if "sha256:" + source.sha256.hexdigest() != digest:
                 raise LayerRefused("does not match its digest")
         except LayerRefused as exc:
@@ -515,9 +524,10 @@ def _shown(name: str) -> str:
 class _Blob:
     """The layer's bytes as they arrive, hashed and counted."""
 
-    def __init__(self, chunks: Iterator[bytes], limit: int):
+    def __init__(self, chunks: Iterator[bytes], limit: int, over: str):
         self._chunks = chunks
         self._limit = limit
+        self._over = over
         self._first = b""
         self.count = 0
         self.sha256 = hashlib.sha256()
@@ -540,7 +550,7 @@ class _Blob:
     def _counted(self, chunk: bytes) -> bytes:
         self.count += len(chunk)
         if self.count > self._limit:
-            raise LayerRefused(f"is larger than the limit of {self._limit:,} bytes")
+            raise LayerRefused(self._over)
         self.sha256.update(chunk)
         return chunk
 
@@ -596,13 +606,7 @@ class _Tar:
             self._buffer += piece
         taken = bytes(self._buffer[:size])
         del self._buffer[:size]
-        self.read += len(taken)
-        self._tree.expanded += len(taken)
-        if self.read > self._allowed():
-            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._tree.limits.expansion} per "
-                               f"compressed byte plus {self._tree.limits.expansion_floor:,}: a decompression bomb?")
-        if self._tree.expanded > self._tree.limits.expanded_total:
-            raise LayerRefused(f"takes the image past {self._tree.limits.expanded_total:,} decoded bytes, the limit")
+        self._count(len(taken))
         return taken
 
     def _exact(self, size: int) -> bytes:
@@ -621,8 +625,27 @@ class _Tar:
         self._exact(-size % BLOCK)
 
     def _skip(self, size: int) -> None:
-        for _ in self.data(size):
-            pass
+        """``size`` bytes of data and their padding, counted, not copied."""
+        left = size + (-size % BLOCK)
+        while left:
+            if not self._buffer:
+                piece = next(self._pieces, None)
+                if piece is None:
+                    raise LayerRefused("is corrupt: its tar stream breaks off")
+                self._buffer = bytearray(piece)
+            step = min(left, len(self._buffer))
+            del self._buffer[:step]
+            left -= step
+            self._count(step)
+
+    def _count(self, size: int) -> None:
+        self.read += size
+        self._tree.expanded += size
+        if self.read > self._allowed():
+            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._tree.limits.expansion} per "
+                               f"compressed byte plus {self._tree.limits.expansion_floor:,}: a decompression bomb?")
+        if self._tree.expanded > self._tree.limits.expanded_total:
+            raise LayerRefused(f"takes the image past {self._tree.limits.expanded_total:,} decoded bytes, the limit")
 
     def headers(self, allowed) -> Iterator[_Header]:
         self._allowed = allowed
@@ -717,7 +740,7 @@ def _number(field: bytes) -> int:
 
 def _check_sum(block: bytes) -> None:
     stored = _number(block[148:156])
-    counted = block[:148] + b"        " + block[156:]
+    counted = (block[:148] + b"        " + block[156:]).translate(None, b"\0")  # zeros add nothing: faster
     unsigned = sum(counted)
     signed = unsigned - 256 * len(counted.translate(None, _LOW_BYTES))  # bytes above 127 as int8
     if stored not in (unsigned, signed):

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 
 from ..atomic_files import write_atomically
+from ..interruption import die_with_parent
 from ..model.errors import InputError
 
 DOT_TIMEOUT_SECONDS = 300
@@ -105,7 +106,7 @@ class GraphDrawer:
     def _draw(self, label: str, key: str, data: bytes) -> bytes:
         try:
             result = subprocess.run([self.dot, "-Tsvg"], input=data, capture_output=True,
-                                    timeout=DOT_TIMEOUT_SECONDS, check=False)
+                                    timeout=DOT_TIMEOUT_SECONDS, check=False, preexec_fn=die_with_parent)
         except subprocess.TimeoutExpired:
             raise InputError(f"dot took longer than {DOT_TIMEOUT_SECONDS} s to draw {label}") from None
         if result.returncode != 0 or not result.stdout:
