@@ -411,7 +411,9 @@ def _steps(answer: dict) -> list[str]:
     for item in answer["deprecations"]:
         steps.append(f"Deprecated {item['scope']} {item['name']}: {item['message']}")
     if answer["stranded"]["stranded"]:
-        steps.append(f"OLM v0 offers no update from {answer['stranded']['at']}: {answer['stranded']['why']}.")
+        steps.append(f"In catalog {answer['catalog']}, OLM v0 offers no update from {answer['stranded']['at']}: "
+                     f"{answer['stranded']['why']}.")
+        steps.append(_remedy(answer))
     if gate["blocks"] and gate["liftedIn"]:
         steps.append(f"Before updating the cluster beyond {gate['at']}, update {package} to {gate['liftedBy']} at "
                      f"least (in catalog {gate['liftedIn']}, once the cluster is on {gate['at']}): {gate['reason']}, "
@@ -441,6 +443,16 @@ def _steps(answer: dict) -> list[str]:
         steps.append(f"In catalog {target['catalog']}, OLM v0 offers no update from {target['stranded']['at']}: "
                      f"{target['stranded']['why']}.")
     return steps
+
+
+def _remedy(answer: dict) -> str:
+    """What an admin can do about a stranded operator: OLM v0 creates no InstallPlan to approve."""
+    head = answer["head"]
+    reinstall = (f"uninstall it and install {head['bundle']} (the head of channel {answer['channel']}) or "
+                 "another version with a path" if head else "uninstall it and install a version with a path")
+    return (f"To move {answer['package']} on: switch its Subscription to a channel whose entries update "
+            f"{answer['stranded']['at']}, or {reinstall}; there is no InstallPlan to approve, as OLM v0 "
+            "creates none from here.")
 
 
 def _installed_version(answer: dict) -> str:

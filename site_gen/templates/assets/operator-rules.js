@@ -354,6 +354,15 @@ const SiteGenOperatorRules = (() => {
     return answer.hops.length ? "update-available" : "up-to-date";
   }
 
+  /* update_check._remedy: what an admin can do about a stranded operator. */
+  function remedy(answer) {
+    const head = answer.head;
+    const reinstall = head ? `uninstall it and install ${head.bundle} (the head of channel ${answer.channel}) or ` +
+      "another version with a path" : "uninstall it and install a version with a path";
+    return `To move ${answer.package} on: switch its Subscription to a channel whose entries update ` +
+      `${answer.stranded.at}, or ${reinstall}; there is no InstallPlan to approve, as OLM v0 creates none from here.`;
+  }
+
   function installedVersion(answer) {
     return answer.hops.length ? answer.hops[answer.hops.length - 1].version : answer.installed.version;
   }
@@ -374,7 +383,9 @@ const SiteGenOperatorRules = (() => {
     }
     for (const item of answer.deprecations) steps.push(`Deprecated ${item.scope} ${item.name}: ${item.message}`);
     if (answer.stranded.stranded) {
-      steps.push(`OLM v0 offers no update from ${answer.stranded.at}: ${answer.stranded.why}.`);
+      steps.push(`In catalog ${answer.catalog}, OLM v0 offers no update from ${answer.stranded.at}: ` +
+        `${answer.stranded.why}.`);
+      steps.push(remedy(answer));
     }
     if (gate.blocks && gate.liftedIn) {
       steps.push(`Before updating the cluster beyond ${gate.at}, update ${pkg} to ${gate.liftedBy} at ` +
