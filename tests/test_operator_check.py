@@ -354,3 +354,16 @@ def test_a_shared_stranded_answer_on_a_phone_starts_on_screen_with_a_remedy(demo
         page.wait_for_function(ANSWERED)
         fine = page.locator(".checker-verdict").evaluate("(e) => getComputedStyle(e).borderLeftColor")
     assert (bad, fine) == ("rgb(185, 28, 28)", "rgb(21, 128, 61)")
+
+
+@pytest.mark.browser
+def test_the_catalog_field_says_it_is_the_sites_name_and_lists_its_catalogs(demo_site):
+    """Issue 29 point 12: "Catalog family: cop" showed the site's name as if it were the CatalogSource's."""
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(base_url + "olm/checker.html", wait_until="load")
+        page.wait_for_function("document.getElementById('checker-form').dataset.ready === 'true'")
+        assert page.locator("label[for=family]").inner_text() == "Catalog (this site's name)"
+        assert "spec.source" in page.locator("#family-hint").inner_text()
+        assert page.evaluate("[...document.querySelectorAll('#checker-families option')].map(o => o.label)") == [
+            "demo: demo-v4.18, demo-v4.19"]

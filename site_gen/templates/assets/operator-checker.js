@@ -163,7 +163,9 @@
     catalogs = (listing && listing.catalogs) || [];
     const params = new URLSearchParams(window.location.search);
     const families = [...new Set(catalogs.map((entry) => entry.family))];
-    datalist("checker-families", families);
+    // each choice shows the catalogs it stands for: the site's names, not the cluster's CatalogSource names
+    field("checker-families").replaceChildren(...families.map((family) => el("option", {value: family,
+      label: `${family}: ${catalogs.filter((entry) => entry.family === family).map((entry) => entry.name).join(", ")}`})));
     field("family").value = params.get("family") ?? families[0] ?? "";
     chooseMinors({from: params.get("from") ?? undefined, to: params.get("to") ?? undefined});
     await choosePackages();
