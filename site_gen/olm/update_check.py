@@ -222,7 +222,7 @@ def _gate(document: dict, start: int | None, path: list[int], now: tuple[int, in
     """``start`` None: the installed bundle is not in the catalog, so its own maximum is not known here."""
     maximum = _meta(document["nodes"][start], "io.openshift.maxOpenShiftVersion") if start is not None else ""
     gate: dict[str, Any] = {"blocks": False, "reason": None, "at": None, "liftedBy": None, "liftedIn": None,
-            "maxOpenShiftVersion": maximum or None, "patchOnly": now == to}
+            "liftedVersion": None, "maxOpenShiftVersion": maximum or None, "patchOnly": now == to}
     reason = _blocks(document, start, now, to) if start is not None else None
     blocking = start
     if reason is None and path:  # the bundle OLM v0 updates it to may block a later minor of the route
@@ -237,6 +237,7 @@ def _gate(document: dict, start: int | None, path: list[int], now: tuple[int, in
     lifting = next((i for i in path if _blocks(document, i, now, to) is None), None)
     if lifting is not None:
         gate["liftedBy"] = _meta(document["nodes"][lifting], "io.operatorframework.bundle.name")
+        gate["liftedVersion"] = document["nodes"][lifting]["version"]
     return gate
 
 
@@ -255,7 +256,8 @@ def _lift_on_the_way(read_json: ReadJson, catalogs: list[dict], asked: dict, cha
                     end["version"], at)
     lifting = next((hop for hop in there["hops"] if _lifts(hop, to)), None)
     if lifting is not None:
-        gate["liftedBy"], gate["liftedIn"] = lifting["bundle"], there["catalog"]
+        gate["liftedBy"], gate["liftedIn"], gate["liftedVersion"] = lifting["bundle"], there["catalog"], \
+            lifting["version"]
 
 
 def _lifts(hop: dict, to: tuple[int, int]) -> bool:

@@ -195,7 +195,7 @@ const SiteGenOperatorRules = (() => {
   /* start null: the installed bundle is not in the catalog, so its own maximum is not known here. */
   function gateOf(document, start, path, now, to) {
     const maximum = start !== null ? meta(document.nodes[start], "io.openshift.maxOpenShiftVersion") : "";
-    const gate = {blocks: false, reason: null, at: null, liftedBy: null, liftedIn: null,
+    const gate = {blocks: false, reason: null, at: null, liftedBy: null, liftedIn: null, liftedVersion: null,
       maxOpenShiftVersion: maximum || null, patchOnly: same(now, to)};
     let reason = start !== null ? blocks(document, start, now, to) : null, blocking = start;
     if (reason === null && path.length) {  // the bundle OLM v0 updates it to may block a later minor
@@ -207,7 +207,10 @@ const SiteGenOperatorRules = (() => {
     gate.reason = reason;
     gate.at = minorOf(blockedAt(document, blocking, now));
     const lifting = path.find((i) => blocks(document, i, now, to) === null);
-    if (lifting !== undefined) gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
+    if (lifting !== undefined) {
+      gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
+      gate.liftedVersion = document.nodes[lifting].version;
+    }
     return gate;
   }
 
@@ -228,6 +231,7 @@ const SiteGenOperatorRules = (() => {
     if (lifting !== undefined) {
       gate.liftedBy = lifting.bundle;
       gate.liftedIn = there.catalog;
+      gate.liftedVersion = lifting.version;
     }
   }
 
