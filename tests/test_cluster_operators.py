@@ -163,7 +163,8 @@ def test_each_case_says_what_it_meets_before_the_route():
     assert (operators["from"], operators["to"], operators["catalogs"]) == ("4.15", "4.16", True)
     assert len(operators["operators"]) == 8
     by = {o["package"] or o["csv"]: o for o in operators["operators"]}
-    assert by["alpha"]["gate"]["blocks"] and by["alpha"]["liftedBy"] == {"bundle": "alpha.v1.1.0", "version": "1.1.0"}
+    assert by["alpha"]["gate"]["blocks"]
+    assert by["alpha"]["liftedBy"] == {"bundle": "alpha.v1.1.0", "version": "1.1.0", "in": None}
     assert by["alpha"]["family"] == "community" and by["alpha"]["familyFrom"] == "the Subscription's source community"
     assert by["bravo"]["gate"]["blocks"] and by["bravo"]["checked"] and by["bravo"]["liftedBy"] is None
     assert by["hotel"]["gate"]["blocks"] and by["hotel"]["liftedBy"]["bundle"] == "hotel.v1.0.1"
@@ -358,3 +359,23 @@ def test_a_stable_plan_says_to_update_the_operators_first_and_flags_one_the_cata
                                 "a version with a path, or switch its channel.")
     assert stranded["detail"] == ("alpha.v0.9.0 is no longer listed in channel stable of catalog community-v4.15, "
                                   "and no entry there replaces or skips it or has a skipRange holding 0.9.0")
+
+
+def test_a_block_two_minors_away_names_the_update_the_next_minors_catalog_offers():
+    """Issue 29 point 1 in `plan --cluster`: lighthouse 1.1.0 (max 4.15) on a 4.14 cluster going to
+    4.16 blocks beyond 4.15; nothing in 4.14's catalog lifts it, but 4.15's 1.2.0 does."""
+    from operators_only_site import operators_only_site
+
+    from site_gen.olm.update_check import site_json_reader
+    from site_gen.planner.operator_findings import evaluate_operators
+    operator = {"namespace": "lighthouse-ops", "subscription": "lighthouse", "package": "lighthouse",
+                "channel": "stable", "source": "community", "sourceNamespace": "openshift-marketplace",
+                "csv": "lighthouse.v1.1.0", "csvFound": True, "version": "1.1.0",
+                "maxOpenShiftVersion": {"raw": ['"4.15"'], "value": "4.15", "error": None}}
+    result = evaluate_operators({"operators": [operator], "ignored": {}}, "4.14.10", "4.16.0",
+                                site_json_reader(operators_only_site()))
+    [finding] = result["operators"]
+    assert finding["liftedBy"] == {"bundle": "lighthouse.v1.2.0", "version": "1.2.0", "in": "community-v4.15"}
+    assert result["summary"][0]["text"] == ("lighthouse blocks updates beyond 4.15: update it to lighthouse.v1.2.0 "
+                                            "(catalog community-v4.15) once the cluster is on 4.15, before going "
+                                            "further.")

@@ -324,3 +324,46 @@ def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
         })""", [ranges, versions])
     assert shown == _python_matches(ranges, versions)
     assert sum(result is None for result in shown) >= 8 and len(ranges) > len(HOSTILE_RANGES)
+
+
+@pytest.mark.browser
+def test_a_shared_stranded_answer_on_a_phone_starts_on_screen_with_a_remedy(demo_site):
+    """Issue 29 point 12: opened from a shared URL on a phone the answer started at y=1072; a stranded
+    answer gave no remedy and repeated its paragraph without saying which catalog; good and bad
+    headlines looked alike."""
+    from site_helpers import SCREENSHOTS
+    stranded = next(e for e in CORPUS["demo"] if e["answer"]["verdict"] == "stranded"
+                    and e["question"]["package"] == "pulse")
+    good = next(e for e in CORPUS["demo"] if e["answer"]["verdict"] == "up-to-date")
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(base_url + "olm/checker.html?" + _query(stranded["question"]), wait_until="load")
+        page.wait_for_function(ANSWERED)
+        page.wait_for_timeout(100)
+        top = page.locator("#checker-result").bounding_box()["y"]
+        assert -2 < top < 50, top  # scrolled to the answer
+        steps = page.locator(".checker-steps").inner_text()
+        assert "To move pulse on: switch its Subscription to a channel whose entries update" in steps
+        assert "In catalog demo-v4.18, OLM v0 offers no update from" in steps
+        why = stranded["answer"]["stranded"]["why"]
+        assert page.locator("#checker-result").inner_text().count(why) == 1  # once, in the steps
+        bad = page.locator(".checker-verdict").evaluate("(e) => getComputedStyle(e).borderLeftColor")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "issue29-checker-stranded-phone.png"))
+        page.goto(base_url + "olm/checker.html?" + _query(good["question"]), wait_until="load")
+        page.wait_for_function(ANSWERED)
+        fine = page.locator(".checker-verdict").evaluate("(e) => getComputedStyle(e).borderLeftColor")
+    assert (bad, fine) == ("rgb(185, 28, 28)", "rgb(21, 128, 61)")
+
+
+@pytest.mark.browser
+def test_the_catalog_field_says_it_is_the_sites_name_and_lists_its_catalogs(demo_site):
+    """Issue 29 point 12: "Catalog family: cop" showed the site's name as if it were the CatalogSource's."""
+    with serve(demo_site) as base_url, chromium() as browser:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(base_url + "olm/checker.html", wait_until="load")
+        page.wait_for_function("document.getElementById('checker-form').dataset.ready === 'true'")
+        assert page.locator("label[for=family]").inner_text() == "Catalog (this site's name)"
+        assert "spec.source" in page.locator("#family-hint").inner_text()
+        assert page.evaluate("[...document.querySelectorAll('#checker-families option')].map(o => o.label)") == [
+            "demo: demo-v4.18, demo-v4.19"]

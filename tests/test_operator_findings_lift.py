@@ -24,7 +24,7 @@ OPERATORS = json.dumps({"apiVersion": "v1", "kind": "List", "items": [
     {"kind": "ClusterServiceVersion", "spec": {"version": "1.0.0"},
      "metadata": {"namespace": "t", "name": "tolerant.v1.0.0",
                   "annotations": {"operatorframework.io/properties": PROPERTIES}}}]})
-LIFTED = {"bundle": "tolerant.v1.3.0", "version": "1.3.0"}
+LIFTED = {"bundle": "tolerant.v1.3.0", "version": "1.3.0", "in": None}
 
 
 @pytest.fixture(scope="module")

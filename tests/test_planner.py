@@ -136,14 +136,22 @@ def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
     question = {"arch": "amd64", "from": "4.12.10", "to": "4.16.68", "kind": "eus", "channel": None}
     answer = python_answer(real_site, question)
     assert answer["sections"][0]["route"] == ["4.12.10", "4.12.94", "4.13.69", "4.14.70", "4.15.67", "4.16.68"]
+    # issue 29 point 10: every pool checked UPDATED before pausing, oc at each update's version first,
+    # "Before you start" once (it came again as step 9)
     assert [step["text"].split(",")[0].split(":")[0] for step in answer["procedure"]] == [
         "Set the cluster's channel to eus-4.14.", "Update the cluster to 4.12.94",
-        "Before you start", "Pause the worker pools", "Update the oc client to the intermediate release's",
-        "Give the admin-acks the updates need",
-        "Update the control plane to 4.13.69", "Update the control plane to 4.14.70", "Unpause the worker pools",
-        "Before you start", "Pause the worker pools", "Update the oc client to the intermediate release's",
-        "Give the admin-acks the updates need", "Set the cluster's channel to eus-4.16.",
-        "Update the control plane to 4.15.67", "Update the control plane to 4.16.68", "Unpause the worker pools"]
+        "Before you start", "Check that every machine config pool is UPDATED and none is UPDATING or DEGRADED",
+        "Pause the worker pools", "Give the admin-acks the updates need",
+        "Update the oc client to 4.13.69's (the command shows the one you have).",
+        "Update the control plane to 4.13.69",
+        "Update the oc client to 4.14.70's (the command shows the one you have).",
+        "Update the control plane to 4.14.70", "Unpause the worker pools",
+        "Before the step to 4.16", "Check that every machine config pool is UPDATED and none is UPDATING or DEGRADED",
+        "Pause the worker pools", "Give the admin-acks the updates need", "Set the cluster's channel to eus-4.16.",
+        "Update the oc client to 4.15.67's (the command shows the one you have).",
+        "Update the control plane to 4.15.67",
+        "Update the oc client to 4.16.68's (the command shows the one you have).",
+        "Update the control plane to 4.16.68", "Unpause the worker pools"]
     dead_end = python_answer(real_site, dict(question, kind="stable", channel="eus-4.16"))
     assert dead_end["message"].endswith("Choose the channel kind eus to switch between eus channels on the way.")
 
@@ -166,7 +174,10 @@ def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site
     assert commands.index("oc get csv -A") < commands.index(pause % "true") \
         < commands.index(f"oc adm upgrade --to={intermediate}") \
         < commands.index("oc adm upgrade --to=4.16.68") < commands.index(pause % "false")
-    assert any(f"Update the oc client to the intermediate release's, {intermediate}" in step["text"] for step in steps)
+    assert commands.index("oc get mcp") < commands.index(pause % "true")  # every pool UPDATED before pausing
+    clients = [step["text"] for step in steps if step["text"].startswith("Update the oc client")]
+    assert clients == [f"Update the oc client to {v}'s (the command shows the one you have)." for v in
+                       (intermediate, "4.16.68")]
     acks = next(step for step in steps if step["text"].startswith("Give the admin-acks"))
     assert "Upgradeable condition" in acks["text"]
     assert acks["commands"][1:] == [
@@ -179,6 +190,21 @@ def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site
     assert main(["plan", "--site", str(real_site), "--from", "4.14.20", "--to", "4.16.68", "--kind", "eus"]) == 0
     out = capsys.readouterr().out
     assert "\n         oc adm upgrade --to=4.16.68\n" in out  # a command on a line of its own
+
+
+def test_a_minor_pair_that_is_not_eus_is_not_headed_eus_to_eus(example_site, capsys):
+    """Issue 29 point 10: the steps of 4.15 to 4.16 (or 4.15 to 4.17) were headed "EUS-to-EUS"."""
+    from site_gen.planner.eus import procedure_heading
+    answer = python_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
+                                          "channel": None})
+    assert procedure_heading(answer["sections"][0]) == ("4.15 to 4.16 (not an EUS-to-EUS pair: EUS minors are "
+                                                        "even): the steps in order")
+    eus = python_answer(example_site, {"arch": "amd64", "from": "4.14.10", "to": "4.16.0", "kind": "eus",
+                                       "channel": None})
+    assert procedure_heading(eus["sections"][0]) == "EUS-to-EUS: the steps in order"
+    assert main(["plan", "--site", str(example_site), "--from", "4.15.4", "--to", "4.16.0", "--kind", "eus"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4.15 to 4.16 (not an EUS-to-EUS pair") and "EUS-to-EUS: the steps" not in out
 
 
 def test_no_step_claims_paused_workers_when_none_paused(example_site, capsys):

@@ -24,7 +24,8 @@ defaults to --openshift: the operator's own updates on a cluster that stays on i
 
 Exit status: 0 an answer with a path (up to date, updates, or an update to take before the
 cluster's), 1 no path (the operator blocks the cluster update, is stranded, or the target
-minor's catalog has no path for it), 2 bad input (the reason on one line).
+minor's catalog has no path for it) or no catalog of the family for the target minor to check
+it in, 2 bad input (the reason on one line).
 
 Example:
   site-gen plan-operator --site public --catalog community --package sailoperator \\

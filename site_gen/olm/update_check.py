@@ -222,7 +222,7 @@ def _gate(document: dict, start: int | None, path: list[int], now: tuple[int, in
     """``start`` None: the installed bundle is not in the catalog, so its own maximum is not known here."""
     maximum = _meta(document["nodes"][start], "io.openshift.maxOpenShiftVersion") if start is not None else ""
     gate: dict[str, Any] = {"blocks": False, "reason": None, "at": None, "liftedBy": None, "liftedIn": None,
-            "maxOpenShiftVersion": maximum or None, "patchOnly": now == to}
+            "liftedVersion": None, "maxOpenShiftVersion": maximum or None, "patchOnly": now == to}
     reason = _blocks(document, start, now, to) if start is not None else None
     blocking = start
     if reason is None and path:  # the bundle OLM v0 updates it to may block a later minor of the route
@@ -237,6 +237,7 @@ def _gate(document: dict, start: int | None, path: list[int], now: tuple[int, in
     lifting = next((i for i in path if _blocks(document, i, now, to) is None), None)
     if lifting is not None:
         gate["liftedBy"] = _meta(document["nodes"][lifting], "io.operatorframework.bundle.name")
+        gate["liftedVersion"] = document["nodes"][lifting]["version"]
     return gate
 
 
@@ -255,7 +256,8 @@ def _lift_on_the_way(read_json: ReadJson, catalogs: list[dict], asked: dict, cha
                     end["version"], at)
     lifting = next((hop for hop in there["hops"] if _lifts(hop, to)), None)
     if lifting is not None:
-        gate["liftedBy"], gate["liftedIn"] = lifting["bundle"], there["catalog"]
+        gate["liftedBy"], gate["liftedIn"], gate["liftedVersion"] = lifting["bundle"], there["catalog"], \
+            lifting["version"]
 
 
 def _lifts(hop: dict, to: tuple[int, int]) -> bool:
@@ -411,7 +413,9 @@ def _steps(answer: dict) -> list[str]:
     for item in answer["deprecations"]:
         steps.append(f"Deprecated {item['scope']} {item['name']}: {item['message']}")
     if answer["stranded"]["stranded"]:
-        steps.append(f"OLM v0 offers no update from {answer['stranded']['at']}: {answer['stranded']['why']}.")
+        steps.append(f"In catalog {answer['catalog']}, OLM v0 offers no update from {answer['stranded']['at']}: "
+                     f"{answer['stranded']['why']}.")
+        steps.append(_remedy(answer))
     if gate["blocks"] and gate["liftedIn"]:
         steps.append(f"Before updating the cluster beyond {gate['at']}, update {package} to {gate['liftedBy']} at "
                      f"least (in catalog {gate['liftedIn']}, once the cluster is on {gate['at']}): {gate['reason']}, "
@@ -441,6 +445,16 @@ def _steps(answer: dict) -> list[str]:
         steps.append(f"In catalog {target['catalog']}, OLM v0 offers no update from {target['stranded']['at']}: "
                      f"{target['stranded']['why']}.")
     return steps
+
+
+def _remedy(answer: dict) -> str:
+    """What an admin can do about a stranded operator: OLM v0 creates no InstallPlan to approve."""
+    head = answer["head"]
+    reinstall = (f"uninstall it and install {head['bundle']} (the head of channel {answer['channel']}) or "
+                 "another version with a path" if head else "uninstall it and install a version with a path")
+    return (f"To move {answer['package']} on: switch its Subscription to a channel whose entries update "
+            f"{answer['stranded']['at']}, or {reinstall}; there is no InstallPlan to approve, as OLM v0 "
+            "creates none from here.")
 
 
 def _installed_version(answer: dict) -> str:

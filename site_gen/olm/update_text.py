@@ -60,7 +60,7 @@ def answer_text(answer: dict) -> str:
         lines += [f"  -> {_bundle(hop)}" for hop in target["hops"]] or [
             "  no update" if stuck else "  none: it is the channel head there"]
         lines += [f"  {item['scope']} {item['name']}: {item['message']}" for item in target["deprecations"]]
-    for stranded in (answer["stranded"], target["stranded"]):
+    for stranded, catalog in ((answer["stranded"], answer["catalog"]), (target["stranded"], target["catalog"])):
         if stranded and stranded["stranded"]:
-            lines += [f"Stranded: OLM v0 offers no update from {stranded['at']}: {stranded['why']}."]
+            lines += [f"Stranded in catalog {catalog}: OLM v0 offers no update from {stranded['at']}."]
     return "\n".join(lines) + "\n"

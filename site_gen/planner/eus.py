@@ -1,5 +1,6 @@
 """EUS-to-EUS updates as Red Hat documents them ("Control plane only update"): operators installed
-with OLM updated first, the worker pools paused, `oc` updated to the intermediate release's client,
+with OLM updated first, every machine config pool checked UPDATED, the worker pools paused, `oc`
+updated to each update's release before it,
 the admin-acks given, the control plane updated through the odd minor to the next even one (each
 update waited for until the cluster version completes and every pool but the paused workers is
 UPDATED), then the worker pools unpaused: the workers update, and reboot, once per step.
@@ -40,6 +41,15 @@ def operators_step(operators: list[str] | None) -> str:
     return " Update these first: " + "; ".join(operators) + "."
 
 
+def procedure_heading(section: Section) -> str:
+    """EUS-to-EUS only between two even (EUS) minors; any other minor pair is a control plane only
+    update through the odd minors, which is what the steps are."""
+    first, last = _minor(section["hops"][0]["from"]), _minor(section["hops"][-1]["to"])
+    if first % 2 == 0 and last % 2 == 0:
+        return "EUS-to-EUS: the steps in order"
+    return f"4.{first} to 4.{last} (not an EUS-to-EUS pair: EUS minors are even): the steps in order"
+
+
 def eus_procedure(section: Section, operators: list[str] | None = None) -> list[Step]:
     """The steps, in order, for a route (a section of a planner answer); none for a route
     that stays in its minor. ``operators``: the cluster's operators to update first, with their
@@ -53,9 +63,11 @@ def eus_procedure(section: Section, operators: list[str] | None = None) -> list[
     def step(text: str, *commands: str) -> None:
         steps.append({"text": text, "commands": list(commands)})
 
-    def update(hop: HopJson, what: str, paused: bool) -> None:
+    def update(hop: HopJson, what: str, paused: bool, client: bool = False) -> None:
         if hop["set"]:
             step(f"Set the cluster's channel to {hop['set']}.", f"oc adm upgrade channel {hop['set']}")
+        if client:  # Red Hat's procedure: oc at the target's version before each minor update
+            step(f"Update the oc client to {hop['to']}'s (the command shows the one you have).", "oc version --client")
         pools = "every machine config pool except the paused worker pools" if paused else "every machine config pool"
         step(f"Update {what} to {hop['to']}, then wait until the cluster version reports it completed and "
              f"{pools} is UPDATED.", f"oc adm upgrade --to={hop['to']}", "oc get clusterversion", "oc get mcp")
@@ -71,20 +83,21 @@ def eus_procedure(section: Section, operators: list[str] | None = None) -> list[
             stages[-1][1].append(hop)
         else:
             stages.append((even, [hop]))
-    for even, stage_hops in stages:
+    for number, (even, stage_hops) in enumerate(stages):
         first = _minor(stage_hops[0]["from"])
         paused = len({_minor(hop["to"]) for hop in stage_hops}) > 1
+        # "Before you start" once; a later step has its own "before this step" (it was repeated word for word)
+        before = "Before you start" if number == 0 else f"Before the step to 4.{even}"
         if paused:
-            intermediate = [hop["to"] for hop in stage_hops if _minor(hop["to"]) == even - 1][-1]
-            step(f"Before you start: update the operators installed with OLM to versions that are compatible "
+            step(f"{before}: update the operators installed with OLM to versions that are compatible "
                  f"with both 4.{first} and 4.{even}, and with 4.{even - 1} on the way (the first command lists "
-                 "them with their versions)." + operators_step(operators), "oc get csv -A")
+                 "them with their versions)." + (operators_step(operators) if number == 0 else ""), "oc get csv -A")
+            step("Check that every machine config pool is UPDATED and none is UPDATING or DEGRADED: a pool "
+                 "paused in the middle of an update stays there.", "oc get mcp")
             step(f"Pause the worker pools, so that the workers update, and reboot, once: to {stage_hops[-1]['to']}.",
                  PAUSE)
-            step(f"Update the oc client to the intermediate release's, {intermediate} (the command shows the "
-                 "one you have).", "oc version --client")
-        elif operators:  # an ordinary minor update: the operators that block it still come first
-            step(f"Before you start: update the operators installed with OLM that block 4.{even} or have "
+        elif operators and number == 0:  # an ordinary minor update: the operators that block it still come first
+            step(f"{before}: update the operators installed with OLM that block 4.{even} or have "
                  "updates." + operators_step(operators), "oc get csv -A")
         crossed = range(first, even)
         step("Give the admin-acks the updates need: the cluster's Upgradeable condition (the first command) names "
@@ -92,7 +105,7 @@ def eus_procedure(section: Section, operators: list[str] | None = None) -> list[
              "An update that needs none shows Upgradeable True.",
              UPGRADEABLE, *(ack_command(minor) for minor in crossed))
         for hop in stage_hops:
-            update(hop, "the control plane" if paused else "the cluster", paused)
+            update(hop, "the control plane" if paused else "the cluster", paused, client=True)
         if paused:
             step("Unpause the worker pools, then wait until every machine config pool is UPDATED: the workers "
                  f"update, once, to {stage_hops[-1]['to']}.", UNPAUSE, "oc get mcp")

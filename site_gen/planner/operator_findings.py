@@ -137,7 +137,11 @@ def _finding(operator: JsonObject, now: tuple[int, int], to: tuple[int, int], ca
                          "to": ({"bundle": hops[-1]["bundle"], "version": hops[-1]["version"]} if hops else None)}
     if finding["gate"]["blocks"]:
         lift = next((hop for hop in hops if _lifts(hop, to)), None)
-        finding["liftedBy"] = {"bundle": lift["bundle"], "version": lift["version"]} if lift else None
+        finding["liftedBy"] = {"bundle": lift["bundle"], "version": lift["version"], "in": None} if lift else None
+        checked = answer["gate"]
+        if lift is None and checked["liftedIn"]:  # offered once the cluster is on the minor where it blocks
+            finding["liftedBy"] = {"bundle": checked["liftedBy"], "version": checked["liftedVersion"],
+                                   "in": checked["liftedIn"]}
     target = answer["target"] or {}
     if to != now:
         finding["path"] = {"catalog": target.get("catalog"), "present": bool(target.get("path")),
@@ -159,8 +163,11 @@ def _summary(findings: list[JsonObject], catalogs: bool) -> list[JsonObject]:
     for f in findings:
         gate, lift = f["gate"], f["liftedBy"]
         if gate["blocks"]:
-            then = (f"update it to {lift['bundle']} first" if lift else "nothing in its channel lifts it"
-                    if f["checked"] else "whether an update lifts it is not known here")
+            then = (f"update it to {lift['bundle']} first" if lift and not lift["in"]
+                    else f"update it to {lift['bundle']} (catalog {lift['in']}) once the cluster is on "
+                         f"{gate['at']}, before going further" if lift
+                    else "nothing in its channel lifts it" if f["checked"]
+                    else "whether an update lifts it is not known here")
             lines.append(_line("blocks", _name(f), f"{_name(f)} blocks updates beyond {gate['at']}: {then}.",
                                gate["reason"]))
     for f in findings:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .answer_shape import Answer, AnswerCluster
+from .eus import procedure_heading
 
 EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
              "False": "a risk applies to this cluster (Recommended=False)",
@@ -50,7 +51,7 @@ def answer_text(answer: Answer) -> str:
     if answer["message"]:
         lines.append(answer["message"])
     if answer["procedure"]:
-        lines += ["", "EUS-to-EUS: the steps in order"]
+        lines += ["", procedure_heading(answer["sections"][0])]
         for i, step in enumerate(answer["procedure"], 1):
             lines.append(f"  {i}. {step['text']}")
             lines += [f"         {command}" for command in step["commands"]]

@@ -159,7 +159,9 @@ def _unit_attributes(unit: Unit, rows: Sequence[NodeRow]) -> list[str]:
         joiner = " → … → " if unit.kind == "chain" else " … "
         label = dot_quoted(f"{first.version}{joiner}{last.version}")[:-1] + f'\\n({len(unit.members)} bundles)"'
         names = ", ".join(rows[member].name for member in unit.members)
-        attributes = [f"label={label}", f"tooltip={dot_quoted(names)}", "shape=box3d"]
+        # a stacked box opens: it links to its first bundle's row of the table below the picture
+        attributes = [f"label={label}", f"tooltip={dot_quoted(names)}", "shape=box3d",
+                      f"URL={dot_quoted('#' + first.name)}", 'target="_self"']
         styles = ["filled"]
     if first.skipped:
         styles.append("dashed")

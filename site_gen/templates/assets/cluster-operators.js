@@ -234,7 +234,11 @@ const SiteGenClusterOperators = (() => {
                 to: last ? {bundle: last.bundle, version: last.version} : null};
     if (f.gate.blocks) {
       const lift = hops.find((hop) => lifts(hop, to));
-      f.liftedBy = lift ? {bundle: lift.bundle, version: lift.version} : null;
+      f.liftedBy = lift ? {bundle: lift.bundle, version: lift.version, in: null} : null;
+      const checked = answer.gate;
+      if (!lift && checked.liftedIn) {  // offered once the cluster is on the minor where it blocks
+        f.liftedBy = {bundle: checked.liftedBy, version: checked.liftedVersion, in: checked.liftedIn};
+      }
     }
     const target = answer.target || {};
     if (cmp(to, now) !== 0) {
@@ -253,8 +257,9 @@ const SiteGenClusterOperators = (() => {
     for (const f of findings) {
       const lift = f.liftedBy;
       if (!f.gate.blocks) continue;
-      const then = lift ? `update it to ${lift.bundle} first` : f.checked ? "nothing in its channel lifts it"
-        : "whether an update lifts it is not known here";
+      const then = lift && !lift.in ? `update it to ${lift.bundle} first`
+        : lift ? `update it to ${lift.bundle} (catalog ${lift.in}) once the cluster is on ${f.gate.at}, before going further`
+          : f.checked ? "nothing in its channel lifts it" : "whether an update lifts it is not known here";
       lines.push(line("blocks", operatorName(f), `${operatorName(f)} blocks updates beyond ${f.gate.at}: ${then}.`,
         f.gate.reason));
     }

@@ -134,10 +134,11 @@
       for (const d of target.deprecations) targetParts.push(el("p", {class: "deprecated"}, `${d.scope} ${d.name}: ${d.message}`));
     }
     parts.push(section("target", `After the cluster update (OpenShift ${answer.question.openshiftTo})`, ...targetParts));
-    const stranded = [answer.stranded, target.stranded].filter((s) => s && s.stranded);
+    // the why is in the steps already: here only where, once per catalog (it was the same paragraph four times)
+    const stranded = [[answer.stranded, answer.catalog], [target.stranded, target.catalog]].filter(([s]) => s && s.stranded);
     if (stranded.length) {
       parts.push(section("stranded", "Stranded",
-        stranded.map((s) => el("p", {}, `OLM v0 offers no update from ${s.at}: ${s.why}.`))));
+        stranded.map(([s, catalog]) => el("p", {}, `In catalog ${catalog}: OLM v0 offers no update from ${s.at}.`))));
     }
     result.replaceChildren(...parts);
   }
@@ -162,7 +163,9 @@
     catalogs = (listing && listing.catalogs) || [];
     const params = new URLSearchParams(window.location.search);
     const families = [...new Set(catalogs.map((entry) => entry.family))];
-    datalist("checker-families", families);
+    // each choice shows the catalogs it stands for: the site's names, not the cluster's CatalogSource names
+    field("checker-families").replaceChildren(...families.map((family) => el("option", {value: family,
+      label: `${family}: ${catalogs.filter((entry) => entry.family === family).map((entry) => entry.name).join(", ")}`})));
     field("family").value = params.get("family") ?? families[0] ?? "";
     chooseMinors({from: params.get("from") ?? undefined, to: params.get("to") ?? undefined});
     await choosePackages();
@@ -173,9 +176,16 @@
     field("from").addEventListener("change", async () => { await choosePackages(); await chooseChannels({}); });
     field("package").addEventListener("change", () => chooseChannels({channel: ""}));
     field("channel").addEventListener("change", () => chooseChannels({}));
-    form.addEventListener("submit", (event) => { event.preventDefault(); answer(); });
+    form.addEventListener("submit", (event) => { event.preventDefault(); answer().then(scrollToAnswer); });
     form.dataset.ready = "true";
-    if (params.has("package") && params.has("installed")) await answer();
+    if (params.has("package") && params.has("installed")) {
+      await answer();
+      scrollToAnswer();  // opened from a shared link: the answer, not the form, is what the admin came for
+    }
+  }
+
+  function scrollToAnswer() {
+    window.scrollTo(0, Math.floor(result.getBoundingClientRect().top + window.scrollY));
   }
 
   start().catch((error) => {

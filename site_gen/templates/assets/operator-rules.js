@@ -195,7 +195,7 @@ const SiteGenOperatorRules = (() => {
   /* start null: the installed bundle is not in the catalog, so its own maximum is not known here. */
   function gateOf(document, start, path, now, to) {
     const maximum = start !== null ? meta(document.nodes[start], "io.openshift.maxOpenShiftVersion") : "";
-    const gate = {blocks: false, reason: null, at: null, liftedBy: null, liftedIn: null,
+    const gate = {blocks: false, reason: null, at: null, liftedBy: null, liftedIn: null, liftedVersion: null,
       maxOpenShiftVersion: maximum || null, patchOnly: same(now, to)};
     let reason = start !== null ? blocks(document, start, now, to) : null, blocking = start;
     if (reason === null && path.length) {  // the bundle OLM v0 updates it to may block a later minor
@@ -207,7 +207,10 @@ const SiteGenOperatorRules = (() => {
     gate.reason = reason;
     gate.at = minorOf(blockedAt(document, blocking, now));
     const lifting = path.find((i) => blocks(document, i, now, to) === null);
-    if (lifting !== undefined) gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
+    if (lifting !== undefined) {
+      gate.liftedBy = meta(document.nodes[lifting], "io.operatorframework.bundle.name");
+      gate.liftedVersion = document.nodes[lifting].version;
+    }
     return gate;
   }
 
@@ -228,6 +231,7 @@ const SiteGenOperatorRules = (() => {
     if (lifting !== undefined) {
       gate.liftedBy = lifting.bundle;
       gate.liftedIn = there.catalog;
+      gate.liftedVersion = lifting.version;
     }
   }
 
@@ -354,6 +358,15 @@ const SiteGenOperatorRules = (() => {
     return answer.hops.length ? "update-available" : "up-to-date";
   }
 
+  /* update_check._remedy: what an admin can do about a stranded operator. */
+  function remedy(answer) {
+    const head = answer.head;
+    const reinstall = head ? `uninstall it and install ${head.bundle} (the head of channel ${answer.channel}) or ` +
+      "another version with a path" : "uninstall it and install a version with a path";
+    return `To move ${answer.package} on: switch its Subscription to a channel whose entries update ` +
+      `${answer.stranded.at}, or ${reinstall}; there is no InstallPlan to approve, as OLM v0 creates none from here.`;
+  }
+
   function installedVersion(answer) {
     return answer.hops.length ? answer.hops[answer.hops.length - 1].version : answer.installed.version;
   }
@@ -374,7 +387,9 @@ const SiteGenOperatorRules = (() => {
     }
     for (const item of answer.deprecations) steps.push(`Deprecated ${item.scope} ${item.name}: ${item.message}`);
     if (answer.stranded.stranded) {
-      steps.push(`OLM v0 offers no update from ${answer.stranded.at}: ${answer.stranded.why}.`);
+      steps.push(`In catalog ${answer.catalog}, OLM v0 offers no update from ${answer.stranded.at}: ` +
+        `${answer.stranded.why}.`);
+      steps.push(remedy(answer));
     }
     if (gate.blocks && gate.liftedIn) {
       steps.push(`Before updating the cluster beyond ${gate.at}, update ${pkg} to ${gate.liftedBy} at ` +

@@ -405,14 +405,23 @@ const SiteGenPlanner = (() => {
   }
 
   /* operators: the cluster's operators to update first, with their target bundles, when given. */
+  /* eus.py procedure_heading: EUS-to-EUS only between two even minors. */
+  function procedureHeading(routeSection) {
+    const first = minorOf(routeSection.hops[0].from), last = minorOf(routeSection.hops[routeSection.hops.length - 1].to);
+    if (first % 2 === 0 && last % 2 === 0) return "EUS-to-EUS: the steps in order";
+    return `4.${first} to 4.${last} (not an EUS-to-EUS pair: EUS minors are even): the steps in order`;
+  }
+
   function eusProcedure(routeSection, operators = null) {
     const hops = routeSection.hops;
     const start = minorOf(hops[0].from);
     if (hops.every((hop) => minorOf(hop.to) === start)) return [];
     const steps = [];
     const step = (text, ...commands) => steps.push({text, commands});
-    const update = (hop, what, paused) => {
+    const update = (hop, what, paused, client = false) => {
       if (hop.set) step(`Set the cluster's channel to ${hop.set}.`, `oc adm upgrade channel ${hop.set}`);
+      // Red Hat's procedure: oc at the target's version before each minor update (eus.py)
+      if (client) step(`Update the oc client to ${hop.to}'s (the command shows the one you have).`, "oc version --client");
       const pools = paused ? "every machine config pool except the paused worker pools" : "every machine config pool";
       step(`Update ${what} to ${hop.to}, then wait until the cluster version reports it completed and ` +
         `${pools} is UPDATED.`, `oc adm upgrade --to=${hop.to}`, "oc get clusterversion", "oc get mcp");
@@ -429,20 +438,21 @@ const SiteGenPlanner = (() => {
       if (last && last.even === even) last.hops.push(hop);
       else stages.push({even, hops: [hop]});
     }
-    for (const {even, hops: stageHops} of stages) {
+    stages.forEach(({even, hops: stageHops}, number) => {
       const first = minorOf(stageHops[0].from);
       const paused = new Set(stageHops.map((hop) => minorOf(hop.to))).size > 1;
       const last = stageHops[stageHops.length - 1].to;
+      // "Before you start" once; a later step has its own "before this step" (eus.py)
+      const before = number === 0 ? "Before you start" : `Before the step to 4.${even}`;
       if (paused) {
-        const intermediate = stageHops.filter((hop) => minorOf(hop.to) === even - 1).map((hop) => hop.to).pop();
-        step(`Before you start: update the operators installed with OLM to versions that are compatible ` +
+        step(`${before}: update the operators installed with OLM to versions that are compatible ` +
           `with both 4.${first} and 4.${even}, and with 4.${even - 1} on the way (the first command lists ` +
-          "them with their versions)." + operatorsStep(operators), "oc get csv -A");
+          "them with their versions)." + (number === 0 ? operatorsStep(operators) : ""), "oc get csv -A");
+        step("Check that every machine config pool is UPDATED and none is UPDATING or DEGRADED: a pool " +
+          "paused in the middle of an update stays there.", "oc get mcp");
         step(`Pause the worker pools, so that the workers update, and reboot, once: to ${last}.`, PAUSE);
-        step(`Update the oc client to the intermediate release's, ${intermediate} (the command shows the ` +
-          "one you have).", "oc version --client");
-      } else if (operators && operators.length) {  // an ordinary minor update: blocking operators still come first
-        step(`Before you start: update the operators installed with OLM that block 4.${even} or have ` +
+      } else if (operators && operators.length && number === 0) {  // an ordinary minor update
+        step(`${before}: update the operators installed with OLM that block 4.${even} or have ` +
           "updates." + operatorsStep(operators), "oc get csv -A");
       }
       const acks = [];
@@ -450,12 +460,12 @@ const SiteGenPlanner = (() => {
       step("Give the admin-acks the updates need: the cluster's Upgradeable condition (the first command) names " +
         "each key it waits for; the keys below are the usual ones, use the condition's if they differ. " +
         "An update that needs none shows Upgradeable True.", UPGRADEABLE, ...acks);
-      for (const hop of stageHops) update(hop, paused ? "the control plane" : "the cluster", paused);
+      for (const hop of stageHops) update(hop, paused ? "the control plane" : "the cluster", paused, true);
       if (paused) {
         step("Unpause the worker pools, then wait until every machine config pool is UPDATED: the workers " +
           `update, once, to ${last}.`, UNPAUSE, "oc get mcp");
       }
-    }
+    });
     return steps;
   }
 
@@ -512,7 +522,7 @@ const SiteGenPlanner = (() => {
     return answer;
   }
 
-  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure, compareTuples};
+  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure, procedureHeading, compareTuples};
 })();
 
 /* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.

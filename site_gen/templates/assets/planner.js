@@ -100,10 +100,10 @@
     return el("div", {class: "command"}, el("pre", {}, el("code", {}, command)), button);
   }
 
-  function procedureSection(steps) {
+  function procedureSection(steps, routeSection) {
     const pauses = steps.some((step) => step.commands.some((command) => command.includes('"paused":true')));
     return el("section", {class: "procedure", "data-kind": "eus-procedure"},
-      el("h2", {}, "EUS-to-EUS: the steps in order"),
+      el("h2", {}, SiteGenPlanner.procedureHeading(routeSection)),
       el("p", {}, pauses
         ? "Red Hat's “Control plane only update”: the control plane goes through the odd minor while the " +
           "worker pools are paused, so the workers update, and reboot, only once per EUS-to-EUS step."
@@ -203,7 +203,7 @@
     children.push(...answer.notes.map((note) => el("p", {class: "plan-note"}, note)));
     if (answer.message) children.push(el("p", {class: "notice"}, answer.message));
     const sections = answer.sections.map((section) => routeSection(data, section));
-    const procedure = answer.procedure.length ? [procedureSection(answer.procedure)] : [];
+    const procedure = answer.procedure.length ? [procedureSection(answer.procedure, answer.sections[0])] : [];
     // the route comes first, then how to take it (16 steps before the route put it at y=5258 on a phone)
     children.push(...sections.slice(0, 1), ...procedure, ...sections.slice(1));
     if (answer.cluster) children.push(clusterDetails(answer.cluster));
