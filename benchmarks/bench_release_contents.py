@@ -41,7 +41,6 @@ import sys
 import time
 from pathlib import Path
 
-import orjson
 from bench_json_build import REPO_ROOT, machine, verdict
 
 from bench_common import benchmark_parser, parse_benchmark_args, run_in_scratch, spread
@@ -90,8 +89,9 @@ def chosen_versions(graph_data: Path, count: int | None) -> tuple[list[Version],
 def push_set(url: str, ca: str, repository: str, releases: list[tuple[str, str]], workers: int) -> dict:
     """Run in a process apart (its memory is not the harness's, which a build's peak RSS would
     start from): push one image per (version, arch); (version, arch) -> manifest digest."""
-    from registry_images import Pusher, base_layer, gzip_bytes, tar_bytes
     from release_payloads import payload_tree
+
+    from registry_images import Pusher, base_layer, gzip_bytes, tar_bytes
 
     pusher = Pusher(url, repository, ca)
     pusher.blob(base_layer())
