@@ -124,9 +124,10 @@ def read_release_contents(source: ContentsSource, graph: Graph, connection: Conn
     return read_contents(source, requests, options, warnings, progress)
 
 
-def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs) -> None:
+def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs,
+                           cache_dir: Path | None) -> None:
     from ..publish.release_contents_files import release_contents_files
-    write_files(site, release_contents_files(contents.records, built.graph, built.channels))
+    write_files(site, release_contents_files(contents.records, built.graph, built.channels, cache_dir))
 
 
 def copy_assets(site: StagedSite) -> None:

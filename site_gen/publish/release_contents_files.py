@@ -10,15 +10,26 @@ two pairs of every release with contents:
   to it (a recommended or a conditional edge) in a channel both are in.
 
 Any other pair is the compare page's and ``site-gen release diff``'s to compute.
+
+A change file is a function of its two contents files and the code alone, so with a cache
+directory it is kept by the digest of both files' bytes (:class:`ChangesCache`): a rebuild
+calls the rules only for a pair it has not seen (each call serialises two whole records into
+V8, ~30 ms a pair, most of a rebuild's contents time).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+import orjson
+
 from .. import layout
+from ..atomic_files import write_atomically
+from ..code_identity import code_identity
 from ..contents.release_contents import contents_json
 from ..js_rules.release_diff import changes_json, release_changes
 from ..model import versions
@@ -26,6 +37,45 @@ from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 
 Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record
+CHANGES_CACHE = "release-changes-v1"
+
+
+class ChangesCache:
+    """Change files by the sha256 of their two contents files, for the running code (a new
+    site-gen computes them again). An entry is only ever used as the bytes of the change file
+    of the same two versions; a damaged or foreign one is computed again."""
+
+    def __init__(self, cache_dir: Path | None):
+        self.directory = cache_dir / CHANGES_CACHE / code_identity()[:16] if cache_dir is not None else None
+
+    def _path(self, old: bytes, new: bytes) -> Path | None:
+        if self.directory is None:
+            return None
+        key = hashlib.sha256(old + new).hexdigest()
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, old: bytes, new: bytes, older: str, newer: str) -> bytes | None:
+        path = self._path(old, new)
+        if path is None:
+            return None
+        try:
+            data = path.read_bytes()
+            document = orjson.loads(data)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(document, dict) or (document.get("from"), document.get("to")) != (older, newer):
+            return None
+        return data
+
+    def put(self, old: bytes, new: bytes, data: bytes) -> None:
+        path = self._path(old, new)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, data)
+        except OSError:
+            pass  # a cache that cannot be written only costs time next run
 
 
 def _minor(version: str) -> tuple[int, int] | None:
@@ -84,11 +134,24 @@ def change_pairs(records: Records, graph: Graph, channels: Iterable[str]) -> lis
     return sorted(pairs, key=lambda p: (p[2], versions.sort_key(p[1]), versions.sort_key(p[0])))
 
 
-def release_contents_files(records: Records, graph: Graph, channels: Iterable[str]) -> dict[str, bytes]:
-    """Site path -> bytes of every contents and change file."""
+def release_contents_files(records: Records, graph: Graph, channels: Iterable[str],
+                           cache_dir: Path | None = None) -> dict[str, bytes]:
+    """Site path -> bytes of every contents and change file (change files kept in ``cache_dir``)."""
     files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
              for (version, arch), record in records.items()}
+    cache = ChangesCache(cache_dir)
+    digests: dict[tuple[str, str], bytes] = {}
+
+    def digest(version: str, arch: str) -> bytes:  # of the contents file: each record hashed once
+        if (version, arch) not in digests:
+            digests[version, arch] = hashlib.sha256(files[layout.contents_path(version, arch)]).digest()
+        return digests[version, arch]
+
     for older, newer, arch in change_pairs(records, graph, channels):
-        changes = release_changes(records[older, arch], records[newer, arch])
-        files[layout.changes_path(older, arch, newer)] = changes_json(changes)
+        old, new = (digest(older, arch), digest(newer, arch)) if cache.directory is not None else (b"", b"")
+        data = cache.get(old, new, older, newer)
+        if data is None:
+            data = changes_json(release_changes(records[older, arch], records[newer, arch]))
+            cache.put(old, new, data)
+        files[layout.changes_path(older, arch, newer)] = data
     return files
