@@ -107,6 +107,27 @@ def test_two_builds_write_the_same_bytes(site, tmp_path):
         assert (tmp_path / "again" / path.relative_to(site)).read_bytes() == path.read_bytes(), path
 
 
+def test_a_rebuild_takes_the_change_files_from_the_cache(site, tmp_path):
+    cache = tmp_path / "cache"
+    shutil.copytree(site.parent / "cache", cache)
+    published = {path.relative_to(site): path.read_bytes() for path in site.glob("releases/*/*/changes/*.json")}
+    entries = sorted((cache / "release-changes-v1").glob("*/*/*.json"))
+    assert len(entries) == len(published) == 5
+    assert sorted(entry.read_bytes() for entry in entries) == sorted(published.values())
+    # a damaged entry is computed again; a sound one is taken as it is (the rules are not called)
+    damaged, marked = entries[0], entries[1]
+    original = marked.read_bytes()
+    damaged.write_bytes(b"{not json")
+    marked.write_bytes(orjson.dumps({**orjson.loads(original), "fromCache": True}) + b"\n")
+    done = build(tmp_path / "again", "--release-contents", str(EXAMPLE_CONTENTS), cache=cache)
+    assert done.returncode == 0, done.stderr
+    rebuilt = {path: (tmp_path / "again" / path).read_bytes() for path in published}
+    assert [path for path, data in rebuilt.items() if data != published[path]] == \
+        [path for path, data in published.items() if data == original]
+    assert b'"fromCache":true' in next(data for path, data in rebuilt.items() if published[path] == original)
+    assert orjson.loads(damaged.read_bytes())  # written again
+
+
 def test_a_tree_over_its_caps_or_with_links_is_refused_and_the_rest_published(tmp_path):
     source = tmp_path / "trees"
     shutil.copytree(EXAMPLE_CONTENTS, source, symlinks=True)

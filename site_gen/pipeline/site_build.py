@@ -284,7 +284,8 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         if options.release_contents is not None:
             contents = runner.here("read release contents", read_release_contents, options.release_contents,
                                    graph, options.connection, where.cache_dir, warnings, progress)
-            published = runner.here("write release contents", write_release_contents, site, contents, built)
+            published = runner.here("write release contents", write_release_contents, site, contents, built,
+                                    where.cache_dir)
         pages = None
         if options.html:
             settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links, published)

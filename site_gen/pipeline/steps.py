@@ -125,11 +125,12 @@ def read_release_contents(source: ContentsSource, graph: Graph, connection: Conn
     return read_contents(source, requests, options, warnings, progress)
 
 
-def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs) -> PublishedContents:
-    """The contents and change files; what was published, for the pages."""
-    from ..publish.release_contents_files import published_contents, published_files
-    published = published_contents(contents.records, built.graph, built.channels)
-    write_files(site, published_files(published))
+def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs,
+                           cache_dir: Path | None) -> PublishedContents:
+    """The contents and change files (change files kept in ``cache_dir``); what was published, for the pages."""
+    from ..publish.release_contents_files import published_contents
+    published = published_contents(contents.records, built.graph, built.channels, cache_dir)
+    write_files(site, published.files)
     return published
 
 

@@ -10,16 +10,27 @@ two pairs of every release with contents:
   to it (a recommended or a conditional edge) in a channel both are in.
 
 Any other pair is the compare page's and ``site-gen release diff``'s to compute.
+
+A change file is a function of its two contents files and the code alone, so with a cache
+directory it is kept by the digest of both files' bytes (:class:`ChangesCache`): a rebuild
+calls the rules only for a pair it has not seen (each call serialises two whole records into
+V8, ~30 ms a pair, most of a rebuild's contents time).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import orjson
+
 from .. import layout
+from ..atomic_files import write_atomically
+from ..code_identity import code_identity
 from ..contents.release_contents import contents_json
 from ..js_rules.release_diff import changes_json, forget_record, keep_record, release_changes
 from ..js_rules.v8_context import Kept
@@ -28,6 +39,45 @@ from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 
 Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record
+CHANGES_CACHE = "release-changes-v1"
+
+
+class ChangesCache:
+    """Change files by the sha256 of their two contents files, for the running code (a new
+    site-gen computes them again). An entry is only ever used as the bytes of the change file
+    of the same two versions; a damaged or foreign one is computed again."""
+
+    def __init__(self, cache_dir: Path | None):
+        self.directory = cache_dir / CHANGES_CACHE / code_identity()[:16] if cache_dir is not None else None
+
+    def _path(self, old: bytes, new: bytes) -> Path | None:
+        if self.directory is None:
+            return None
+        key = hashlib.sha256(old + new).hexdigest()
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, old: bytes, new: bytes, older: str, newer: str) -> bytes | None:
+        path = self._path(old, new)
+        if path is None:
+            return None
+        try:
+            data = path.read_bytes()
+            document = orjson.loads(data)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(document, dict) or (document.get("from"), document.get("to")) != (older, newer):
+            return None
+        return data
+
+    def put(self, old: bytes, new: bytes, data: bytes) -> None:
+        path = self._path(old, new)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, data)
+        except OSError:
+            pass  # a cache that cannot be written only costs time next run
 
 
 def _minor(version: str) -> tuple[int, int] | None:
@@ -92,26 +142,48 @@ class PublishedContents:
     records: Records                  # (version, arch) -> contents record (or error record)
     # (from, to, arch) -> the change document published for that pair, in change_pairs' order
     changes: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)  # site path -> bytes of every file
 
 
-def published_contents(records: Records, graph: Graph, channels: Iterable[str]) -> PublishedContents:
-    """The records, with the change document of every pair :func:`change_pairs` publishes."""
+def published_contents(records: Records, graph: Graph, channels: Iterable[str],
+                       cache_dir: Path | None = None) -> PublishedContents:
+    """The contents files, and the change document of every pair :func:`change_pairs` publishes,
+    each taken from ``cache_dir`` when it holds it (change files kept there)."""
+    files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
+             for (version, arch), record in records.items()}
+    cache = ChangesCache(cache_dir)
+    digests: dict[tuple[str, str], bytes] = {}
+
+    def digest(version: str, arch: str) -> bytes:  # of the contents file: each record hashed once
+        if (version, arch) not in digests:
+            digests[version, arch] = hashlib.sha256(files[layout.contents_path(version, arch)]).digest()
+        return digests[version, arch]
+
     pairs = change_pairs(records, graph, channels)
-    # each record is parsed into the rules' context once, for all the pairs it is in
-    uses: dict[tuple[str, str], int] = defaultdict(int)
+    found: dict[tuple[str, str, str], bytes] = {}
     for older, newer, arch in pairs:
+        old, new = (digest(older, arch), digest(newer, arch)) if cache.directory is not None else (b"", b"")
+        cached = cache.get(old, new, older, newer)
+        if cached is not None:
+            found[older, newer, arch] = cached
+    # what the cache lacks, from the rules: each record parsed into their context once
+    missing = [pair for pair in pairs if pair not in found]
+    uses: dict[tuple[str, str], int] = defaultdict(int)
+    for older, newer, arch in missing:
         uses[older, arch] += 1
         uses[newer, arch] += 1
     kept: dict[tuple[str, str], Kept] = {}
-    changes: dict[tuple[str, str, str], dict[str, Any]] = {}
     try:
-        for older, newer, arch in pairs:
+        for older, newer, arch in missing:
             sides = []
             for key in ((older, arch), (newer, arch)):
                 if key not in kept:
                     kept[key] = keep_record(records[key])
                 sides.append(kept[key])
-            changes[older, newer, arch] = release_changes(*sides)
+            data = changes_json(release_changes(*sides))
+            if cache.directory is not None:
+                cache.put(digest(older, arch), digest(newer, arch), data)
+            found[older, newer, arch] = data
             for key in ((older, arch), (newer, arch)):
                 uses[key] -= 1
                 if not uses[key]:
@@ -119,18 +191,15 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str]) 
     finally:
         for value in kept.values():
             forget_record(value)
-    return PublishedContents(records, changes)
-
-
-def published_files(published: PublishedContents) -> dict[str, bytes]:
-    """Site path -> bytes of every contents and change file."""
-    files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
-             for (version, arch), record in published.records.items()}
-    for (older, newer, arch), changes in published.changes.items():
-        files[layout.changes_path(older, arch, newer)] = changes_json(changes)
+    changes = {}
+    for older, newer, arch in pairs:
+        files[layout.changes_path(older, arch, newer)] = found[older, newer, arch]
+        changes[older, newer, arch] = orjson.loads(found[older, newer, arch])
+    return PublishedContents(records, changes, files)
     return files
 
 
-def release_contents_files(records: Records, graph: Graph, channels: Iterable[str]) -> dict[str, bytes]:
+def release_contents_files(records: Records, graph: Graph, channels: Iterable[str],
+                           cache_dir: Path | None = None) -> dict[str, bytes]:
     """Site path -> bytes of every contents and change file."""
-    return published_files(published_contents(records, graph, channels))
+    return published_contents(records, graph, channels, cache_dir).files
