@@ -84,6 +84,11 @@ def contents_path(version: str, arch: str) -> str:
     return f"{RELEASES_DIR}/{version}/{arch}/contents.json"
 
 
+def contents_index(arch: str) -> str:
+    """The versions of one arch the site has a contents file for (the planner's hops read it)."""
+    return f"{RELEASES_DIR}/contents-{arch}.json"
+
+
 def changes_path(from_version: str, arch: str, to_version: str) -> str:
     """What an update from one release to another changes (docs/release-diff.md)."""
     return f"{RELEASES_DIR}/{from_version}/{arch}/changes/{to_version}.json"

@@ -22,6 +22,7 @@ from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
 from site_gen.olm.sources import CatalogSource
 from site_gen.pipeline.site_build import BuildOptions, run_build
+from site_gen.registry.contents_source import ContentsSource
 from site_gen.promotion.resolve import PromotionOptions
 
 from conftest import EXAMPLE, REPO
@@ -40,12 +41,12 @@ XLINK = "{http://www.w3.org/1999/xlink}"
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
                jobs: int | None = None, changes_since: str | None = None,
                promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None,
-               catalogs: list[CatalogSource] | None = None):
+               catalogs: list[CatalogSource] | None = None, release_contents: ContentsSource | None = None):
     """Build with pages (``--force`` by default: tests rebuild on purpose)."""
     options = BuildOptions(graph_data=graph_data, releases=releases, out=out, html=True,
                            quiet=True, force=force, cache_dir=cache, jobs=jobs,
                            promotion=promotion or PromotionOptions(), changes_since=changes_since,
-                           catalogs=catalogs or [])
+                           catalogs=catalogs or [], release_contents=release_contents)
     return run_build(options, warnings if warnings is not None else Warnings())
 
 

@@ -16,6 +16,7 @@ from cluster_operator_site import operators_site
 from planner_corpus import (
     CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
+    build_contents_site,
     build_example_site,
     build_hints_site,
     cluster_as_question,
@@ -37,7 +38,8 @@ IDS = [f"{e['site']} {e['file']} {e.get('operators') or ''} {e['target']} {e['ki
 def sites(tmp_path_factory):
     return {"example": build_example_site(tmp_path_factory.mktemp("cluster-example")),
             "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints")),
-            "operators": operators_site()}
+            "operators": operators_site(),
+            "contents": build_contents_site(tmp_path_factory.mktemp("cluster-contents"))}
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=IDS)
@@ -173,7 +175,7 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
-    for site_name in ("example", "hints", "operators"):
+    for site_name in ("example", "hints", "operators", "contents"):
         entries = [e for e in CORPUS if e["site"] == site_name]
         results, requests, base_url = _paste_all(sites[site_name], entries, viewport)
         for entry, shown in zip(entries, results):
@@ -195,7 +197,9 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
                          "assets/olm-blang.js", "assets/operator-rules.js", "assets/cluster-operators.js",
-                         "olm/catalogs.json",
+                         "assets/release-diff.js", "assets/planner-hops.js", "olm/catalogs.json",
+                         "releases/contents-amd64.json"} | {f"releases/{v}/amd64/contents.json"
+                                                           for v in ("4.15.8", "4.15.9", "4.16.4")} | {
                          "data/payloads.json"} | {f"data/planner-{arch}.json"
                                                   for arch in ("amd64", "arm64", "multi", "s390x")} | catalogs
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID

@@ -18,6 +18,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import orjson
+
 from .. import layout
 from ..contents.release_contents import contents_json
 from ..js_rules.release_diff import changes_json, forget_record, keep_record, release_changes
@@ -89,6 +91,13 @@ def release_contents_files(records: Records, graph: Graph, channels: Iterable[st
     """Site path -> bytes of every contents and change file."""
     files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
              for (version, arch), record in records.items()}
+    by_arch: dict[str, list[str]] = defaultdict(list)
+    for version, arch in records:
+        by_arch[arch].append(version)
+    for arch, members in sorted(by_arch.items()):
+        # the planner asks it which hops have contents, rather than asking for files that are not there
+        files[layout.contents_index(arch)] = orjson.dumps(
+            {"arch": arch, "versions": sorted(members, key=versions.sort_key)}) + b"\n"
     pairs = change_pairs(records, graph, channels)
     # each record is parsed into the rules' context once, for all the pairs it is in
     uses: dict[tuple[str, str], int] = defaultdict(int)
