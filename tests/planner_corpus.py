@@ -142,8 +142,8 @@ def python_cluster_answer(site: Path, entry: dict) -> dict:
     from site_gen.planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster
     from site_gen.planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
     from site_gen.planner.data import load_planner_data
-    from site_gen.planner.operator_findings import attach_operators
     from site_gen.planner.hop_changes import attach_hop_changes, cluster_evidence, site_reader
+    from site_gen.planner.operator_findings import attach_operators
     payloads = orjson.loads((site / "data" / "payloads.json").read_bytes())
     try:
         document, others = split_cluster(parse_objects((CLUSTERS_DIR / entry["file"]).read_text("utf-8"),
@@ -173,9 +173,10 @@ def build_example_site(root: Path) -> Path:
 
 def build_contents_site(root: Path) -> Path:
     """The example with the release contents of example-release-contents/ (as the default build)."""
+    from site_gen.registry.contents_source import contents_source
+
     from conftest import EXAMPLE, REPO
     from site_helpers import build_site
-    from site_gen.registry.contents_source import contents_source
     return build_site(root / "site", root / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases",
                       release_contents=contents_source(str(REPO / "example-release-contents"))).out
 

@@ -22,8 +22,8 @@ from site_gen.layout import GRAPH_API_DIR, graph_path
 from site_gen.model.errors import Warnings
 from site_gen.olm.sources import CatalogSource
 from site_gen.pipeline.site_build import BuildOptions, run_build
-from site_gen.registry.contents_source import ContentsSource
 from site_gen.promotion.resolve import PromotionOptions
+from site_gen.registry.contents_source import ContentsSource
 
 from conftest import EXAMPLE, REPO
 

@@ -206,7 +206,8 @@ def test_cli_gives_each_hops_changes_and_acks_on_the_example_with_contents(conte
                                          "414.92.202402130420-0 → 415.92.202404161628-0"]
     assert first["changes"]["acks"] == []  # 4.14.12 carries no gate
     assert "ClusterOperators added: olm" in second["changes"]["lines"]
-    assert "API versions no longer served (1): widgets.config.example.openshift.io v1alpha1" in second["changes"]["lines"]
+    assert "API versions no longer served (1): widgets.config.example.openshift.io v1alpha1" \
+        in second["changes"]["lines"]
     assert [ack["key"] for ack in second["changes"]["acks"]] == ["ack-4.15-kube-1.29-api-removals-in-4.16"]
     assert second["changes"]["acks"][0]["state"] is None  # no cluster pasted: nothing known of its acks
     # a z-stream update needs no acknowledgement; releases without contents say so in one line

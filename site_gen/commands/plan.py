@@ -136,7 +136,7 @@ def _plan(args) -> tuple[ClusterFacts | None, Answer]:
         attach_hop_changes(answer, site_reader(args.site))
         return None, answer
     answer = plan_for_cluster(data, cluster, args.target, args.kind)
-    attach_hop_changes(answer, site_reader(args.site), cluster_evidence(document))
+    attach_hop_changes(answer, site_reader(args.site), cluster_evidence(document) if document is not None else None)
     if operators is not None:
         attach_operators(answer, operators, site_json_reader(args.site))
     return cluster, answer

@@ -146,5 +146,56 @@ const SiteGenPlannerHops = (() => {
     return out;
   }
 
-  return {evidence, ackState, hopChanges, versionsOf, sectionsChanges, ackHeadline, hopText};
+  /* ---- the planner page (planner.js); never called where there is no document ---- */
+
+  /* Gives every hop of `answer` its changes, as hop_changes.attach_hop_changes does: only on a site whose
+     releases/contents-<arch>.json exists. readJson(path): the parsed site file, null when missing. */
+  async function attachInPage(answer, readJson, clusterDocument) {
+    if (!answer.sections.length) return;
+    const arch = answer.arch;
+    const index = await readJson(`releases/contents-${arch}.json`).catch(() => null);
+    if (!isObject(index) || !Array.isArray(index.versions)) return;
+    const have = new Set(index.versions.filter((v) => typeof v === "string"));
+    const records = {};
+    await Promise.all(versionsOf(answer).map(async (version) => {
+      records[version] = have.has(version)
+        ? await readJson(`releases/${version}/${arch}/contents.json`).catch(() => null) : null;
+    }));
+    const cluster = clusterDocument === null ? null : evidence(clusterDocument);
+    sectionsChanges(answer, records, cluster).forEach((changes, s) => changes.forEach((hopChanges, h) => {
+      answer.sections[s].hops[h].changes = hopChanges;
+    }));
+  }
+
+  /* The gate's message with its link made a link (the CVO's link is a piece of the message, or the
+     documentation when the message has none). */
+  function linked(message, link) {
+    const {el} = SiteGen;
+    const at = message.indexOf(link);
+    if (at < 0) return [message, " ", el("a", {href: link}, link)];
+    return [message.slice(0, at), el("a", {href: link}, link), message.slice(at + link.length)];
+  }
+
+  const STATE_TEXT = {needed: "needed", done: "done", unknown: "cannot tell"};
+
+  /* One hop's changes: its acknowledgements first, each with the command that gives it, then one short
+     line per kind of change. `commandBlock(command)`: the page's copyable command. */
+  function hopNode(changes, commandBlock) {
+    const {el} = SiteGen;
+    if (changes.note) return el("p", {class: "hop-changes hop-changes-note", "data-contents": changes.contents}, changes.note);
+    const acks = changes.acks.map((ack) => el("div", {class: "hop-ack", "data-state": ack.state || "", "data-key": ack.key},
+      el("p", {class: "hop-ack-line"},
+        el("strong", {}, ack.state === "done" ? "Admin acknowledgement: " : "Admin acknowledgement needed before this update: "),
+        el("code", {}, ack.key),
+        ack.state ? el("span", {class: "hop-ack-state"}, " — ", el("strong", {}, STATE_TEXT[ack.state]),
+          `: ${ack.why}.`) : null),
+      ack.state === "done" ? null : commandBlock(ack.command),
+      ack.state === "done" ? null : el("p", {class: "hop-ack-why"}, ...linked(ack.message, ack.link))));
+    const blocking = changes.blocking.map((gate) =>
+      el("p", {class: "notice hop-blocked"}, el("strong", {}, "Blocked: "), `no acknowledgement lifts it. ${gate.reason}`));
+    return el("div", {class: "hop-changes", "data-contents": changes.contents}, ...acks, ...blocking,
+      el("ul", {class: "hop-changes-list"}, changes.lines.map((line) => el("li", {}, line))));
+  }
+
+  return {evidence, ackState, hopChanges, versionsOf, sectionsChanges, ackHeadline, hopText, attachInPage, hopNode};
 })();
