@@ -255,3 +255,21 @@ def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
             assert got == f"{message}; paste the output of -o json instead", text
         assert page.evaluate("SiteGenYaml.parse('channel: &c stable-4.16\\nagain: *c\\n')") == \
             {"channel": "stable-4.16", "again": "stable-4.16"}
+
+
+@pytest.mark.browser
+def test_the_page_says_which_admin_acks_the_cluster_still_needs(sites):
+    """The 4.15 gate on 4.15.8 -> 4.16.4: boxed with its oc patch while the cluster's Upgradeable condition
+    names it, said done (and no command) once its conditions show nothing pending."""
+    entries = [e for e in CORPUS if e["site"] == "contents" and e["file"].startswith("admin-ack") and not e["target"]]
+    results, _, _ = _paste_all(sites["contents"], entries, PHONE)
+    shown = {entry["file"]: result["text"] for entry, result in zip(entries, results)}
+    key = "ack-4.15-kube-1.29-api-removals-in-4.16"
+    patch = f"oc -n openshift-config patch cm admin-acks --patch '{{\"data\":{{\"{key}\":\"true\"}}}}' --type=merge"
+    pending = shown["admin-ack-pending.json"]
+    assert f"Admin acknowledgement needed before this update: {key} — needed: the cluster's Upgradeable " \
+           "condition names it (AdminAckRequired)." in pending
+    assert patch in pending and "Objects deleted (1): ServiceMonitor openshift-monitoring/telemeter-client" in pending
+    given = shown["admin-ack-given.json"]
+    assert f"Admin acknowledgement: {key} — done: the cluster's conditions show no acknowledgement pending." in given
+    assert patch not in given
