@@ -92,6 +92,9 @@ def release_arch_page(version: str, arch: str) -> str:
 RELEASE_COMPARE = f"{RELEASES_DIR}/compare.html"  # any two releases with contents, compared in the browser
 # the releases with readable contents, per arch, and where their files are: what the compare page offers
 RELEASE_CONTENTS_INDEX = f"{DATA_DIR}/release-contents.json"
+def contents_index(arch: str) -> str:
+    """The versions of one arch the site has a contents file for (the planner's hops read it)."""
+    return f"{RELEASES_DIR}/contents-{arch}.json"
 
 
 def changes_path(from_version: str, arch: str, to_version: str) -> str:

@@ -47,6 +47,13 @@ QUESTIONS = {
         q("multi", "4.14.0", "4.16", "any"),
         q("amd64", " v4.14.10 ", "V4.16.0"),
     ],
+    # the example with its release contents (example-release-contents/): each hop's changes and acks
+    "contents": [
+        q("amd64", "4.14.12", "4.16", "any"),                # 4.14.12 -> 4.15.8 -> 4.16.4: both hops have contents
+        q("amd64", "4.15.8", "4.16.4", "candidate"),         # the 4.15 admin gate, with its oc patch
+        q("amd64", "4.15.8", "4.15.9", "candidate"),         # a z-stream update: no gate
+        q("amd64", "4.14.10", "4.16.0", "eus"),              # releases without contents: one line per hop
+    ],
     "real": [
         q("amd64", "4.14.20", "4.18.52"),                     # finding 1: stays in stable channels
         q("amd64", "4.14.20", "4.18"),                        # finding 1: the newest 4.18 in stable
@@ -103,6 +110,11 @@ CLUSTER_QUESTIONS = [
     c("operators", "single-arch-true.json", "4.15.6", operators="operators.yaml"),  # a patch update: none blocks
     c("operators", "single-arch-true.json", operators="malformed-truncated.json"),  # the operators' own error
     c("example", "with-operators.json"),                 # a site without catalogs: only the CSVs' own maximum
+    # release contents: the cluster's own admin acknowledgements on the first update
+    c("contents", "admin-ack-pending.json"),             # Upgradeable=False AdminAckRequired names the 4.15 gate
+    c("contents", "admin-ack-given.json"),               # no Upgradeable condition: nothing pending
+    c("contents", "admin-ack-given.json", "4.15.9"),     # a z-stream update needs no acknowledgement
+    c("contents", "single-arch-true.json"),              # 4.15.3: no contents on the site for its hops
 ]
 
 
@@ -134,6 +146,7 @@ def python_cluster_answer(site: Path, entry: dict) -> dict:
     from site_gen.planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster
     from site_gen.planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
     from site_gen.planner.data import load_planner_data
+    from site_gen.planner.hop_changes import attach_hop_changes, cluster_evidence, site_reader
     from site_gen.planner.operator_findings import attach_operators
     payloads = orjson.loads((site / "data" / "payloads.json").read_bytes())
     try:
@@ -150,6 +163,7 @@ def python_cluster_answer(site: Path, entry: dict) -> dict:
             return {"error": exc.message, "errorIn": "operators"}
     data = load_planner_data(site, cluster["arch"] or entry["arch"])
     answer = plan_for_cluster(data, cluster, entry["target"], entry["kind"])
+    attach_hop_changes(answer, site_reader(site), cluster_evidence(document))
     if has_operators(objects):
         attach_operators(answer, read_operators(objects), site_json_reader(site))
     return {"answer": answer}
@@ -159,6 +173,16 @@ def build_example_site(root: Path) -> Path:
     from conftest import EXAMPLE
     from site_helpers import build_site
     return build_site(root / "site", root / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases").out
+
+
+def build_contents_site(root: Path) -> Path:
+    """The example with the release contents of example-release-contents/ (as the default build)."""
+    from site_gen.registry.contents_source import contents_source
+
+    from conftest import EXAMPLE, REPO
+    from site_helpers import build_site
+    return build_site(root / "site", root / "cache", graph_data=EXAMPLE, releases=EXAMPLE / "releases",
+                      release_contents=contents_source(str(REPO / "example-release-contents"))).out
 
 
 def build_real_site(root: Path) -> Path:
@@ -173,8 +197,11 @@ def build_real_site(root: Path) -> Path:
 def python_answer(site: Path, question: dict) -> dict:
     from site_gen.planner.answer import Question, plan
     from site_gen.planner.data import load_planner_data
-    return plan(load_planner_data(site, question["arch"]),
-                Question(question["arch"], question["from"], question["to"], question["kind"], question["channel"]))
+    from site_gen.planner.hop_changes import attach_hop_changes, site_reader
+    answer = plan(load_planner_data(site, question["arch"]),
+                  Question(question["arch"], question["from"], question["to"], question["kind"], question["channel"]))
+    attach_hop_changes(answer, site_reader(site))
+    return answer
 
 
 def load_corpus() -> dict:
@@ -239,7 +266,7 @@ def answers(tmp: Path) -> dict:
     corpus = {}
     sites = {}
     for name, build in (("example", build_example_site), ("real", build_real_site), ("hints", build_hints_site),
-                        ("operators", build_operators_site)):
+                        ("operators", build_operators_site), ("contents", build_contents_site)):
         site = sites[name] = build(tmp / name)
         if name not in QUESTIONS:
             continue

@@ -24,7 +24,7 @@ from site_gen.model.errors import Warnings
 from site_gen.olm.sources import CatalogSource
 from site_gen.pipeline.site_build import BuildOptions, run_build
 from site_gen.promotion.resolve import PromotionOptions
-from site_gen.registry.contents_source import contents_source
+from site_gen.registry.contents_source import ContentsSource, contents_source
 
 from conftest import EXAMPLE, REPO
 
@@ -44,14 +44,16 @@ XLINK = "{http://www.w3.org/1999/xlink}"
 def build_site(out: Path, cache: Path, graph_data: Path = EXAMPLE, releases: Path | None = None,
                jobs: int | None = None, changes_since: str | None = None,
                promotion: PromotionOptions | None = None, force: bool = True, warnings: Warnings | None = None,
-               catalogs: list[CatalogSource] | None = None, release_contents: Path | None = None):
+               catalogs: list[CatalogSource] | None = None,
+               release_contents: Path | ContentsSource | None = None):
     """Build with pages (``--force`` by default: tests rebuild on purpose); ``release_contents``: a
     --release-contents folder (EXAMPLE_CONTENTS: the example's)."""
     options = BuildOptions(graph_data=graph_data, releases=releases, out=out, html=True,
                            quiet=True, force=force, cache_dir=cache, jobs=jobs,
                            promotion=promotion or PromotionOptions(), changes_since=changes_since,
                            catalogs=catalogs or [],
-                           release_contents=contents_source(str(release_contents)) if release_contents else None)
+                           release_contents=contents_source(str(release_contents))
+                           if isinstance(release_contents, Path) else release_contents)
     return run_build(options, warnings if warnings is not None else Warnings())
 
 

@@ -16,6 +16,7 @@ from cluster_operator_site import operators_site
 from planner_corpus import (
     CLUSTER_QUESTIONS,
     CLUSTERS_DIR,
+    build_contents_site,
     build_example_site,
     build_hints_site,
     cluster_as_question,
@@ -37,7 +38,8 @@ IDS = [f"{e['site']} {e['file']} {e.get('operators') or ''} {e['target']} {e['ki
 def sites(tmp_path_factory):
     return {"example": build_example_site(tmp_path_factory.mktemp("cluster-example")),
             "hints": build_hints_site(tmp_path_factory.mktemp("cluster-hints")),
-            "operators": operators_site()}
+            "operators": operators_site(),
+            "contents": build_contents_site(tmp_path_factory.mktemp("cluster-contents"))}
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=IDS)
@@ -173,7 +175,7 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
-    for site_name in ("example", "hints", "operators"):
+    for site_name in ("example", "hints", "operators", "contents"):
         entries = [e for e in CORPUS if e["site"] == site_name]
         results, requests, base_url = _paste_all(sites[site_name], entries, viewport)
         for entry, shown in zip(entries, results):
@@ -195,9 +197,11 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
                          "assets/olm-blang.js", "assets/operator-rules.js", "assets/cluster-operators.js",
-                         "olm/catalogs.json",
-                         "data/payloads.json"} | {f"data/planner-{arch}.json"
-                                                  for arch in ("amd64", "arm64", "multi", "s390x")} | catalogs
+                         "assets/release-diff.js", "assets/planner-hops.js", "olm/catalogs.json",
+                         "data/payloads.json"} | {f"{folder}{arch}.json"
+                                                  for arch in ("amd64", "arm64", "multi", "s390x")
+                                                  for folder in ("data/planner-", "releases/contents-")} | {
+                         f"releases/{v}/amd64/contents.json" for v in ("4.15.8", "4.15.9", "4.16.4")} | catalogs
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
         # the operators' catalog files are public and asked for by package; nothing else of theirs goes out
         assert not any("-ops" in url or "packageserver" in url for _, url, _ in requests)
@@ -371,3 +375,19 @@ def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_
     notes = read_cluster(cluster, payloads)["notes"]
     assert notes == [f"The cluster says it runs arm64, but its image is the amd64 payload of {amd64['version']} "
                      "on this site. Check status.desired.image."]
+@pytest.mark.browser
+def test_the_page_says_which_admin_acks_the_cluster_still_needs(sites):
+    """The 4.15 gate on 4.15.8 -> 4.16.4: boxed with its oc patch while the cluster's Upgradeable condition
+    names it, said done (and no command) once its conditions show nothing pending."""
+    entries = [e for e in CORPUS if e["site"] == "contents" and e["file"].startswith("admin-ack") and not e["target"]]
+    results, _, _ = _paste_all(sites["contents"], entries, PHONE)
+    shown = {entry["file"]: result["text"] for entry, result in zip(entries, results)}
+    key = "ack-4.15-kube-1.29-api-removals-in-4.16"
+    patch = f"oc -n openshift-config patch cm admin-acks --patch '{{\"data\":{{\"{key}\":\"true\"}}}}' --type=merge"
+    pending = shown["admin-ack-pending.json"]
+    assert f"Admin acknowledgement needed before this update: {key} — needed: the cluster's Upgradeable " \
+           "condition names it (AdminAckRequired)." in pending
+    assert patch in pending and "Objects deleted (1): ServiceMonitor openshift-monitoring/telemeter-client" in pending
+    given = shown["admin-ack-given.json"]
+    assert f"Admin acknowledgement: {key} — done: the cluster's conditions show no acknowledgement pending." in given
+    assert patch not in given

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from planner_corpus import build_example_site, load_corpus, python_answer, verify_hops
+from planner_corpus import build_contents_site, build_example_site, load_corpus, python_answer, verify_hops
 from real_site import real_site as shared_real_site
 
 from site_gen.cli import main
@@ -26,6 +26,11 @@ CORPUS = load_corpus()
 @pytest.fixture(scope="module")
 def example_site(tmp_path_factory):
     return build_example_site(tmp_path_factory.mktemp("planner-example"))
+
+
+@pytest.fixture(scope="module")
+def contents_site(tmp_path_factory):
+    return build_contents_site(tmp_path_factory.mktemp("planner-contents"))
 
 
 @pytest.fixture(scope="module")
@@ -216,6 +221,39 @@ def test_no_step_claims_paused_workers_when_none_paused(example_site, capsys):
     assert not any("paused" in command for step in answer["procedure"] for command in step["commands"])
 
 
+def test_cli_gives_each_hops_changes_and_acks_on_the_example_with_contents(contents_site, capsys):
+    for entry in CORPUS["contents"]:
+        status, answer = _cli_answer(contents_site, entry["question"], capsys)
+        assert answer == entry["answer"], entry["question"]
+        verify_hops(contents_site, entry["question"], answer)
+    # 4.14.12 -> 4.15.8 -> 4.16.4: the diff's own facts, and the 4.15 gate on the minor update from 4.15.8
+    first, second = CORPUS["contents"][0]["answer"]["sections"][0]["hops"]
+    assert first["changes"]["lines"] == ["Kubernetes 1.27.10 → 1.28.7", "Red Hat Enterprise Linux CoreOS "
+                                         "414.92.202402130420-0 → 415.92.202404161628-0"]
+    assert first["changes"]["acks"] == []  # 4.14.12 carries no gate
+    assert "ClusterOperators added: olm" in second["changes"]["lines"]
+    assert "API versions no longer served (1): widgets.config.example.openshift.io v1alpha1" \
+        in second["changes"]["lines"]
+    assert [ack["key"] for ack in second["changes"]["acks"]] == ["ack-4.15-kube-1.29-api-removals-in-4.16"]
+    assert second["changes"]["acks"][0]["state"] is None  # no cluster pasted: nothing known of its acks
+    # a z-stream update needs no acknowledgement; releases without contents say so in one line
+    assert CORPUS["contents"][2]["answer"]["sections"][0]["hops"][0]["changes"]["acks"] == []
+    for hop in CORPUS["contents"][3]["answer"]["sections"][0]["hops"]:
+        assert hop["changes"]["contents"] == "missing" and hop["changes"]["note"].startswith("No release contents")
+    assert main(["plan", "--site", str(contents_site), "--from", "4.15.8", "--to", "4.16.4", "--kind",
+                 "candidate"]) == 0
+    out = capsys.readouterr().out
+    assert "     ADMIN ACK NEEDED before this update: ack-4.15-kube-1.29-api-removals-in-4.16.\n" \
+           "       oc -n openshift-config patch cm admin-acks --patch " \
+           "'{\"data\":{\"ack-4.15-kube-1.29-api-removals-in-4.16\":\"true\"}}' --type=merge\n" in out
+    assert "     Objects deleted (1): ServiceMonitor openshift-monitoring/telemeter-client\n" in out
+
+
+def test_a_site_without_contents_adds_nothing_to_the_hops():
+    assert all("changes" not in hop for entry in CORPUS["example"] for section in entry["answer"]["sections"]
+               for hop in section["hops"])
+
+
 # ----------------------------------------------------------------------------- the page
 PLANNER_ANSWERED = "!['loading', undefined].includes(document.getElementById('planner-result').dataset.outcome)"
 
@@ -252,6 +290,12 @@ def _check_page_answers(site, results, viewport):
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_page_gives_the_corpus_answers_on_the_example(example_site, viewport):
     _check_page_answers(example_site, _page_answers(example_site, CORPUS["example"], viewport), viewport)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_page_gives_each_hops_changes_as_the_cli(contents_site, viewport):
+    _check_page_answers(contents_site, _page_answers(contents_site, CORPUS["contents"], viewport), viewport)
 
 
 @pytest.mark.browser

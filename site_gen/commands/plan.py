@@ -17,6 +17,7 @@ from ..planner.answer_shape import Answer, ClusterFacts
 from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
 from ..planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
 from ..planner.data import load_planner_data
+from ..planner.hop_changes import attach_hop_changes, cluster_evidence, site_reader
 from ..planner.operator_findings import attach_operators
 from ..planner.text import answer_text, cluster_text, operators_text
 
@@ -96,8 +97,8 @@ def _reading(path: Path) -> Iterator[None]:
         raise _Refused(f"{path}: error: " + exc.message + (f" ({exc.detail})" if exc.detail else "")) from None
 
 
-def _cluster(args) -> tuple[ClusterFacts, list[dict]]:
-    """The cluster read from --cluster FILE, and the other objects given with it."""
+def _cluster(args) -> tuple[ClusterFacts, list[dict], dict]:
+    """The cluster read from --cluster FILE, the other objects given with it, and the document."""
     with _reading(args.cluster):
         document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
         payloads_path = args.site / "data" / "payloads.json"
@@ -105,7 +106,7 @@ def _cluster(args) -> tuple[ClusterFacts, list[dict]]:
             payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
         except orjson.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc}", payloads_path) from None
-        return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others
+        return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others, document
 
 
 def _operators(args, others: list[dict]) -> dict | None:
@@ -122,17 +123,20 @@ def _operators(args, others: list[dict]) -> dict | None:
 
 def _plan(args) -> tuple[ClusterFacts | None, Answer]:
     """The cluster (with --cluster) and the answer, as the page gives it."""
-    cluster, operators = None, None
+    cluster, operators, document = None, None, None
     if args.cluster is not None:
-        cluster, others = _cluster(args)
+        cluster, others, document = _cluster(args)
         operators = _operators(args, others)
         if not cluster["arch"] and args.arch_given is None:
             raise _Refused(f"{args.cluster}: error: " + cluster["notes"][-1] + " (pass --arch)")
     arch = (cluster["arch"] if cluster and cluster["arch"] else args.arch_given) or "amd64"
     data = load_planner_data(args.site, arch)
     if cluster is None:
-        return None, plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
+        answer = plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
+        attach_hop_changes(answer, site_reader(args.site))
+        return None, answer
     answer = plan_for_cluster(data, cluster, args.target, args.kind)
+    attach_hop_changes(answer, site_reader(args.site), cluster_evidence(document) if document is not None else None)
     if operators is not None:
         attach_operators(answer, operators, site_json_reader(args.site))
     return cluster, answer

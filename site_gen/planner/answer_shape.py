@@ -63,6 +63,30 @@ class AlternativeJson(TypedDict):
     notes: list[str]
 
 
+class Ack(TypedDict):
+    """An admin acknowledgement an update needs (planner-hops.js)."""
+    key: str
+    message: str
+    link: str
+    command: str          # the oc patch that gives it
+    state: str | None     # for a pasted cluster's first update: "needed", "done" or "unknown"; else None
+    why: str | None       # what in the cluster's document says so
+
+
+class BlockingGate(TypedDict):
+    key: str
+    reason: str
+
+
+class HopChanges(TypedDict):
+    """What an update changes (planner-hops.js over release-diff.js)."""
+    contents: str         # "shown", "missing" (no contents on the site) or "unreadable"
+    note: str | None      # the one line said instead when they are not shown
+    lines: list[str]      # Kubernetes, RHCOS, ClusterOperators, deleted objects, API versions no longer served
+    acks: list[Ack]
+    blocking: list[BlockingGate]  # gates the CVO cannot read: no acknowledgement lifts them
+
+
 HopJson = TypedDict("HopJson", {
     "from": str,
     "to": str,
@@ -73,6 +97,7 @@ HopJson = TypedDict("HopJson", {
     "alternatives": list[AlternativeJson],
     "evaluation": NotRequired[HopEvaluation],  # the first update, which the cluster evaluated
     "hints": NotRequired[list[Hint]],          # later updates with a risk the cluster evaluated
+    "changes": NotRequired[HopChanges],        # on a site with release contents (hop_changes)
 })
 
 

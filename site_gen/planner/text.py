@@ -7,6 +7,7 @@ from typing import Any
 
 from .answer_shape import Answer, AnswerCluster
 from .eus import procedure_heading
+from .hop_changes import hop_text
 
 EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
              "False": "a risk applies to this cluster (Recommended=False)",
@@ -74,6 +75,8 @@ def answer_text(answer: Answer) -> str:
                              + (f" ({evaluation['message']})" if evaluation["message"] else ""))
             for hint in hop.get("hints", []):
                 lines.append(f"     {hint['risk']}: {hint['text']}")
+            if "changes" in hop:
+                lines += [f"     {line}" for line in hop_text(hop["changes"])]
             if hop["alternatives"]:
                 lines.append(f"     instead of {hop['to']}: " + ", ".join(
                     alt["version"] + (f" ({'; '.join(alt['notes'])})" if alt["notes"] else "")

@@ -66,6 +66,7 @@
       (hop.hints || []).map((hint) => el("p", {class: "hop-hint", "data-status": hint.status,
                                                 "data-verdict": hint.verdict},
         el("strong", {}, hint.risk), `: ${hint.text}.`)),
+      hop.changes ? SiteGenPlannerHops.hopNode(hop.changes, commandBlock) : null,
       hop.alternatives.length ? alternativesLine(hop) : null);
   }
 
@@ -222,7 +223,9 @@
     fields.to.value = question.target;
     if (!question.source || !question.target) return;
     const data = await load(fields.arch.value);
-    show(data, plan(data, question));
+    const answer = plan(data, question);
+    await SiteGenPlannerHops.attachInPage(answer, readJson, null);
+    show(data, answer);
   }
 
   /* "Plan for my cluster": the pasted text is read here and never sent anywhere. Only the site's
@@ -266,6 +269,7 @@
       const data = await load(cluster.arch || fields.arch.value);
       const answer = planForCluster(data, cluster, typedVersion(inputValue("cluster-to")),
                                     inputValue("cluster-kind") || null);
+      await SiteGenPlannerHops.attachInPage(answer, readJson, parsed);
       if (operators !== null) await attachOperators(answer, operators, readJson, SiteGenOperatorRules.checkOperator);
       show(data, answer);
     } catch (error) {
