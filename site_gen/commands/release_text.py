@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..js_rules.release_diff import ack_command, commit_url, component_labels, invalid_admin_gates
+from ..js_rules.release_diff import ack_command, commit_url, component_labels, component_lines, invalid_admin_gates
 from ..js_rules.release_diff import admin_gates as gates_of
 
 INDENT = "  "
@@ -50,18 +50,7 @@ def _image_source(image: dict[str, Any]) -> str:
 def diff_text(changes: dict[str, Any], new: dict[str, Any]) -> str:
     """The change document ``changes`` (of an update to the release ``new``), readable."""
     out = [f"Changes from {changes['from']} to {changes['to']} ({changes['arch']})"]
-    components = changes["components"]
-    labels = component_labels([(c["name"], c["displayName"]) for c in components])
-    lines = []
-    for component, label in zip(components, labels):
-        if component["from"] is None:
-            lines.append(f"{label} {component['to']} (new)")
-        elif component["to"] is None:
-            lines.append(f"{label} removed (was {component['from']})")
-        elif component["from"] == component["to"]:
-            lines.append(f"{label} {component['to']} (display name changed)")
-        else:
-            lines.append(f"{label} upgraded from {component['from']} to {component['to']}")
+    lines = component_lines(changes["components"])
     out += _section("Components", lines)
 
     images = changes["images"]

@@ -69,6 +69,12 @@ def ack_command(key: str) -> str:
     return str(_rules().call("SiteGenReleaseDiff.ackCommand", key))
 
 
+def component_lines(components: list[dict[str, Any]], arrow: bool = False) -> list[str]:
+    """One line per changed component of a change document (oc's words, or ``arrow``: "A → B")."""
+    lines: list[str] = _rules().call("SiteGenReleaseDiff.componentLines", components, arrow)
+    return lines
+
+
 def component_labels(keys_and_names: list[tuple[str, str | None]]) -> list[str]:
     """oc's label of each component (its display name, else its key title-cased)."""
     labels: list[str] = _rules().call("SiteGenReleaseDiff.componentLabels", keys_and_names)

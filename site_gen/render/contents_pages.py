@@ -19,7 +19,14 @@ from typing import Any
 import orjson
 
 from .. import layout
-from ..js_rules.release_diff import ack_command, applying_gates, commit_urls, component_labels, gate_link
+from ..js_rules.release_diff import (
+    ack_command,
+    applying_gates,
+    commit_urls,
+    component_labels,
+    component_lines,
+    gate_link,
+)
 from ..model import versions
 
 Record = Mapping[str, Any]  # a contents record as published (JSON read by the build: checked where read)
@@ -306,18 +313,7 @@ def _manifest_counts(page: ContentsPage, resources: list[Record]) -> None:
 def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
     source, target = changes["from"], changes["to"]
     same_minor = versions.minor_of(source) == versions.minor_of(target)
-    components = changes.get("components") or []
-    labels = component_labels([(c["name"], c.get("displayName")) for c in components])
-    lines = []
-    for component, label in zip(components, labels):
-        if component["from"] is None:
-            lines.append(f"{label} {component['to']} (new)")
-        elif component["to"] is None:
-            lines.append(f"{label} removed (was {component['from']})")
-        elif component["from"] == component["to"]:
-            lines.append(f"{label} {component['to']} (display name changed)")
-        else:
-            lines.append(f"{label} {component['from']} → {component['to']}")
+    lines = component_lines(changes.get("components") or [], arrow=True)
     images = changes["images"]
     operators = changes.get("clusterOperators") or {}
     resources = changes.get("resources") or {}

@@ -60,6 +60,19 @@ const SiteGenReleaseDiff = (() => {
 
   const componentLabels = (pairs) => pairs.map(([key, displayName]) => componentLabel(key, displayName));
 
+  /* One line per entry of a change document's `components`, as oc words them ("Kubernetes upgraded
+     from 1.21.0-rc.0 to 1.22.1"), or, with `arrow`, shorter for a page ("Kubernetes 1.28.7 → 1.29.6"). */
+  function componentLines(components, arrow = false) {
+    return components.map((component) => {
+      const label = componentLabel(component.name, component.displayName ?? null);
+      if (component.from === null) return `${label} ${component.to} (new)`;
+      if (component.to === null) return `${label} removed (was ${component.from})`;
+      if (component.from === component.to) return `${label} ${component.to} (display name changed)`;
+      return arrow ? `${label} ${component.from} → ${component.to}`
+        : `${label} upgraded from ${component.from} to ${component.to}`;
+    });
+  }
+
   /* Keys whose version or display name differ (oc compares both), sorted by key. */
   function components(a, b) {
     const keys = sorted(new Set([...Object.keys(a.components), ...Object.keys(b.components)]));
@@ -409,6 +422,6 @@ const SiteGenReleaseDiff = (() => {
     return lists.every((list) => !list.length) && maps.every((map) => !Object.keys(map).length);
   }
 
-  return {ReleaseDiffError, diff, isEmpty, componentLabel, componentLabels, compareUrl, commitUrl, commitUrls, imageIdentity, implicitlyEnabledCapabilities,
+  return {ReleaseDiffError, diff, isEmpty, componentLabel, componentLabels, componentLines, compareUrl, commitUrl, commitUrls, imageIdentity, implicitlyEnabledCapabilities,
     isMinorOrMajorUpdate, adminGates, gatesFor, ackCommand, gateLink};
 })();
