@@ -29,7 +29,7 @@ from ..code_identity import code_identity
 from ..contents.manifest_files import ManifestMemo
 from ..contents.payload_errors import ContentsError
 from ..contents.release_contents import PayloadTree, error_contents, release_contents
-from ..event_loop import loop_factory
+from ..event_loop import each, loop_factory
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
 from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
@@ -191,28 +191,19 @@ async def _read_images(source: ContentsSource, todo: list[PayloadRequest], optio
 async def _each_image(reader, todo: list[PayloadRequest], options: ContentsOptions, memo: ManifestMemo,
                       layers: BaseLayerCache, result: ContentsRead, records: RecordCache, warnings: Warnings,
                       source: ContentsSource, bar) -> None:
-    pending = iter(todo)
     loop = asyncio.get_running_loop()
 
-    async def worker() -> None:
-        for request in pending:  # one shared iterator: each request goes to one worker
-            try:
-                tree = await read_image_payload(reader, request, layers, options.limits)
-            except PayloadProblem as exc:
-                record = error_contents(request.version, request.arch, str(exc))
-            except RegistryFault as exc:
-                raise RegistryFault(f"release {request.version} ({request.arch}) image {request.digest}: "
-                                    f"{exc}") from None
-            else:
-                record = await loop.run_in_executor(None, _record, tree, memo)
-            _keep(result, records, request, record, warnings, source)
-            bar.update(1)
+    async def read(request: PayloadRequest) -> None:
+        try:
+            tree = await read_image_payload(reader, request, layers, options.limits)
+        except PayloadProblem as exc:
+            record = error_contents(request.version, request.arch, str(exc))
+        except RegistryFault as exc:
+            raise RegistryFault(f"release {request.version} ({request.arch}) image {request.digest}: "
+                                f"{exc}") from None
+        else:
+            record = await loop.run_in_executor(None, _record, tree, memo)
+        _keep(result, records, request, record, warnings, source)
+        bar.update(1)
 
-    workers = max(1, min(options.connection.concurrency, 4, len(todo)))
-    tasks = [asyncio.create_task(worker()) for _ in range(workers)]
-    try:
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    await each(todo, read, max(1, min(options.connection.concurrency, 4, len(todo))))

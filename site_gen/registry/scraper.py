@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import orjson
 
-from ..event_loop import loop_factory
+from ..event_loop import each, loop_factory
 from ..inputs.releases import MULTI_KEY
 from ..model import versions
 from ..model.errors import Warnings
@@ -111,23 +111,6 @@ class ScrapeResult:
     reference: RegistryReference
     releases: list[ScrapedRelease]   # in architecture, then SemVer order
     stats: ScrapeStats
-
-
-async def _each(items: Iterable[str], work: Callable[[str], Awaitable[None]], workers: int) -> None:
-    """``work(item)`` for every item, ``workers`` at a time; the first error cancels the rest."""
-    pending = iter(items)
-
-    async def worker() -> None:
-        for item in pending:  # one shared iterator: each item goes to one worker
-            await work(item)
-
-    tasks = [asyncio.create_task(worker()) for _ in range(workers)]
-    try:
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 class _Scrape:
@@ -296,7 +279,7 @@ async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings
                     tagged[tag] = Tagged(manifest.digest, manifest.media_type)
                     fetched.setdefault(manifest.digest, manifest)
                 by_digest.setdefault(tagged[tag].digest, []).append(tag)
-            await _each(readable, read_tag, workers)
+            await each(readable, read_tag, workers)
         stats.images = len(by_digest)
 
         resolved: dict[str, Resolution] = {}
@@ -312,7 +295,7 @@ async def _scrape(reference: RegistryReference, options: ScrapeOptions, warnings
                     run.fault(tags_of, exc)
                 bar.update(1)
                 bar.set_postfix(cached=stats.cached, fetched=stats.fetched, skipped=stats.skipped, refresh=False)
-            await _each(sorted(by_digest), read_image, workers)
+            await each(sorted(by_digest), read_image, workers)
         stats.requests = client.requests
     media_types = {t.digest: t.media_type for t in tagged.values()}
     releases = _releases(reference, media_types, by_digest, resolved, run)
