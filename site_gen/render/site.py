@@ -141,7 +141,9 @@ def _write_overview_pages(pages: PageRenderer, built: BuiltGraphs, views: Views,
                 by_minor=[(minor, list(group)) for minor, group in newest_first], with_contents=with_contents,
                 unserved_contents=sorted((v for v in with_contents if v not in served),
                                          key=versions.sort_key, reverse=True))
-    pages.write(layout.PLANNER, "planner.html.j2", arches=list(indexes),
+    # the planner page asks for hop changes only on an arch whose contents the site has
+    contents_arches = sorted({arch for found in with_contents.values() for arch, ok in found if ok})
+    pages.write(layout.PLANNER, "planner.html.j2", arches=list(indexes), contents_arches=contents_arches,
                 default_arch="amd64" if "amd64" in indexes else next(iter(indexes), ""),
                 channels=sorted(built.channels, key=display_key))
 

@@ -216,6 +216,13 @@
     result.replaceChildren(...children);
   }
 
+  /* Each hop's changes and acks, on a site with release contents for the answer's arch (the page says
+     which: a site without them is asked for nothing). */
+  const contentsArches = new Set((form.dataset.contentsArches || "").split(" ").filter(Boolean));
+  async function attachHops(answer, clusterDocument) {
+    if (contentsArches.has(answer.arch)) await SiteGenPlannerHops.attachInPage(answer, readJson, clusterDocument);
+  }
+
   async function submit() {
     const question = {source: typedVersion(fields.from.value), target: typedVersion(fields.to.value),
                       kind: fields.kind.value, channel: fields.channel.value || null};
@@ -224,7 +231,7 @@
     if (!question.source || !question.target) return;
     const data = await load(fields.arch.value);
     const answer = plan(data, question);
-    await SiteGenPlannerHops.attachInPage(answer, readJson, null);
+    await attachHops(answer, null);
     show(data, answer);
   }
 
@@ -269,7 +276,7 @@
       const data = await load(cluster.arch || fields.arch.value);
       const answer = planForCluster(data, cluster, typedVersion(inputValue("cluster-to")),
                                     inputValue("cluster-kind") || null);
-      await SiteGenPlannerHops.attachInPage(answer, readJson, parsed);
+      await attachHops(answer, parsed);
       if (operators !== null) await attachOperators(answer, operators, readJson, SiteGenOperatorRules.checkOperator);
       show(data, answer);
     } catch (error) {
