@@ -29,11 +29,11 @@ from typing import Any
 import orjson
 
 from .. import layout
-from ..atomic_files import write_atomically
 from ..code_identity import code_identity
 from ..contents.release_contents import contents_json
 from ..js_rules.release_diff import changes_json, forget_record, keep_record, release_changes
 from ..js_rules.v8_context import Kept
+from ..keyed_files import KeyedFiles
 from ..model import versions
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
@@ -48,36 +48,22 @@ class ChangesCache:
     of the same two versions; a damaged or foreign one is computed again."""
 
     def __init__(self, cache_dir: Path | None):
-        self.directory = cache_dir / CHANGES_CACHE / code_identity()[:16] if cache_dir is not None else None
-
-    def _path(self, old: bytes, new: bytes) -> Path | None:
-        if self.directory is None:
-            return None
-        key = hashlib.sha256(old + new).hexdigest()
-        return self.directory / key[:2] / f"{key}.json"
+        self.files = KeyedFiles(cache_dir / CHANGES_CACHE / code_identity()[:16] if cache_dir is not None else None,
+                                ".json")
+        self.directory = self.files.directory
 
     def get(self, old: bytes, new: bytes, older: str, newer: str) -> bytes | None:
-        path = self._path(old, new)
-        if path is None:
-            return None
+        data = self.files.read(hashlib.sha256(old + new).hexdigest())
         try:
-            data = path.read_bytes()
-            document = orjson.loads(data)
-        except (OSError, ValueError):
+            document = orjson.loads(data) if data is not None else None
+        except ValueError:
             return None
         if not isinstance(document, dict) or (document.get("from"), document.get("to")) != (older, newer):
             return None
         return data
 
     def put(self, old: bytes, new: bytes, data: bytes) -> None:
-        path = self._path(old, new)
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, data)
-        except OSError:
-            pass  # a cache that cannot be written only costs time next run
+        self.files.write(hashlib.sha256(old + new).hexdigest(), data)
 
 
 def _minor(version: str) -> tuple[int, int] | None:

@@ -24,12 +24,12 @@ from typing import Any
 
 import orjson
 
-from ..atomic_files import write_atomically
 from ..code_identity import code_identity
 from ..contents.manifest_files import ManifestMemo
 from ..contents.payload_errors import ContentsError
 from ..contents.release_contents import PayloadTree, error_contents, release_contents
 from ..event_loop import each, loop_factory
+from ..keyed_files import KeyedFiles
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
 from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
@@ -59,35 +59,25 @@ class RecordCache:
     """Contents records by image digest, for the running code (a new site-gen reads again)."""
 
     def __init__(self, cache_dir: Path | None):
-        self.directory = cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None
+        self.files = KeyedFiles(cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None,
+                                ".json")
 
-    def _path(self, request: PayloadRequest) -> Path | None:
-        if self.directory is None:
-            return None
+    @staticmethod
+    def _key(request: PayloadRequest) -> str:
         # the graph's version and arch are part of the record: the same image under two
         # names (a retag) gives two records
-        return self.directory / request.digest.removeprefix("sha256:")[:2] / \
-            f"{request.digest.removeprefix('sha256:')}-{request.version}-{request.arch}.json"
+        return f"{request.digest.removeprefix('sha256:')}-{request.version}-{request.arch}"
 
     def get(self, request: PayloadRequest) -> dict[str, Any] | None:
-        path = self._path(request)
-        if path is None:
-            return None
+        data = self.files.read(self._key(request))
         try:
-            record = orjson.loads(path.read_bytes())
-        except (OSError, ValueError):
+            record = orjson.loads(data) if data is not None else None
+        except ValueError:
             return None
         return record if isinstance(record, dict) else None
 
     def put(self, request: PayloadRequest, record: dict[str, Any]) -> None:
-        path = self._path(request)
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, orjson.dumps(record))
-        except OSError:
-            pass
+        self.files.write(self._key(request), orjson.dumps(record))
 
 
 @dataclass

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import orjson
 
-from ..atomic_files import write_atomically
 from ..contents.release_contents import PayloadTree
+from ..keyed_files import KeyedFiles
 from .client import ImageProblem, Missing, RegistryFault
 from .layer_apply import ImageTree, LayerRefused, MemoryTarget, TreeLimits
 from .manifests import Image, ImageList, parse_manifest
@@ -65,20 +65,11 @@ class BaseLayerCache:
     a damaged entry is read again from the source)."""
 
     def __init__(self, cache_dir: Path | None):
-        self.directory = cache_dir / LAYER_CACHE if cache_dir is not None else None
+        self.files = KeyedFiles(cache_dir / LAYER_CACHE if cache_dir is not None else None, ".json")
         self.memory: dict[str, bytes] = {}
 
-    def _path(self, chain: str) -> Path | None:
-        return self.directory / chain[:2] / f"{chain}.json" if self.directory is not None else None
-
     def get(self, chain: str) -> dict | None:
-        data = self.memory.get(chain)
-        path = self._path(chain)
-        if data is None and path is not None:
-            try:
-                data = path.read_bytes()
-            except OSError:
-                return None
+        data = self.memory.get(chain) or self.files.read(chain)
         if data is None:
             return None
         try:
@@ -91,14 +82,7 @@ class BaseLayerCache:
     def put(self, chain: str, snapshot: dict) -> None:
         data = orjson.dumps(snapshot)
         self.memory[chain] = data
-        path = self._path(chain)
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, data)
-        except OSError:
-            pass  # a cache that cannot be written only costs time next run
+        self.files.write(chain, data)
 
 
 def chain_ids(layers: list[str]) -> list[str]:

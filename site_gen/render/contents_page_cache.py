@@ -21,8 +21,8 @@ from typing import Any
 
 import orjson
 
-from ..atomic_files import write_atomically
 from ..code_identity import code_identity
+from ..keyed_files import KeyedFiles
 
 CACHE = "contents-pages"
 
@@ -40,31 +40,22 @@ class ContentsPageCache:
     """Rendered pages by :func:`page_key`; a cache that cannot be read or written costs only time."""
 
     def __init__(self, cache_dir: Path | None):
-        self.directory = cache_dir / CACHE / code_identity()[:16] if cache_dir is not None else None
+        self.files = KeyedFiles(cache_dir / CACHE / code_identity()[:16] if cache_dir is not None else None,
+                                ".html")
         self.hits = 0
-        self.problem: str | None = None
 
-    def _path(self, key: str) -> Path | None:
-        return self.directory / key[:2] / f"{key}.html" if self.directory is not None else None
+    @property
+    def problem(self) -> str | None:
+        failed = self.files.write_problem
+        return None if failed is None else \
+            f"cannot write the contents page cache {self.files.directory}: {failed.strerror or failed}"
 
     def get(self, key: str) -> bytes | None:
-        path = self._path(key)
-        if path is None:
-            return None
-        try:
-            page = path.read_bytes()
-        except OSError:
-            return None
-        if not page.rstrip().endswith(b"</html>"):  # a damaged entry is no entry
+        page = self.files.read(key)
+        if page is None or not page.rstrip().endswith(b"</html>"):  # a damaged entry is no entry
             return None
         self.hits += 1
         return page
 
     def put(self, key: str, page: bytes) -> None:
-        path = self._path(key)
-        if path is None:
-            return
-        try:
-            write_atomically(path, page)
-        except OSError as exc:
-            self.problem = f"cannot write the contents page cache {self.directory}: {exc.strerror or exc}"
+        self.files.write(key, page)

@@ -1,0 +1,42 @@
+"""One file per key in a cache folder: what the release-contents caches share.
+
+Records by image digest, base-layer states by chain of digests, change files by the digests of
+their two contents files, pages by what they are made of: each is a file named by its key
+(hex, fanned out by its first two characters), written whole (:mod:`.atomic_files`) and read
+whole. A cache that cannot be read or written only costs time, so failures read as a miss and
+writes that fail are counted, not raised; ``directory`` None is a cache that holds nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .atomic_files import write_atomically
+
+
+class KeyedFiles:
+    def __init__(self, directory: Path | None, suffix: str):
+        self.directory = directory
+        self.suffix = suffix
+        self.write_problem: OSError | None = None  # the first write that failed
+
+    def path(self, key: str) -> Path | None:
+        return self.directory / key[:2] / f"{key}{self.suffix}" if self.directory is not None else None
+
+    def read(self, key: str) -> bytes | None:
+        path = self.path(key)
+        if path is None:
+            return None
+        try:
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def write(self, key: str, data: bytes) -> None:
+        path = self.path(key)
+        if path is None:
+            return
+        try:
+            write_atomically(path, data)
+        except OSError as exc:
+            self.write_problem = self.write_problem or exc
