@@ -146,10 +146,11 @@ def test_check_reads_an_index_image_as_it_reads_the_folder(tmp_path, capsys, ind
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cache_given", [True, False])
-def test_the_readme_build_releases_and_index_images_with_pages(tmp_path, monkeypatch, index_images, cache_given):
-    """The README's catalog example: releases from the registry, two index images, pages on;
-    with --cache-dir and with the default cache. The pulled catalogs live in the cache, which
-    the check that keeps inputs out of the cache must not take for the user's inputs."""
+def test_the_documented_mirror_build_with_index_images_and_pages(tmp_path, monkeypatch, index_images, cache_given):
+    """The catalog build from a mirror that docs/operator-catalogs.md shows: releases from the
+    registry, two index images, pages on; with --cache-dir and with the default cache. The
+    pulled catalogs live in the cache, which the check that keeps inputs out of the cache must
+    not take for the user's inputs."""
     from registry_images import images_from_documents, push_release_images
     example = FIXTURES.parent.parent / "graph-data"
     pusher = Pusher(index_images.url, "readme/release-images", str(index_images.certs.ca))
