@@ -256,19 +256,22 @@ def test_plan_with_operators_never_crashes(operators_site, text):
     with tempfile.TemporaryDirectory() as tmp:
         operators = Path(tmp) / "operators"
         operators.write_bytes(text)
-        status, _, err = run_cli("plan", "--site", operators_site, "--cluster", CLUSTERS_DIR / "single-arch-true.json",
-                                 "--operators", operators)
+        status, out, err = run_cli("plan", "--site", operators_site,
+                                   "--cluster", CLUSTERS_DIR / "single-arch-true.json", "--operators", operators)
         assert "Traceback" not in err
-        assert status in (0, 2)
-        if err:
-            assert err.startswith(f"{operators}: error: ") and err.count("\n") == 1, err
+        if status == 2:  # refused: one line naming the file
+            assert err.startswith(f"{operators}: error: ") and err.count("\n") == 1 and out == "", err
+        else:
+            assert status == 0 and err == "" and out, (status, err)
         # and in the cluster's own file, as one List or YAML documents
         both = Path(tmp) / "both"
         both.write_bytes((CLUSTERS_DIR / "single-arch-true.json").read_bytes().rstrip() + b"\n---\n" + text)
-        status, _, err = run_cli("plan", "--site", operators_site, "--cluster", both)
-        assert "Traceback" not in err and status in (0, 1, 2)
-        if err:
-            assert err.startswith(f"{both}: error: ") and err.count("\n") == 1, err
+        status, out, err = run_cli("plan", "--site", operators_site, "--cluster", both)
+        assert "Traceback" not in err
+        if status == 2:  # refused: one line naming the file
+            assert err.startswith(f"{both}: error: ") and err.count("\n") == 1 and out == "", err
+        else:  # answered (1: no route) on stdout alone
+            assert status in (0, 1) and err == "" and out, (status, err)
 
 
 @pytest.mark.browser

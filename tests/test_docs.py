@@ -148,7 +148,7 @@ def test_the_readmes_example_site_commands_run(tmp_path, capsys):
     """Issue 29 point 15: the README's plan and plan-operator examples named a site (public) and
     versions a newcomer does not have. Every command it shows on _site runs, on the site
     `./run.sh site` builds (python build.py: the embedded example with its catalogs), with an answer
-    (exit 0 or 1, nothing on standard error)."""
+    (exit 0, nothing on standard error)."""
     from site_gen.cli import main
     site = tmp_path / "_site"
     assert main(["build", "--out", str(site), "-q", "--cache-dir", str(tmp_path / "cache")]) == 0
@@ -160,6 +160,5 @@ def test_the_readmes_example_site_commands_run(tmp_path, capsys):
                 for word in shlex.split(command)]
         status = main(argv)
         out, err = capsys.readouterr()
-        assert status in (0, 1) and err == "" and out, (command, status, err)
-        if command.startswith("release"):  # the example has contents for the releases it names
-            assert status == 0, (command, out)
+        # every example is chosen to have an answer: a route, an operator's path, contents
+        assert (status, err) == (0, "") and out, (command, status, err)
