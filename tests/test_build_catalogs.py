@@ -14,7 +14,7 @@ from site_gen.cli import main
 from site_gen.olm.catalog_list import catalog_list_file
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
-from site_gen.olm.sources import catalog_source
+from site_gen.olm.sources import parse_catalog_source as catalog_source
 
 from conftest import EXAMPLE, OLM_CATALOGS, needs_catalogs
 from site_helpers import page_links, parse_html, parse_page, table_rows

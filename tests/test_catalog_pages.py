@@ -8,7 +8,7 @@ from pathlib import Path
 from olm_catalogs import bundle, chain, channel, entry, package, write_yaml
 
 from site_gen.cli import main
-from site_gen.olm.sources import catalog_source
+from site_gen.olm.sources import parse_catalog_source as catalog_source
 from site_gen.pipeline.steps import read_catalogs
 
 from conftest import EXAMPLE

@@ -152,3 +152,16 @@ def test_every_module_and_package_name_is_used_once():
         if path.is_dir() or (path.suffix == ".py" and not path.name.startswith("__")):
             names.setdefault(path.stem, []).append(str(path.relative_to(REPO)))
     assert {name: places for name, places in names.items() if len(places) > 1} == {}
+
+
+def test_the_command_line_is_read_only_in_commands():
+    """Issue 27 point 3: argparse (and argparse's Namespace) once reached the registry, promotion and
+    catalog modules; the library parts take typed options, and only commands/ and cli.py read a
+    command line."""
+    reading = sorted(str(path.relative_to(REPO)) for path in PACKAGE.rglob("*.py")
+                     if path.parent.name != "commands" and path.name != "cli.py"
+                     and any(isinstance(node, (ast.Import, ast.ImportFrom))
+                             and "argparse" in ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                                                else [node.module or ""])
+                             for node in ast.walk(ast.parse(path.read_text("utf-8")))))
+    assert reading == []

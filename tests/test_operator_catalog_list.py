@@ -9,7 +9,7 @@ import orjson
 
 from site_gen.cli import main
 from site_gen.olm.catalog_list import catalog_list_document
-from site_gen.olm.sources import catalog_source
+from site_gen.olm.sources import parse_catalog_source as catalog_source
 
 from conftest import EXAMPLE
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..registry.source import REGISTRY_HELP, release_source
+from .registry_arguments import REGISTRY_HELP, release_source
 
 GRAPH_DATA_HELP = "cincinnati-graph-data checkout (default: graph-data)"
 
@@ -15,7 +15,7 @@ def add_graph_data_argument(parser, help: str = GRAPH_DATA_HELP, default: Path |
 
 def add_releases_argument(parser, help: str) -> None:
     """``--releases PATH``: release documents, a raw graph or a registry (``docker://HOST/REPO``,
-    resolved to a path by :func:`site_gen.registry.source.resolve_releases`); each command
+    resolved to a path by :func:`.registry_arguments.resolve_releases`); each command
     says what it does with them."""
     parser.add_argument("--releases", type=release_source, default=None, metavar="PATH",
                         help=f"{help}; {REGISTRY_HELP}")

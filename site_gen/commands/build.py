@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 from .. import quick_exit
 from ..model.errors import InputError, Warnings
-from ..olm.sources import catalog_source, pull_catalog_images
+from ..olm.sources import pull_catalog_images
 from ..pipeline.site_build import BuildOptions, BuildResult, run_build
-from ..promotion.resolve import add_promotion_arguments, options_from_args
 from ..publish.api import ApiTotals
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS
 from ..registry.contents_source import ContentsSource, contents_source
-from ..registry.source import add_registry_arguments, resolve_releases, scrape_options
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 from .build_sources import build_sources
+from .promotion_arguments import add_promotion_arguments, options_from_args
+from .registry_arguments import add_registry_arguments, catalog_source, resolve_releases, scrape_options
 
 if TYPE_CHECKING:
     from ..render.site import SiteTotals
@@ -114,13 +114,14 @@ def contents_argument(text: str) -> ContentsSource:
 def run(args, warnings: Warnings) -> int:
     sources = build_sources(args.graph_data, args.releases, args.catalogs)
     contents = args.release_contents or sources.release_contents
+    registry = scrape_options(args)
     options = BuildOptions(graph_data=sources.graph_data, releases=resolve_releases(args, warnings), out=args.out,
                            html=args.html, quiet=args.quiet, force=args.force,
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
-                           wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, args, warnings),
+                           wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, registry, warnings),
                            release_contents=contents,
-                           connection=scrape_options(args).connection if contents and contents.registry else None)
+                           connection=registry.connection if contents and contents.registry else None)
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:

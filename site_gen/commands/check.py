@@ -8,12 +8,12 @@ from pathlib import Path
 
 from ..model.errors import Warnings
 from ..registry.reference import is_registry_reference
-from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import (
     add_graph_data_argument,
     add_quiet_argument,
     add_releases_argument,
 )
+from .registry_arguments import add_registry_arguments, resolve_releases, scrape_options
 
 EPILOG = """\
 Reports every problem found, one per line as PATH:LINE: SEVERITY: MESSAGE [CODE],
@@ -90,7 +90,7 @@ def _run_catalog(args, warnings: Warnings) -> int:
         return 2
     if is_registry_reference(args.catalog):  # an index image: pulled into the cache, then checked as a folder
         from ..olm.sources import pull_catalog_image
-        source = pull_catalog_image(args.catalog, args, warnings)
+        source = pull_catalog_image(args.catalog, scrape_options(args), warnings)
     else:
         source = Path(args.catalog)
     if not source.exists():

@@ -11,8 +11,8 @@ import orjson
 
 from ..atomic_files import replace_atomically
 from ..model.errors import InputError, Warnings
-from ..registry.source import add_registry_arguments, resolve_releases
 from .arguments import add_graph_data_argument, add_releases_argument
+from .registry_arguments import add_registry_arguments, resolve_releases
 
 EPILOG = """\
 examples:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..model.errors import Warnings
 from ..registry.reference import parse_reference
 from ..registry.release_documents import write_release_documents
-from ..registry.source import add_registry_arguments, scrape
+from .registry_arguments import add_registry_arguments, scrape
 
 EPILOG = """\
 examples:

@@ -9,14 +9,17 @@ folders are named); a catalog whose minor cannot be told is refused with what to
 
 from __future__ import annotations
 
-import argparse
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..model.errors import Warnings
 from ..registry.reference import is_registry_reference
 from .published_json import path_component
+
+if TYPE_CHECKING:
+    from ..registry.scraper import ScrapeOptions
 
 _MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
 _EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")
@@ -55,12 +58,16 @@ def _minor_at_end(text: str) -> str | None:
     return f"{int(found.group(1))}.{int(found.group(2))}" if found else None
 
 
-def catalog_source(text: str) -> CatalogSource:
-    """argparse type for ``--catalog NAME[@4.N]=SOURCE``; SOURCE may be an index image,
+class CatalogSourceError(ValueError):
+    """A ``--catalog`` value that names no catalog: the message says what to write."""
+
+
+def parse_catalog_source(text: str) -> CatalogSource:
+    """``NAME[@4.N]=SOURCE`` (the ``--catalog`` value); SOURCE may be an index image,
     ``docker://HOST[:PORT]/REPO:TAG``, whose tag usually names the minor."""
     name, equals, source = text.partition("=")
     if not equals or not name or not source:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=SOURCE, e.g. community-v4.20=catalogs/v4.20")
+        raise CatalogSourceError(f"{text!r}: expected NAME=SOURCE, e.g. community-v4.20=catalogs/v4.20")
     explicit = _EXPLICIT.match(name)
     if explicit:
         name = explicit["name"]
@@ -68,29 +75,27 @@ def catalog_source(text: str) -> CatalogSource:
     else:
         openshift = _minor_at_end(name) or _minor_at_end(source.rstrip("/").rsplit("/", 1)[-1]) or ""
     if not openshift:
-        raise argparse.ArgumentTypeError(
+        raise CatalogSourceError(
             f"{text!r}: which OpenShift minor does this catalog serve? Write NAME@4.20=SOURCE, or end the "
             "name with it (community-v4.20=SOURCE)")
     if path_component(name) != name:
-        raise argparse.ArgumentTypeError(f"{text!r}: a catalog name may use only A-Z a-z 0-9 . _ - "
+        raise CatalogSourceError(f"{text!r}: a catalog name may use only A-Z a-z 0-9 . _ - "
                                          "(it names the catalog's folder on the site)")
     if is_registry_reference(source):
         return CatalogSource(name, Path(), openshift, image=source)
     return CatalogSource(name, Path(source), openshift)
 
 
-def pull_catalog_image(image: str, args: argparse.Namespace, warnings: Warnings) -> Path:
-    """The folder of the index image ``image``, pulled with the command's registry options
-    into its --cache-dir (see :mod:`.index_image`)."""
-    from ..registry.source import scrape_options
+def pull_catalog_image(image: str, options: ScrapeOptions, warnings: Warnings) -> Path:
+    """The folder of the index image ``image``, pulled with the registry options into their
+    cache directory (see :mod:`.index_image`)."""
     from .index_image import pull_catalog
-    options = scrape_options(args)
-    assert options.cache_dir is not None  # scrape_options gives --cache-dir or the default
+    assert options.cache_dir is not None  # the commands give --cache-dir or the default
     return pull_catalog(image, options.connection, options.cache_dir, warnings)
 
 
-def pull_catalog_images(catalogs: list[CatalogSource], args: argparse.Namespace,
+def pull_catalog_images(catalogs: list[CatalogSource], options: ScrapeOptions,
                         warnings: Warnings) -> list[CatalogSource]:
     """Each index image pulled; the build then reads its folder like any catalog directory."""
-    return [replace(catalog, source=pull_catalog_image(catalog.image, args, warnings)) if catalog.image else catalog
+    return [replace(catalog, source=pull_catalog_image(catalog.image, options, warnings)) if catalog.image else catalog
             for catalog in catalogs]
