@@ -41,7 +41,7 @@ print(time.perf_counter() - start, time.process_time())
 _STEP = """
 import sys, time
 from pathlib import Path
-from site_gen.olm.sources import catalog_source
+from site_gen.olm.sources import parse_catalog_source as catalog_source
 from site_gen.pipeline.steps import read_catalogs
 start = time.perf_counter()
 out, cache, pages = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "pages"

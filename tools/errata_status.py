@@ -42,7 +42,7 @@ from site_gen.engine.release_nodes import load_release_graph  # noqa: E402
 from site_gen.model.errors import InputError, Warnings  # noqa: E402
 from site_gen.promotion.errata import errata_urls, load_errata  # noqa: E402
 from site_gen.promotion.times import LONG_AGO, format_time  # noqa: E402
-from site_gen.registry.source import add_registry_arguments, resolve_releases  # noqa: E402
+from site_gen.commands.registry_arguments import add_registry_arguments, resolve_releases  # noqa: E402
 
 _ADVISORY = re.compile(r"RH[BSE]A")
 _HEADERS = {"User-Agent": "cincinnati-graph-data/0.1"}  # the portal refuses urllib's default agent
