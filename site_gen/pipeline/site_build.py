@@ -261,7 +261,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         # cache's misses run as git processes while this process builds the graph
         blames = build_blames(data, where.cache_dir)
         blaming = runner.beside("git blame channels", blames.prefetch,
-                                [c.path for c in data.channels if options.html and c.document.data.get("versions")])
+                                [c.path for c in data.channels if options.html and c.written])
         # promotion needs the graph's edges (the update-path guard); the graphs
         # served need promotion's channels (with --promote-until)
         graph = runner.here("graph-builder stages", prepare_graph, data, where.releases, warnings,

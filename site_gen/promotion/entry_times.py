@@ -72,9 +72,9 @@ class EntryTimes:
 
     def _from_git(self, channel: Channel, version: str) -> datetime | None:
         # The line as the file has it (the document, not a list a projection re-sorted).
-        written = channel.document.data.get("versions") or []
+        written = channel.written
         if version not in written:
             return None
         times = self._blames.line_times(channel.path)
-        line = channel.document.line("versions", written.index(version))
+        line = channel.written_lines[written.index(version)]
         return times.get(line) if times and line else None

@@ -52,7 +52,7 @@ class FeedTimes:
         projected = self._projected.get((channel.name, version))
         if projected is not None:
             return projected
-        written = channel.document.data.get("versions") or [] if self._git else []
+        written = channel.written if self._git else ()
         index = next((i for i, entry in enumerate(written) if entry == version), None)
         if index is None:
             index = next((i for i, entry in enumerate(written)
@@ -60,7 +60,7 @@ class FeedTimes:
         if index is None:
             return self.fallback
         times = self._blames.line_times(channel.path)
-        line = channel.document.line("versions", index)
+        line = channel.written_lines[index]
         if times and line and times.get(line) is None and line in times and not self._blames.shallow:
             return self._edited(channel.path)  # blamed, but not committed yet
         return (times.get(line) if times and line else None) or self.fallback
