@@ -67,7 +67,7 @@ from site_gen.model.graph_data import GraphData  # noqa: E402
 from site_gen.model.metadata_keys import ARCH_KEY  # noqa: E402
 from site_gen.promotion.entry_times import EntryTimes  # noqa: E402
 from site_gen.promotion.feeders import feeder_rules  # noqa: E402
-from site_gen.promotion.git_blame import parse_porcelain  # noqa: E402
+from site_gen.inputs.git_blame import parse_porcelain  # noqa: E402
 from site_gen.promotion.guards import Guards, public_channel_versions  # noqa: E402
 from site_gen.promotion.promotion_model import evaluate_pending  # noqa: E402
 from site_gen.promotion.times import LONG_AGO  # noqa: E402

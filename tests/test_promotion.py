@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from site_gen.cli import main
+from site_gen.inputs.git_blame import parse_porcelain
 from site_gen.inputs.graph_data_files import load_channel
 from site_gen.promotion.delay import parse_delay
 from site_gen.promotion.feeders import feeder_cycles
 from site_gen.promotion.filters import compile_filter, prefix_only_branches
-from site_gen.promotion.git_blame import parse_porcelain
 from site_gen.promotion.ordering import tool_sort_key
 from site_gen.promotion.times import format_time, parse_time, resolve_time
 

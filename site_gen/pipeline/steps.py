@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.build_graphs import BuiltGraphs
+from ..inputs.blame_store import ChannelBlames
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model import versions
@@ -23,7 +24,6 @@ from ..olm.published_json import catalog_files
 from ..olm.sources import CatalogSource
 from ..olm.validation import validate
 from ..progress import Progress
-from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball

@@ -13,9 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from ..inputs.blame_store import ChannelBlames
 from ..model.errors import InputError
 from ..model.graph_data import Channel
-from .blame_store import ChannelBlames
 from .time_files import load_time_file
 from .times import parse_time
 

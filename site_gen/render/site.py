@@ -21,10 +21,10 @@ import orjson
 from .. import layout
 from ..diffing.since import Changes, ChangesSince, changes_since
 from ..engine.build_graphs import BuiltGraphs
+from ..inputs.blame_store import ChannelBlames
 from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
-from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish import graph_json
 from ..publish.release_contents_files import PublishedContents
