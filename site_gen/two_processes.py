@@ -10,13 +10,13 @@ job that runs while this process does other work (half of the pages).
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import signal
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from . import collector
 from .interruption import die_with_parent
 
 Item = TypeVar("Item")
@@ -32,11 +32,8 @@ class ChildJob(Generic[Result]):
     def __init__(self, function: Callable[[], Result]):
         read_end, write_end = os.pipe()
         parent = os.getpid()
-        gc.freeze()  # the child's collector then leaves the shared objects' pages alone
-        try:
+        with collector.frozen():  # the child's collector then leaves the shared objects' pages alone
             self._pid = os.fork()
-        finally:
-            gc.unfreeze()
         if self._pid == 0:
             die_with_parent(parent)  # a build killed with -9 leaves no child behind
             _run_child(function, read_end, write_end)
@@ -91,7 +88,7 @@ def _run_child(function: Callable[[], object], read_end: int, write_end: int) ->
     status = 0
     try:
         os.close(read_end)
-        gc.disable()
+        collector.off_in_child()
         try:
             reply = pickle.dumps((True, function()))
         except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent

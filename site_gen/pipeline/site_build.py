@@ -7,15 +7,12 @@ directory that replaces the published site only when every step succeeded.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import quick_exit
+from .. import collector
 from ..cache_dir import default_cache_dir, pulled_catalogs_dir
 from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
@@ -79,6 +76,7 @@ class BuildOptions:
     catalogs: list[CatalogSource] = field(default_factory=list)  # --catalog NAME=SOURCE
     release_contents: ContentsSource | None = None  # --release-contents SOURCE
     connection: ConnectionOptions | None = None     # how to reach a docker:// contents source
+    process_ends_after: bool = False  # the program exits when the build is done: nothing to clean up
 
 
 @dataclass
@@ -97,7 +95,8 @@ class BuildResult:
 
 
 # Options that change how a build runs but never what it writes.
-_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait", "connection", "release_contents"}
+_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait", "connection", "release_contents",
+                  "process_ends_after"}
 
 
 def build_fingerprint(options: BuildOptions, releases: Path | None, since: ChangesSince | None = None) -> str:
@@ -154,7 +153,7 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             raise
         cache_dir = None  # no pages, no SVG cache: skip the blame cache rather than write into an input
     where = Destination(releases, inputs, out, cache_dir)
-    with OutputLock(out, options.wait, options.quiet), collector_paused(), Runner() as runner:
+    with OutputLock(out, options.wait, options.quiet), collector.paused(options.process_ends_after), Runner() as runner:
         check_destination(out, inputs)  # again: another build may have written it meanwhile
         if options.graph_data is None:
             result = operators_only_steps(options, where, warnings, runner)
@@ -163,23 +162,6 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     result.seconds = time.perf_counter() - started
     result.timings = runner.timings
     return result
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while building. A full-scale build allocates millions
-    of tuples, dicts and strings that it frees without cycles, and the collector's passes
-    over them took about a sixth of its CPU time. Reference counting still frees all of
-    that; the collector resumes (and catches up) when the build is over, unless the
-    process ends with the build (:mod:`..quick_exit`): catching up, a full pass over
-    everything the build made, took 0.1 s for nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled and not quick_exit.enabled():
-            gc.enable()
 
 
 def operators_only_steps(options: BuildOptions, where: Destination, warnings: Warnings,

@@ -7,12 +7,11 @@ gets ``url(target)``, a relative link from that page to a site path.
 
 from __future__ import annotations
 
-import gc
 from typing import Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .. import layout
+from .. import collector, layout
 from ..olm.sources import catalog_family
 from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
@@ -23,10 +22,8 @@ from .channel_names import minor_anchor
 from .channel_view import MARKS
 from .update_rows import update_rows
 
-# Rendering a page leaves a few hundred objects in reference cycles, and builds run with the
-# cyclic collector paused (pipeline.site_build.collector_paused): left alone, the ~1,900
-# pages' cycles were 20 MiB in each build process at full scale, the peak. Collecting the
-# youngest generation every few pages scans only what was made since: a millisecond.
+# Rendering a page leaves objects in reference cycles while the collector is paused: every few
+# pages they are collected (collector.collect_young says why).
 COLLECT_EVERY = 32
 
 
@@ -96,7 +93,7 @@ class PageRenderer:
         data = html.encode("utf-8")
         self.write_page(page, data)
         if self.pages % COLLECT_EVERY == 0:
-            gc.collect(0)
+            collector.collect_young()
         return data
 
     def write_page(self, page: str, data: bytes) -> None:
