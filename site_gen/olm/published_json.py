@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 
 from ..atomic_files import write_atomically
-from ..layout import OLM_DIR
+from ..layout import catalog_index_json, channel_json
 from .catalog_model import Bundle, Catalog, Channel, Package
 from .deprecations import PackageDeprecations, package_deprecations
 from .gates import max_openshift_version
@@ -22,31 +22,6 @@ from .graphs import ChannelGraph, channel_graph
 from .validation import Validation, validate
 
 FORMAT_VERSION = 1
-_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-
-
-def path_component(name: str) -> str:
-    """``name`` with every byte outside ``A-Za-z0-9._-`` as %XX; ``.`` and ``..`` (and an
-    empty name) are encoded too, so no name can step out of its folder."""
-    encoded = "".join(chr(byte) if byte in _SAFE else f"%{byte:02X}" for byte in name.encode())
-    if encoded in ("", ".", ".."):
-        return "".join(f"%{byte:02X}" for byte in name.encode()) or "%00"
-    return encoded
-
-
-def catalog_dir(catalog: str) -> str:
-    """``olm/NAME``: where a catalog's JSON (and its pages) are published."""
-    return f"{OLM_DIR}/{path_component(catalog)}"
-
-
-def index_json(catalog: str) -> str:
-    return f"{catalog_dir(catalog)}/index.json"
-
-
-def channel_json(catalog: str, package: str, channel: str) -> str:
-    return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.json"
-
-
 @dataclass(frozen=True)
 class PackageView:
     """One package with what the writer and the checker need."""
@@ -177,7 +152,8 @@ def catalog_files(catalog: Catalog, validation: Validation | None = None,
         for channel, graph in graphs[view.package.name].items():
             files[channel_json(catalog.name, view.package.name, channel)] = \
                 _dump(channel_document(catalog.name, view, graph))
-    files[index_json(catalog.name)] = _dump({**index_document(catalog, validation, views, graphs), **(extra or {})})
+    index = index_document(catalog, validation, views, graphs)
+    files[catalog_index_json(catalog.name)] = _dump({**index, **(extra or {})})
     return files
 
 

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..layout import path_component
 from ..model.errors import Warnings
 from ..registry.reference import is_registry_reference
-from .published_json import path_component
 
 _MINOR_AT_END = re.compile(r"(?:^|[^0-9.])v?([0-9]+)\.([0-9]+)$")
 _EXPLICIT = re.compile(r"^(?P<name>.+)@(?P<major>[0-9]+)\.(?P<minor>[0-9]+)$")

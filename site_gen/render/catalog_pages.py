@@ -12,26 +12,19 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 from .. import layout
+from ..layout import CATALOGS_INDEX, catalog_channel_page, catalog_page, channel_json, package_page
 from ..olm.catalog_model import Catalog
 from ..olm.graphs import ChannelGraph
-from ..olm.published_json import PackageView, catalog_dir, channel_json, graphs_of, package_views, path_component
+from ..olm.published_json import PackageView, graphs_of, package_views
 from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
-from .catalog_links import CATALOGS_INDEX, CatalogLink, catalog_families, catalog_index
+from .catalog_links import CatalogLink, catalog_families
 from .catalog_picture import GROUP_FROM, dot_source
 from .checker_page import write_checker_page
 from .environment import CollectedPages, PageRenderer
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
 from .svg_inline import inline_svg
-
-
-def package_page(catalog: str, package: str) -> str:
-    return f"{catalog_dir(catalog)}/{path_component(package)}/index.html"
-
-
-def channel_page(catalog: str, package: str, channel: str) -> str:
-    return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.html"
 
 
 @dataclass(frozen=True)
@@ -150,14 +143,14 @@ def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], links: list[C
                                     {package.name: package_facts(package) for package in summary.packages})
                                    for summary in summaries])
     for summary in summaries:
-        pages.write(catalog_index(summary.name), "olm_catalog.html.j2", catalog=summary,
+        pages.write(catalog_page(summary.name), "olm_catalog.html.j2", catalog=summary,
                     package_page=package_page)
         for package in summary.packages:
             pages.write(package_page(summary.name, package.name), "olm_package.html.j2", catalog=summary,
-                        package=package, channel_page=channel_page, package_page=package_page,
+                        package=package, channel_page=catalog_channel_page, package_page=package_page,
                         history=histories.get((summary.name, package.name), []))
             for channel in package.channels:
-                pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
+                pages.write(catalog_channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
                             catalog=summary, package=package, view=channel, package_page=package_page,
                             group_from=GROUP_FROM)
     pages.write(CATALOGS_INDEX, "olm_catalogs.html.j2", catalogs=summaries)

@@ -17,7 +17,6 @@ from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from ..resources import TEMPLATE_DIR
 from . import links
-from .catalog_links import CATALOGS_INDEX, OPERATOR_CHECKER, catalog_index
 from .channel_names import minor_anchor
 from .channel_view import MARKS
 from .update_rows import update_rows
@@ -70,8 +69,8 @@ def make_environment() -> Environment:
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
         has_release_contents=False,  # the home page links the compare page (releases with contents)
-        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=CATALOGS_INDEX, OPERATOR_CHECKER=OPERATOR_CHECKER,
-        catalog_index=catalog_index, catalog_family=catalog_family,
+        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=layout.CATALOGS_INDEX, OPERATOR_CHECKER=layout.OPERATOR_CHECKER,
+        catalog_index=layout.catalog_page, SITE_PATHS_SCRIPT=layout.SITE_PATHS_SCRIPT, catalog_family=catalog_family,
     )
     return env
 

@@ -82,9 +82,11 @@ def _risk_pages_json(view: ChannelView) -> str:
 
 
 def copy_assets(site: StagedSite) -> None:
+    """The asset files, and assets/site-paths.js written from site_gen/layout.py."""
     for path in sorted(ASSET_DIR.iterdir()):
         if path.is_file():
             site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
+    site.write(layout.SITE_PATHS_SCRIPT, layout.site_paths_script())
 
 
 def _mark_tombstones(views: Views, promotion: PromotionJson) -> None:
