@@ -18,11 +18,10 @@ from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
 from ..olm.catalog_list import catalog_list_file
-from ..olm.catalog_model import Catalog
+from ..olm.catalog_views import catalog_view
 from ..olm.loading import load_catalog
-from ..olm.published_json import catalog_files
+from ..olm.published_json import published_files
 from ..olm.sources import CatalogSource
-from ..olm.validation import validate
 from ..progress import Progress
 from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
@@ -86,11 +85,10 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
     without ``has_graphs`` (an operators-only site) the pages include the site's home page."""
     read, loaded = [], []
     for source in sources:
-        catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
-        validation = validate(catalog)
-        files = catalog_files(catalog, validation, extra={"openshiftVersion": source.openshift})
-        read.append(CatalogRead(source, files, validation.valid, _named_packages(catalog), len(files) - 1))
-        loaded.append((catalog, validation, source.openshift))
+        model = catalog_view(load_catalog(source.source, source.name, cache_dir=cache_dir), openshift=source.openshift)
+        files = published_files(model, extra={"openshiftVersion": source.openshift})
+        read.append(CatalogRead(source, files, model.valid, len(model.packages), model.channels))
+        loaded.append(model)
     links = [CatalogLink(c.source.name, c.source.openshift, c.packages, c.valid) for c in read]
     if not (pages and loaded):
         return CatalogsRead(read, links, {})
@@ -99,12 +97,6 @@ def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: b
     with GraphDrawer(cache_dir, jobs) as drawer:
         files = catalog_pages(loaded, links, drawer, has_changes_page, has_graphs)
     return CatalogsRead(read, links, files, drawer.stats)
-
-
-def _named_packages(catalog: Catalog) -> int:
-    """The packages a catalog publishes: one per name, as its index.json and pages list them
-    (a second olm.package blob of a name, or one without a name, is opm's error, not a package)."""
-    return len({package.name for package in catalog.packages if package.name})
 
 
 def read_release_contents(source: ContentsSource, graph: Graph, connection: ConnectionOptions | None,

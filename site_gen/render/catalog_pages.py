@@ -13,10 +13,8 @@ from dataclasses import dataclass, field, replace
 
 from .. import layout
 from ..layout import CATALOGS_INDEX, catalog_channel_page, catalog_page, channel_json, package_page
-from ..olm.catalog_model import Catalog
+from ..olm.catalog_views import CatalogView, PackageView
 from ..olm.graphs import ChannelGraph
-from ..olm.published_json import PackageView, graphs_of, package_views
-from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
 from .catalog_links import CatalogLink, catalog_families
 from .catalog_picture import GROUP_FROM, dot_source
@@ -105,7 +103,7 @@ ChannelPictures = list[tuple[ChannelView, Future[bytes]]]
 def _submit_pictures(catalog: str, openshift: str, view: PackageView, drawer: GraphDrawer) -> ChannelPictures:
     """Each channel's view, with its picture as dot will draw it."""
     pictures = []
-    for graph in graphs_of(view).values():
+    for graph in view.graphs.values():
         channel = channel_view(catalog, openshift, view, graph)
         label = f"{view.package.name} {graph.channel} ({catalog})"  # for dot's errors
         pictures.append((channel, drawer.submit(label, dot_source(graph, channel.rows))))
@@ -119,23 +117,22 @@ def _package_summary(view: PackageView, pictures: ChannelPictures) -> PackageSum
                           view.deprecations.package, drawn)
 
 
-def _summaries(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer) -> list[CatalogSummary]:
-    """Every catalog's model with its pictures. Every picture is submitted before the first is
-    waited for, so dot draws all of them in parallel, not one package's at a time."""
-    submitted = [(catalog, validation, openshift,
-                  [(view, _submit_pictures(catalog.name, openshift, view, drawer))
-                   for view in package_views(catalog, validation)])
-                 for catalog, validation, openshift in catalogs]
-    return [CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
+def _summaries(catalogs: list[CatalogView], drawer: GraphDrawer) -> list[CatalogSummary]:
+    """Every catalog's page model with its pictures. Every picture is submitted before the first
+    is waited for, so dot draws all of them in parallel, not one package's at a time."""
+    submitted = [(model, [(view, _submit_pictures(model.name, model.openshift, view, drawer))
+                          for view in model.packages])
+                 for model in catalogs]
+    return [CatalogSummary(model.name, model.openshift, model.valid, model.error,
                            [_package_summary(view, pictures) for view, pictures in packages])
-            for catalog, validation, openshift, packages in submitted]
+            for model, packages in submitted]
 
 
-def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], links: list[CatalogLink], drawer: GraphDrawer,
+def catalog_pages(catalogs: list[CatalogView], links: list[CatalogLink], drawer: GraphDrawer,
                   has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page and the operator checker's, for ``(catalog,
-    validation, OpenShift minor)``. Without ``has_graphs`` (an operators-only site) the menu has
-    no cluster pages and the site's home page, which lists ``links``, is written here too."""
+    """Site path -> bytes of every catalog page and the operator checker's. Without
+    ``has_graphs`` (an operators-only site) the menu has no cluster pages and the site's home
+    page, which lists ``links``, is written here too."""
     collected = CollectedPages()
     pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
     summaries = _summaries(catalogs, drawer)
