@@ -62,12 +62,14 @@ class Pending(Generic[T]):
 
 
 def _run_apart(kept: dict[str, Any], name: str, step: Callable[..., Any], args: tuple[Any, ...],
-               keep: bool) -> tuple[Any, float]:
+               keep: bool, reply: Callable[[Any], Any] | None) -> tuple[Any, float]:
     """In the worker; ``kept``: the worker's results of earlier apart steps, by name."""
     started = time.perf_counter()
     value = step(*(kept[a.name] if isinstance(a, Earlier) else a for a in args))
     if keep:
         kept[name] = value
+    if reply is not None:
+        value = reply(value)
     return value, time.perf_counter() - started
 
 
@@ -102,9 +104,19 @@ class Runner:
     def apart(self, name: str, step: Callable[..., T], *args: Any, keep: bool = False) -> Pending[T]:
         """Run ``step(*args)`` in the worker process. ``keep``: later apart steps may
         take the result as ``Earlier(name)``."""
+        return self._submit(name, step, args, keep, None)
+
+    def apart_kept(self, name: str, step: Callable[..., Any], *args: Any, reply: Callable[[Any], T]) -> Pending[T]:
+        """Run ``step(*args)`` in the worker process and keep its result there for later apart
+        steps (``Earlier(name)``); what comes back is ``reply(result)``, made in the worker,
+        so the result itself need not cross the pipe."""
+        return self._submit(name, step, args, True, reply)
+
+    def _submit(self, name: str, step: Callable[..., Any], args: tuple[Any, ...], keep: bool,
+                reply: Callable[[Any], Any] | None) -> Pending[Any]:
         if self._worker is None:
             self._worker = Worker()  # one worker, so apart steps run in the order given
-        return Pending(self, name, "apart", self._worker.submit(_run_apart, name, step, args, keep))
+        return Pending(self, name, "apart", self._worker.submit(_run_apart, name, step, args, keep, reply))
 
     def beside(self, name: str, step: Callable[..., T], *args: Any, **kwargs: Any) -> Pending[T]:
         if self._threads is None:

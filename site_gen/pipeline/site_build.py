@@ -36,16 +36,19 @@ from ..publish.signature_store import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..registry.contents_source import ContentsSource
 from ..registry.source import scrapes_dir
-from .runner import Earlier, Runner, StepTime
+from .runner import Earlier, Pending, Runner, StepTime
 from .steps import (
+    CatalogPages,
     CatalogRead,
     GraphDataRead,
     PageSettings,
+    catalog_json,
     copy_assets,
     pack_graph_data_as_read,
     read_catalogs,
     read_graph_data,
     read_release_contents,
+    render_catalog_pages,
     render_nginx_files,
     render_pages,
     write_catalogs,
@@ -164,6 +167,27 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     return result
 
 
+def catalog_pages_apart(runner: Runner, site: StagedSite, options: BuildOptions, where: Destination,
+                        has_changes_page: bool, has_graphs: bool) -> Pending[CatalogPages] | None:
+    """The catalog pages, rendered by the worker that holds the catalog models and written
+    straight into ``site``; None when the build has no catalog pages. Should the build fail
+    meanwhile, the runner waits for the worker before the output lock removes what is left
+    beside OUT (tests/test_build_catalogs.py)."""
+    if not (options.html and options.catalogs):
+        return None
+    return runner.apart("render catalog pages", render_catalog_pages, site, Earlier("read operator catalogs"),
+                        where.cache_dir, options.jobs, has_changes_page, has_graphs)
+
+
+def catalog_pages_written(site: StagedSite, paging: Pending[CatalogPages] | None) -> CatalogPages | None:
+    """Wait for the catalog pages; the files the worker wrote join the site's list."""
+    if paging is None:
+        return None
+    drawn = paging.result()
+    site.written.extend(drawn.written)
+    return drawn
+
+
 def operators_only_steps(options: BuildOptions, where: Destination, warnings: Warnings,
                          runner: Runner) -> BuildResult:
     """The catalogs alone (``--catalog`` without graph-data or releases): their JSON and pages,
@@ -179,12 +203,14 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
     if published is not None and published == hashing.result():
         return BuildResult(None, 0, 0, 0.0, where.out, warnings)
     configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
-                               options.html, options.jobs, False, False)
+    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+                                    reply=catalog_json)
     with StagedSite(where.out, where.inputs) as site:
+        paging = catalog_pages_apart(runner, site, options, where, has_changes_page=False, has_graphs=False)
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
+        drawn = catalog_pages_written(site, paging)
         if options.html:
             runner.here("copy assets", copy_assets, site)
         runner.here("precompress pages", precompress_pages, site)
@@ -193,7 +219,7 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
     if options.html:
         from ..render.graph_drawer import DrawStats
         from ..render.site import SiteTotals
-        pages = SiteTotals(sum(path.endswith(".html") for path in catalogs.pages), catalogs.drawing or DrawStats())
+        pages = SiteTotals(drawn.pages, drawn.drawing) if drawn is not None else SiteTotals(0, DrawStats())
     return BuildResult(ApiTotals(), 0, 0, 0.0, site.out, warnings, pages=pages, catalogs=catalogs.catalogs)
 
 
@@ -223,10 +249,12 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
     if hashing is None:
         hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
     configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
-                               options.html, options.jobs, since is not None, True)
+    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+                                    reply=catalog_json)
 
     with StagedSite(where.out, where.inputs) as site:
+        paging = catalog_pages_apart(runner, site, options, where, has_changes_page=since is not None,
+                                     has_graphs=True)
         try:
             releases_graph, release_warnings = runner.here("read releases", read_releases,
                                                     where.releases, where.cache_dir)
@@ -262,6 +290,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
+        catalog_pages_written(site, paging)
         published = None
         if options.release_contents is not None:
             contents = runner.here("read release contents", read_release_contents, options.release_contents,

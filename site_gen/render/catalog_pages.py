@@ -1,8 +1,9 @@
 """The operator-catalog pages: every catalog, its packages, each package's channels, and
 each channel's update graph as OLM v0 walks it.
 
-Pages are built from view models made once from the engine's results (site_gen/olm/),
-in the process that loaded the catalogs, and returned as files for the build to stage.
+Pages are built from the catalog model (site_gen/olm/catalog_views.py) that the JSON files
+are made from, in the build's worker process that loaded the catalogs, and written straight
+into the staged site.
 The pictures are drawn by :mod:`.catalog_picture`.
 """
 
@@ -19,7 +20,7 @@ from .bundle_rows import NodeRow, bundle_rows
 from .catalog_links import CatalogLink, catalog_families
 from .catalog_picture import GROUP_FROM, dot_source
 from .checker_page import write_checker_page
-from .environment import CollectedPages, PageRenderer
+from .environment import PageRenderer, PageSink
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
 from .svg_inline import inline_svg
@@ -128,13 +129,12 @@ def _summaries(catalogs: list[CatalogView], drawer: GraphDrawer) -> list[Catalog
             for model, packages in submitted]
 
 
-def catalog_pages(catalogs: list[CatalogView], links: list[CatalogLink], drawer: GraphDrawer,
-                  has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page and the operator checker's. Without
+def catalog_pages(catalogs: list[CatalogView], links: list[CatalogLink], drawer: GraphDrawer, sink: PageSink,
+                  has_changes_page: bool = False, has_graphs: bool = True) -> int:
+    """Every catalog page and the operator checker's, written to ``sink``; how many. Without
     ``has_graphs`` (an operators-only site) the menu has no cluster pages and the site's home
     page, which lists ``links``, is written here too."""
-    collected = CollectedPages()
-    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
+    pages = PageRenderer(sink, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
     summaries = _summaries(catalogs, drawer)
     histories = package_histories([(summary.name, summary.openshift,
                                     {package.name: package_facts(package) for package in summary.packages})
@@ -154,4 +154,4 @@ def catalog_pages(catalogs: list[CatalogView], links: list[CatalogLink], drawer:
     write_checker_page(pages)
     if not has_graphs:
         pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))
-    return collected.files
+    return pages.pages

@@ -33,8 +33,7 @@ class PageSink(Protocol):
 
 
 class CollectedPages:
-    """A PageSink that keeps what is written as files (site path -> bytes) for the build to
-    stage: the pages made beside the catalogs, in the worker that loaded them."""
+    """A PageSink that keeps what is written as files (site path -> bytes)."""
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
