@@ -25,8 +25,8 @@ from .. import layout
 from ..inputs.blame_store import ChannelBlames
 from ..model import versions
 from ..model.graph_data import Channel, GraphData
+from ..model.times import parse_time
 from ..promotion.model_shape import PromotionJson
-from ..promotion.times import parse_time
 from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from . import links
