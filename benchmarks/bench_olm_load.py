@@ -36,18 +36,26 @@ print(time.perf_counter() - start, time.process_time())
 """
 
 
-# The build's catalog step itself (pipeline.steps.read_catalogs: load, validate, graphs, JSON
-# and, with pages, the catalog pages with their pictures), its files written to OUT.
+# The build's catalog steps themselves (pipeline.steps.read_catalogs: load, validate, the
+# model; catalog_json: the JSON; with pages, render.catalog_pages with the pictures), written to OUT.
 _STEP = """
 import sys, time
 from pathlib import Path
 from site_gen.olm.sources import parse_catalog_source as catalog_source
-from site_gen.pipeline.steps import read_catalogs
+from site_gen.pipeline.steps import catalog_json, catalog_links, read_catalogs
 start = time.perf_counter()
 out, cache, pages = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "pages"
-read = read_catalogs([catalog_source(text) for text in sys.argv[4:]], cache, pages)
-files = {path: data for catalog in read.catalogs for path, data in catalog.files.items()}
-for path, data in {**files, **read.pages}.items():
+read = read_catalogs([catalog_source(text) for text in sys.argv[4:]], cache)
+files = {path: data for catalog in catalog_json(read).catalogs for path, data in catalog.files.items()}
+if pages:
+    from site_gen.render.catalog_pages import catalog_pages
+    from site_gen.render.environment import CollectedPages
+    from site_gen.render.graph_drawer import GraphDrawer
+    collected = CollectedPages()
+    with GraphDrawer(cache, None) as drawer:
+        catalog_pages([model for _, model in read], catalog_links(read), drawer, collected)
+    files.update(collected.files)
+for path, data in files.items():
     target = out / path
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data.encode() if isinstance(data, str) else data)

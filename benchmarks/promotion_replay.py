@@ -59,18 +59,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from site_gen.engine.build_graphs import apply_graph_data  # noqa: E402
+from site_gen.inputs.git_blame import parse_porcelain  # noqa: E402
 from site_gen.inputs.graph_data_files import load_blocked_edges, load_channel, load_graph_data, load_raw_metadata  # noqa: E402
 from site_gen.model import versions  # noqa: E402
 from site_gen.model.errors import InputError, Warnings  # noqa: E402
 from site_gen.model.graph import Graph  # noqa: E402
 from site_gen.model.graph_data import GraphData  # noqa: E402
 from site_gen.model.metadata_keys import ARCH_KEY  # noqa: E402
+from site_gen.model.times import LONG_AGO  # noqa: E402
 from site_gen.promotion.entry_times import EntryTimes  # noqa: E402
 from site_gen.promotion.feeders import feeder_rules  # noqa: E402
-from site_gen.promotion.git_blame import parse_porcelain  # noqa: E402
 from site_gen.promotion.guards import Guards, public_channel_versions  # noqa: E402
 from site_gen.promotion.promotion_model import evaluate_pending  # noqa: E402
-from site_gen.promotion.times import LONG_AGO  # noqa: E402
 from site_gen.promotion.update_paths import CandidateGraphs  # noqa: E402
 
 UTC = UTC

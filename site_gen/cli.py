@@ -64,15 +64,18 @@ def _with_default_command(argv: list[str]) -> list[str]:
     return ["build", *argv]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, exit_at_once: bool = False) -> int:
+    """Run one command. ``exit_at_once``: the process ends with the command, which may then
+    leave without freeing what it built (:mod:`.quick_exit`); tests call main without it."""
     with escaped_output():  # names are anyone's text: no control character reaches the terminal raw
-        return _main(argv)
+        return _main(argv, exit_at_once)
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, exit_at_once: bool) -> int:
     argv = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     parser = make_parser((argv[0],) if argv[0] in COMMANDS else tuple(COMMANDS))
     args = parser.parse_args(argv)
+    args.exit_at_once = exit_at_once  # an option of the program, not of the command line
     warnings = Warnings(echo=not getattr(args, "quiet", False))
     if args.command != "serve":  # serve keeps its own shutdown; the others clean up as on Ctrl-C
         stop_cleanly_on_signals()
@@ -94,5 +97,4 @@ def _main(argv: list[str] | None) -> int:
 def entry_point() -> None:
     """``site-gen``, ``python -m site_gen`` and ``build.py``: :func:`main`, then exit at
     once (see :mod:`.quick_exit`)."""
-    quick_exit.enable()
-    quick_exit.leave(main())
+    quick_exit.leave(main(exit_at_once=True))

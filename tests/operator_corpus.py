@@ -133,7 +133,7 @@ def load_corpus() -> dict:
 def verify_answer(site: Path, answer: dict) -> None:
     """Each hop is OLM v0's published choice from the one before, ending at the head or where
     the answer says it is stranded; the gate's lifting bundle is on the hops."""
-    from site_gen.olm.published_json import path_component
+    from site_gen.layout import path_component
     from site_gen.olm.update_check import VERDICTS, site_json_reader
     assert answer["verdict"] in VERDICTS
     if not answer["found"]:

@@ -11,10 +11,10 @@ import json
 
 import pytest
 
+from site_gen.inputs.blame_store import ChannelBlames
 from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.layout import PROMOTION_DATA
 from site_gen.model.errors import Warnings
-from site_gen.promotion.blame_store import ChannelBlames
 from site_gen.promotion.resolve import build_blames
 
 from site_helpers import build_site, edit, example_repo, files_of, git

@@ -147,3 +147,36 @@ def test_the_stranded_bundles_of_a_real_channel_are_shown(tmp_path):
     stranded = {version for version, row in rows.items() if row[2][1] == "nothing: stranded"}
     assert stranded == {"0.1.1", "0.2.0", "0.2.1", "0.2.2"}
     assert rows["0.2.3"][2][1] == "0.3.0" and rows["0.3.0"][2][1] == "(the head)"
+
+
+def test_a_build_that_fails_while_the_worker_writes_catalog_pages_leaves_nothing_behind(tmp_path, monkeypatch,
+                                                                                      capsys):
+    """The worker writes the catalog pages into the staged site while this process reads the
+    releases. A bad release stops the build and removes the staged site while the worker is
+    between two pages (the timing is forced); its second page makes the folder again, and the
+    build still leaves nothing behind: the runner waits for the worker, then the output lock
+    removes what is left beside OUT."""
+    import time
+
+    from site_gen.model.errors import InputError
+    from site_gen.pipeline import site_build
+    from site_gen.render import catalog_pages
+
+    def slow_pages(catalogs, links, drawer, sink, *args):  # in the worker (forked: it has the patch)
+        sink.write("olm/first.html", b"<p>first</p>")
+        time.sleep(1.5)
+        sink.write("olm/second.html", b"<p>second</p>")  # after the staged site was removed
+        return 2
+
+    def failing_releases(*args):
+        time.sleep(0.5)  # the worker has started the pages
+        raise InputError("a bad release", tmp_path / "releases" / "zz-broken.yaml")
+
+    monkeypatch.setattr(catalog_pages, "catalog_pages", slow_pages)
+    monkeypatch.setattr(site_build, "read_releases", failing_releases)
+    (tmp_path / "inputs").mkdir()
+    shutil.copytree(FIXTURES / "gates", tmp_path / "inputs" / "gates")
+    status = main(["build", "--graph-data", str(EXAMPLE), "--out", str(tmp_path / "inputs" / "site"), "-q",
+                   "--cache-dir", str(tmp_path / "cache"), "--catalog", f"gates@4.19={tmp_path / 'inputs' / 'gates'}"])
+    assert status == 1 and "zz-broken.yaml" in capsys.readouterr().err
+    assert sorted(path.name for path in (tmp_path / "inputs").iterdir()) == ["gates"]

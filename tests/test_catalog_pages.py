@@ -1,5 +1,5 @@
 """The catalog pages as render.catalog_pages makes them, through the build's catalog step
-(pipeline.steps.read_catalogs): what is drawn, and what the pages count."""
+(pipeline.steps.read_catalogs, then render.catalog_pages): what is drawn, and what the pages count."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from olm_catalogs import bundle, chain, channel, entry, package, write_yaml
 
 from site_gen.cli import main
 from site_gen.olm.sources import parse_catalog_source as catalog_source
-from site_gen.pipeline.steps import read_catalogs
+from site_gen.pipeline.steps import catalog_links, read_catalogs
+from site_gen.render.catalog_pages import catalog_pages
+from site_gen.render.environment import CollectedPages
+from site_gen.render.graph_drawer import DrawStats, GraphDrawer
 
 from conftest import EXAMPLE
 from site_helpers import table_rows
@@ -17,26 +20,33 @@ from site_helpers import table_rows
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 
 
+def pages_of(sources: list[str]) -> tuple[dict[str, bytes], DrawStats]:
+    """The catalog pages of ``--catalog`` arguments (site path -> bytes), and the drawing's figures."""
+    read = read_catalogs([catalog_source(source) for source in sources], None)
+    collected = CollectedPages()
+    with GraphDrawer(None, None) as drawer:
+        catalog_pages([model for _, model in read], catalog_links(read), drawer, collected)
+    return collected.files, drawer.stats
+
+
 def test_the_same_channel_in_two_catalogs_is_drawn_once():
     """The picture's DOT text names no catalog, so a catalog published twice draws nothing more."""
-    once = read_catalogs([catalog_source(f"gates@4.19={FIXTURES / 'gates'}")], None, pages=True)
-    twice = read_catalogs([catalog_source(f"gates@4.19={FIXTURES / 'gates'}"),
-                           catalog_source(f"gates-again@4.19={FIXTURES / 'gates'}")], None, pages=True)
-    assert once.drawing is not None and twice.drawing is not None
-    assert once.drawing.drawn > 0
-    assert twice.drawing.drawn == once.drawing.drawn
-    assert twice.drawing.graphs == 2 * once.drawing.graphs
-    for path, page in once.pages.items():
+    once, once_drawn = pages_of([f"gates@4.19={FIXTURES / 'gates'}"])
+    twice, twice_drawn = pages_of([f"gates@4.19={FIXTURES / 'gates'}", f"gates-again@4.19={FIXTURES / 'gates'}"])
+    assert once_drawn.drawn > 0
+    assert twice_drawn.drawn == once_drawn.drawn
+    assert twice_drawn.graphs == 2 * once_drawn.graphs
+    for path, page in once.items():
         if path.startswith("olm/gates/") and path.endswith(".html") and b"<svg" in page:
-            again = twice.pages[path.replace("olm/gates/", "olm/gates-again/")]
+            again = twice[path.replace("olm/gates/", "olm/gates-again/")]
             assert page.split(b"<svg", 1)[1].split(b"</svg>")[0] == again.split(b"<svg", 1)[1].split(b"</svg>")[0]
 
 
 def catalog_site(tmp_path: Path, blobs: list[dict]) -> Path:
     """The catalog pages of ``blobs`` (as catalog "hostile" for OpenShift 4.19), written under tmp_path/site."""
     write_yaml(tmp_path / "catalog" / "catalog.yaml", blobs)
-    read = read_catalogs([catalog_source(f"hostile@4.19={tmp_path / 'catalog'}")], None, pages=True)
-    for path, data in read.pages.items():
+    pages, _ = pages_of([f"hostile@4.19={tmp_path / 'catalog'}"])
+    for path, data in pages.items():
         (tmp_path / "site" / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "site" / path).write_bytes(data)
     return tmp_path / "site" / "olm" / "hostile"

@@ -196,7 +196,8 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
                     } if (sites[site_name] / "olm").is_dir() else set()
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
-                         "assets/olm-blang.js", "assets/operator-rules.js", "assets/cluster-operators.js",
+                         "assets/site-paths.js", "assets/olm-blang.js", "assets/operator-rules.js",
+                         "assets/cluster-operators.js",
                          "assets/release-diff.js", "assets/planner-hops.js", "olm/catalogs.json",
                          "data/payloads.json"} | {f"{folder}{arch}.json"
                                                   for arch in ("amd64", "arm64", "multi", "s390x")

@@ -14,7 +14,7 @@ from errata_status import main as errata_status
 from errata_status import phrasings
 
 from site_gen.cli import main as site_gen
-from site_gen.promotion.errata import load_errata
+from site_gen.inputs.time_files import load_errata
 
 pytest_plugins = ["registry_fixtures"]  # the session registry, for the docker:// source
 

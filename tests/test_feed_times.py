@@ -11,7 +11,7 @@ import pytest
 
 from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
-from site_gen.promotion.times import UTC
+from site_gen.model.times import UTC
 from site_gen.render.feed_times import FeedTimes
 
 from conftest import REAL_GRAPH_DATA, needs_shared

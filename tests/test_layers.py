@@ -20,8 +20,8 @@ PACKAGE = REPO / "site_gen"
 LAYERS: dict[str, tuple[int, str]] = {
     "model": (0, "versions, errors, Graph, records: imports nothing else of site_gen"),
     **{name: (0, "a utility") for name in (
-        "atomic_files", "cache_dir", "code_identity", "event_loop", "file_tree", "interruption", "json_cache",
-        "keyed_files", "progress", "quick_exit", "resources", "terminal_text", "two_processes")},
+        "atomic_files", "cache_dir", "code_identity", "collector", "event_loop", "file_tree", "interruption",
+        "json_cache", "keyed_files", "progress", "quick_exit", "resources", "terminal_text", "two_processes")},
     "inputs": (1, "graph-data, release documents and raw graphs read into the model"),
     "layout": (1, "where everything lives in a built site"),
     "js_rules": (1, "the pages' own JavaScript rules, run from Python: needs no other part"),

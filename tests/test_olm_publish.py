@@ -9,8 +9,9 @@ import pytest
 from olm_catalogs import bundle, chain, channel, entry, package, write_yaml
 
 from site_gen.cli import main
+from site_gen.layout import path_component
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.published_json import path_component, write_catalog_json
+from site_gen.olm.published_json import write_catalog_json
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 

@@ -11,9 +11,10 @@ from functools import cache
 import pytest
 
 from site_gen.olm import blang
+from site_gen.olm.catalog_views import package_views
 from site_gen.olm.graphs import v0_path
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.published_json import graphs_of, package_views, write_catalog_json
+from site_gen.olm.published_json import write_catalog_json
 from site_gen.olm.validation import validate
 
 from conftest import OLM_CATALOGS, needs_catalogs
@@ -26,7 +27,7 @@ def loaded(version: str):
     catalog = load_catalog(OLM_CATALOGS / version)
     validation = validate(catalog)
     views = {view.package.name: view for view in package_views(catalog, validation)}
-    graphs = {name: graphs_of(view) for name, view in views.items()}
+    graphs = {name: view.graphs for name, view in views.items()}
     return catalog, validation, views, graphs
 
 

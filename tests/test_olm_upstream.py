@@ -17,8 +17,9 @@ from pathlib import Path
 import orjson
 import pytest
 
+from site_gen.layout import path_component
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.published_json import path_component, write_catalog_json
+from site_gen.olm.published_json import write_catalog_json
 
 from conftest import OLM_CATALOGS, needs_catalogs
 

@@ -13,6 +13,7 @@ import pytest
 from operator_corpus import build_site, load_corpus, python_answer, verify_answer
 
 from site_gen.cli import main
+from site_gen.layout import site_paths_script
 from site_gen.olm.update_check import VERDICTS
 
 from conftest import OLM_CATALOGS, needs_catalogs
@@ -257,6 +258,7 @@ def _rules_answers(site: Path, entries: list[dict]) -> list[dict]:
     with serve(site) as base_url, chromium() as browser:
         page = browser.new_context().new_page()
         page.goto(base_url + "olm/catalogs.json")
+        page.add_script_tag(content=site_paths_script())
         page.add_script_tag(content=BLANG.read_text())
         page.add_script_tag(content=RULES.read_text())
         return [page.evaluate("""([question, base]) => SiteGenOperatorRules.checkOperator(question, (path) =>

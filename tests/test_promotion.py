@@ -11,13 +11,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from site_gen.cli import main
+from site_gen.inputs.git_blame import parse_porcelain
 from site_gen.inputs.graph_data_files import load_channel
+from site_gen.model.times import format_time, parse_time, resolve_time
 from site_gen.promotion.delay import parse_delay
 from site_gen.promotion.feeders import feeder_cycles
 from site_gen.promotion.filters import compile_filter, prefix_only_branches
-from site_gen.promotion.git_blame import parse_porcelain
 from site_gen.promotion.ordering import tool_sort_key
-from site_gen.promotion.times import format_time, parse_time, resolve_time
 
 from conftest import EXAMPLE
 from site_helpers import served_graph
@@ -230,8 +230,8 @@ def test_bad_time_files_name_the_file_and_line(example, capsys, file_name, text,
 
 
 def test_errata_values(tmp_path):
-    from site_gen.promotion.errata import load_errata
-    from site_gen.promotion.times import LONG_AGO
+    from site_gen.inputs.time_files import load_errata
+    from site_gen.model.times import LONG_AGO
 
     path = tmp_path / "errata.yaml"
     path.write_text("4.16.1: public\n4.16.2: True\n4.16.3: FALSE\n4.16.5: 2024-06-20T10:00:00+02:00\n")

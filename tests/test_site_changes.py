@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from site_gen.cli import main
-from site_gen.diffing.sides import resolve_revision
+from site_gen.inputs.git_revisions import resolve_revision
 from site_gen.model.errors import Warnings
 
 from conftest import EXAMPLE, REPO

@@ -16,8 +16,8 @@ import pytest
 import yaml
 from test_promotion import ERRATA, F9_PENDING, F9_ZOMBIES, TIMES
 
+from site_gen.model.times import parse_time
 from site_gen.promotion.resolve import PromotionOptions
-from site_gen.promotion.times import parse_time
 from site_gen.render.promotion_pages import chain_tombstones, duration_words, promotion_page
 
 from conftest import EXAMPLE

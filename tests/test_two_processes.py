@@ -10,7 +10,7 @@ import time
 import pytest
 
 from site_gen.model.errors import InputError
-from site_gen.two_processes import MIN_ITEMS, ChildJob, map_in_two
+from site_gen.two_processes import MIN_ITEMS, ChildJob, Worker, map_in_two
 
 
 def test_results_come_back_in_order_and_half_from_a_child():
@@ -110,3 +110,33 @@ def _alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def remember(kept: dict, value: int) -> int:
+    kept["value"] = value
+    return os.getpid()
+
+
+def recall(kept: dict) -> int:
+    return kept["value"]
+
+
+def die(kept: dict) -> None:
+    os._exit(3)
+
+
+def test_the_worker_runs_calls_in_order_in_one_child_and_ends_with_close():
+    worker = Worker()
+    first, second = worker.submit(remember, 7), worker.submit(recall)
+    pid = first.result()
+    assert pid != os.getpid() and second.result() == 7
+    worker.close(cancel=False)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped: no child left behind
+
+
+def test_a_worker_that_dies_is_an_error_where_the_result_is_asked_for():
+    worker = Worker()
+    with pytest.raises(RuntimeError, match="ended without an answer"):
+        worker.submit(die).result()
+    worker.close(cancel=True)

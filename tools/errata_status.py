@@ -38,11 +38,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from site_gen.atomic_files import write_atomically  # noqa: E402
 from site_gen.commands.arguments import add_releases_argument  # noqa: E402
-from site_gen.engine.release_nodes import load_release_graph  # noqa: E402
-from site_gen.model.errors import InputError, Warnings  # noqa: E402
-from site_gen.promotion.errata import errata_urls, load_errata  # noqa: E402
-from site_gen.promotion.times import LONG_AGO, format_time  # noqa: E402
 from site_gen.commands.registry_arguments import add_registry_arguments, resolve_releases  # noqa: E402
+from site_gen.engine.release_nodes import load_release_graph  # noqa: E402
+from site_gen.inputs.time_files import load_errata  # noqa: E402
+from site_gen.model.errors import InputError, Warnings  # noqa: E402
+from site_gen.model.times import LONG_AGO, format_time  # noqa: E402
+from site_gen.promotion.errata import errata_urls  # noqa: E402
 
 _ADVISORY = re.compile(r"RH[BSE]A")
 _HEADERS = {"User-Agent": "cincinnati-graph-data/0.1"}  # the portal refuses urllib's default agent

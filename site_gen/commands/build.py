@@ -121,7 +121,8 @@ def run(args, warnings: Warnings) -> int:
                            promotion=options_from_args(args), changes_since=args.changes_since,
                            wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, registry, warnings),
                            release_contents=contents,
-                           connection=registry.connection if contents and contents.registry else None)
+                           connection=registry.connection if contents and contents.registry else None,
+                           process_ends_after=args.exit_at_once)
     result = run_build(options, warnings)
     if not args.quiet:
         if result.promotion_summary:
@@ -129,7 +130,9 @@ def run(args, warnings: Warnings) -> int:
         print(summary_line(result), file=sys.stderr)
     if args.timings:
         print("steps:\n" + timings_report(result), file=sys.stderr)
-    return quick_exit.leave(0)  # while ``result`` still holds the graphs: nothing is freed
+    if args.exit_at_once:
+        quick_exit.leave(0)  # while ``result`` still holds the graphs: nothing is freed
+    return 0
 
 
 def timings_report(result: BuildResult) -> str:

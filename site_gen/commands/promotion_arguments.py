@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from ..model.errors import InputError
+from ..model.times import format_time, resolve_time
 from ..promotion.resolve import PromotionOptions
-from ..promotion.times import format_time, resolve_time
 
 
 def add_promotion_arguments(parser) -> None:

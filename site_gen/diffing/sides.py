@@ -3,16 +3,13 @@ revision built in memory with the given releases."""
 
 from __future__ import annotations
 
-import io
-import subprocess
-import tarfile
 import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import orjson
 
 from ..engine.build_graphs import build_graphs
-from ..inputs.git import run_git
+from ..inputs.git_revisions import extract_revision, resolve_revision
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.regular_files import read_regular
 from ..layout import GRAPH_API_DIR
@@ -20,8 +17,6 @@ from ..model.errors import InputError, Warnings
 from ..publish.graph_json import GraphJson, graph_documents
 
 Graphs = dict[tuple[str, str], GraphJson]  # (channel, arch) -> served document
-# What the graphs depend on; a checkout's hack/, build-suggestions/ etc. need not be written out.
-_READ_BY_THE_BUILD = {"version", "raw", "channels", "internal-channels", "blocked-edges"}
 
 
 def is_site(path: Path) -> bool:
@@ -39,47 +34,6 @@ def graphs_from_site(site: Path) -> Graphs:
     return graphs
 
 
-def _git(directory: Path, *args: str) -> bytes:
-    try:
-        result = run_git(directory, *args, timeout=300)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise InputError(f"cannot run git: {exc}", directory) from None
-    if result.returncode != 0:
-        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise InputError(f"git {args[0]} failed: {message[-1] if message else 'unknown error'}",
-                         directory)
-    return result.stdout
-
-
-def resolve_revision(graph_data: Path, revision: str) -> str | None:
-    """The commit ``revision`` names in the checkout holding ``graph_data``; None when
-    it names none. InputError when ``graph_data`` is not in a git work tree."""
-    try:
-        commit = _git(graph_data, "rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}")
-    except InputError:
-        _git(graph_data, "rev-parse", "--show-toplevel")  # says "not a git repository" if so
-        return None
-    return commit.decode().strip()
-
-
-def _extract_revision(graph_data: Path, commit: str, into: Path) -> None:
-    """The graph-data directory as it was at ``commit``, written into ``into``."""
-    top = Path(_git(graph_data, "rev-parse", "--show-toplevel").decode().strip())
-    prefix = _git(graph_data, "rev-parse", "--show-prefix").decode().strip()
-    archive = _git(top, "archive", "--format=tar", f"{commit}:{prefix}")
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar.getmembers():
-            parts = PurePosixPath(member.name).parts
-            # Regular files only, by relative paths without "..": nothing lands outside ``into``.
-            if (member.isfile() and parts and parts[0] in _READ_BY_THE_BUILD
-                    and ".." not in parts and not member.name.startswith("/")):
-                target = into.joinpath(*parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                content = tar.extractfile(member)
-                assert content is not None  # a regular file
-                target.write_bytes(content.read())
-
-
 def graphs_from_revision(graph_data: Path, revision: str, releases: Path) -> Graphs:
     """Build ``graph_data`` at a git revision (with today's ``releases``) in memory."""
     commit = resolve_revision(graph_data, revision)
@@ -94,7 +48,7 @@ def graphs_from_commit(graph_data: Path, commit: str, label: str, releases: Path
     errors name the file as ``LABEL:path``."""
     with tempfile.TemporaryDirectory(prefix="site-gen-diff-") as tmp:
         root = Path(tmp)
-        _extract_revision(graph_data, commit, root)
+        extract_revision(graph_data, commit, root)
         try:
             built = build_graphs(load_graph_data(root, Warnings()), releases, Warnings())
         except InputError as exc:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..inputs.git import git_revision
+from ..inputs.git_revisions import resolve_revision
 from ..model.errors import InputError
 from .compare import compare
-from .sides import Graphs, graphs_from_commit, resolve_revision
+from .sides import Graphs, graphs_from_commit
 
 NEW_LABEL = "this build"
 

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import orjson
+import yaml
 
 from ..model import versions
 from ..model.document import Document
@@ -148,7 +149,17 @@ def load_channel(path: Path, internal: bool, cache: YamlParseCache | None = None
         if not isinstance(entry, str):
             raise doc.error("tombstones must be version strings", "tombstones", index)
     return Channel(name=name, versions=entries, path=path, document=doc, internal=internal,
-                   feeder=_load_feeder(doc), tombstones=tombstones)
+                   feeder=_load_feeder(doc), tombstones=tombstones, written=tuple(entries),
+                   written_lines=tuple(doc.line("versions", index) for index in range(len(entries))))
+
+
+def channel_as_built(channel: Channel) -> bytes | None:
+    """The channel file's mapping with the versions the build used, as YAML, when they differ
+    from the file's (``--promote-until``); None when the file says what the build used."""
+    if channel.versions == list(channel.written):
+        return None
+    document = {**channel.document.data, "versions": channel.versions}
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True).encode()
 
 
 def load_channels(root: Path, warnings: Warnings,

@@ -25,12 +25,15 @@ class Feeder:
 @dataclass
 class Channel:
     name: str
-    versions: list[str]
+    versions: list[str]  # what the build uses (--promote-until may project another list)
     path: Path
     document: Document
     internal: bool = False
     feeder: Feeder | None = None
     tombstones: list[str] = field(default_factory=list)
+    # The versions list exactly as the file has it, with the line of each entry (git blame's key)
+    written: tuple[str, ...] = ()
+    written_lines: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import orjson
 
+from ..layout import path_component
 from ..model.errors import InputError
 from .catalog_model import Bundle, Catalog, Channel, DeprecationEntry, Deprecations, Entry, Origin, Package
 from .decoding import JsonNumberText
-from .published_json import path_component
 
 _META_KEYS = ("schema", "package", "name")
 # Terms (space-separated tokens, "||" included) of one skipRange: real ones have two to five; each

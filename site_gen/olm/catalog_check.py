@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ..checks.finding import ERROR, WARNING, Finding, from_input_error, relative_path
 from ..model.errors import InputError
+from .catalog_views import package_views
 from .graphs import v0_stranded
 from .loading import load_catalog
-from .published_json import graphs_of, package_views
 from .validation import validate
 
 
@@ -29,7 +29,7 @@ def catalog_findings(source: Path) -> list[Finding]:
     for view in package_views(catalog, validation):
         if not view.valid:
             continue
-        for name, graph in graphs_of(view).items():
+        for name, graph in view.graphs.items():
             channel = view.channels[name]
             for index in v0_stranded(graph):
                 node = graph.nodes[index]

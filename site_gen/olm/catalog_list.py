@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import orjson
 
-from ..layout import OLM_DIR
+from ..layout import CATALOG_LIST
 from .sources import CatalogSource, openshift_key
 
-CATALOG_LIST = f"{OLM_DIR}/catalogs.json"
 FORMAT_VERSION = 1
 
 

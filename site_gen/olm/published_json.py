@@ -8,82 +8,20 @@ catalog alone. Every file is written atomically.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
 from ..atomic_files import write_atomically
-from ..layout import OLM_DIR
-from .catalog_model import Bundle, Catalog, Channel, Package
-from .deprecations import PackageDeprecations, package_deprecations
+from ..layout import catalog_index_json, channel_json
+from .catalog_model import Catalog
+from .catalog_views import CatalogView, PackageView, catalog_view
+from .deprecations import PackageDeprecations
 from .gates import max_openshift_version
-from .graphs import ChannelGraph, channel_graph
-from .validation import Validation, validate
+from .graphs import ChannelGraph
+from .validation import Validation
 
 FORMAT_VERSION = 1
-_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-
-
-def path_component(name: str) -> str:
-    """``name`` with every byte outside ``A-Za-z0-9._-`` as %XX; ``.`` and ``..`` (and an
-    empty name) are encoded too, so no name can step out of its folder."""
-    encoded = "".join(chr(byte) if byte in _SAFE else f"%{byte:02X}" for byte in name.encode())
-    if encoded in ("", ".", ".."):
-        return "".join(f"%{byte:02X}" for byte in name.encode()) or "%00"
-    return encoded
-
-
-def catalog_dir(catalog: str) -> str:
-    """``olm/NAME``: where a catalog's JSON (and its pages) are published."""
-    return f"{OLM_DIR}/{path_component(catalog)}"
-
-
-def index_json(catalog: str) -> str:
-    return f"{catalog_dir(catalog)}/index.json"
-
-
-def channel_json(catalog: str, package: str, channel: str) -> str:
-    return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.json"
-
-
-@dataclass(frozen=True)
-class PackageView:
-    """One package with what the writer and the checker need."""
-
-    package: Package
-    channels: dict[str, Channel]
-    bundles: dict[str, Bundle]
-    deprecations: PackageDeprecations
-    valid: bool
-    error: str | None
-
-
-def package_views(catalog: Catalog, validation: Validation) -> list[PackageView]:
-    """Every named package (first blob of a name), in byte-wise name order."""
-    packages: dict[str, Package] = {}
-    for package in catalog.packages:
-        if package.name:
-            packages.setdefault(package.name, package)
-    channels: dict[str, dict[str, Channel]] = {name: {} for name in packages}
-    for channel in catalog.channels:
-        if channel.package in channels and channel.name:
-            channels[channel.package].setdefault(channel.name, channel)
-    bundles: dict[str, dict[str, Bundle]] = {name: {} for name in packages}
-    for bundle in catalog.bundles:
-        if bundle.package in bundles:
-            bundles[bundle.package].setdefault(bundle.name, bundle)
-    return [PackageView(packages[name], channels[name], bundles[name], package_deprecations(catalog, name),
-                        validation.package_valid(name), validation.package_error(name))
-            for name in sorted(packages, key=str.encode)]
-
-
-def graphs_of(view: PackageView) -> dict[str, ChannelGraph]:
-    """The graph of each channel of ``view``; OLM v0's choices only when the package is valid."""
-    return {name: channel_graph(channel, view.bundles, with_updates=view.valid)
-            for name, channel in sorted(view.channels.items(), key=lambda item: item[0].encode())}
-
-
 def _flag(value: bool) -> str:
     return "true" if value else "false"
 
@@ -139,46 +77,45 @@ def channel_document(catalog_name: str, view: PackageView, graph: ChannelGraph) 
     }
 
 
-def index_document(catalog: Catalog, validation: Validation, views: list[PackageView],
-                   graphs: dict[str, dict[str, ChannelGraph]]) -> dict:
+def index_document(model: CatalogView) -> dict:
     packages = {}
-    for view in views:
-        name = view.package.name
-        packages[name] = {
+    for view in model.packages:
+        packages[view.package.name] = {
             "valid": view.valid,
             "error": view.error,
             "defaultChannel": view.package.default_channel or None,
-            "channels": list(graphs[name]),
+            "channels": list(view.graphs),
             "heads": {channel: graph.nodes[graph.head].name
-                      for channel, graph in graphs[name].items() if graph.head is not None and not graph.error},
+                      for channel, graph in view.graphs.items() if graph.head is not None and not graph.error},
             "bundles": len(view.bundles),
             "deprecation": view.deprecations.package,
             "deprecatedChannels": dict(sorted(view.deprecations.channels.items())),
             "deprecatedBundles": dict(sorted(view.deprecations.bundles.items())),
         }
-    return {"version": FORMAT_VERSION, "catalog": catalog.name, "valid": validation.valid,
-            "error": validation.catalog_error(), "packages": packages,
-            "otherSchemas": dict(sorted(catalog.others.items()))}
+    return {"version": FORMAT_VERSION, "catalog": model.name, "valid": model.valid,
+            "error": model.error, "packages": packages, "otherSchemas": model.others}
 
 
 def _dump(document: dict) -> bytes:
     return orjson.dumps(document, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 
-def catalog_files(catalog: Catalog, validation: Validation | None = None,
-                  extra: dict[str, object] | None = None) -> dict[str, bytes]:
+def published_files(model: CatalogView, extra: dict[str, object] | None = None) -> dict[str, bytes]:
     """Site-relative path -> bytes of ``olm/NAME/index.json`` and every channel file, in the
     order written. ``extra``: more keys for index.json (what the build knows of the catalog)."""
-    validation = validation if validation is not None else validate(catalog)
-    views = package_views(catalog, validation)
-    graphs = {view.package.name: graphs_of(view) for view in views}
     files = {}
-    for view in views:
-        for channel, graph in graphs[view.package.name].items():
-            files[channel_json(catalog.name, view.package.name, channel)] = \
-                _dump(channel_document(catalog.name, view, graph))
-    files[index_json(catalog.name)] = _dump({**index_document(catalog, validation, views, graphs), **(extra or {})})
+    for view in model.packages:
+        for channel, graph in view.graphs.items():
+            files[channel_json(model.name, view.package.name, channel)] = \
+                _dump(channel_document(model.name, view, graph))
+    files[catalog_index_json(model.name)] = _dump({**index_document(model), **(extra or {})})
     return files
+
+
+def catalog_files(catalog: Catalog, validation: Validation | None = None,
+                  extra: dict[str, object] | None = None) -> dict[str, bytes]:
+    """:func:`published_files` of ``catalog`` (validated here unless ``validation`` is given)."""
+    return published_files(catalog_view(catalog, validation), extra)
 
 
 def write_catalog_json(catalog: Catalog, out_dir: Path, validation: Validation | None = None) -> list[Path]:

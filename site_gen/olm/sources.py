@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..layout import path_component
 from ..model.errors import Warnings
 from ..registry.reference import is_registry_reference
-from .published_json import path_component
 
 if TYPE_CHECKING:
     from ..registry.scraper import ScrapeOptions

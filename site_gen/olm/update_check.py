@@ -19,10 +19,9 @@ from typing import Any
 
 import orjson
 
+from ..layout import CATALOG_LIST, catalog_index_json, channel_json
 from ..model.errors import InputError
 from . import blang, gates
-from .catalog_list import CATALOG_LIST
-from .published_json import channel_json, index_json
 from .update_text import HEADLINES
 
 ReadJson = Callable[[str], Any | None]
@@ -314,7 +313,7 @@ def _target(read_json: ReadJson, catalogs: list[dict], question: dict, channel: 
         return target
     name = str(entry["name"])
     target["catalog"] = name
-    index = read_json(index_json(name))
+    index = read_json(catalog_index_json(name))
     info = ((index or {}).get("packages") or {}).get(package)
     if info is None:
         target["problem"] = f"package {package} is not in catalog {name}"
@@ -489,7 +488,7 @@ def check_operator(question: OperatorQuestion, read_json: ReadJson) -> dict:
                                   "is published on this site")
     name = str(entry["name"])
     answer["catalog"] = name
-    info = ((read_json(index_json(name)) or {}).get("packages") or {}).get(asked["package"])
+    info = ((read_json(catalog_index_json(name)) or {}).get("packages") or {}).get(asked["package"])
     if info is None:
         return _not_found(answer, f"package {asked['package']} is not in catalog {name}")
     channel = asked["channel"] or info.get("defaultChannel")

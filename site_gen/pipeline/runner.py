@@ -4,7 +4,8 @@ A step is a plain function from typed inputs to a typed output. The runner puts 
 in one of three places:
 
 - ``here``: this process, now; the step's result is returned.
-- ``apart``: the one forked worker process, on the machine's spare core, for steps
+- ``apart``: the one forked worker process (:class:`..two_processes.Worker`), on the
+  machine's spare core, for steps
   that need nothing from the rest of the build (reading the graph-data, hashing the
   inputs). Apart steps run one after another in the order they were handed over, so
   one may take an earlier apart step's result as an argument, ``Earlier(name)``,
@@ -20,15 +21,13 @@ the build; the worker ignores them and dies with it, even on ``kill -9``.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from ..interruption import worker_initializer
+from ..two_processes import Worker
 
 T = TypeVar("T")
 Place = Literal["here", "apart", "beside"]
@@ -62,15 +61,15 @@ class Pending(Generic[T]):
         return self._value  # type: ignore[return-value]
 
 
-# In the worker process only: results of apart steps that later apart steps take by name.
-_kept_in_worker: dict[str, Any] = {}
-
-
-def _run_apart(name: str, step: Callable[..., Any], args: tuple[Any, ...], keep: bool) -> tuple[Any, float]:
+def _run_apart(kept: dict[str, Any], name: str, step: Callable[..., Any], args: tuple[Any, ...],
+               keep: bool, reply: Callable[[Any], Any] | None) -> tuple[Any, float]:
+    """In the worker; ``kept``: the worker's results of earlier apart steps, by name."""
     started = time.perf_counter()
-    value = step(*(_kept_in_worker[a.name] if isinstance(a, Earlier) else a for a in args))
+    value = step(*(kept[a.name] if isinstance(a, Earlier) else a for a in args))
     if keep:
-        _kept_in_worker[name] = value
+        kept[name] = value
+    if reply is not None:
+        value = reply(value)
     return value, time.perf_counter() - started
 
 
@@ -84,7 +83,7 @@ class Runner:
 
     def __init__(self) -> None:
         self.timings: list[StepTime] = []
-        self._worker: ProcessPoolExecutor | None = None
+        self._worker: Worker | None = None
         self._threads: ThreadPoolExecutor | None = None
 
     def __enter__(self) -> Runner:
@@ -95,7 +94,7 @@ class Runner:
         if self._threads is not None:
             self._threads.shutdown(wait=not failed, cancel_futures=failed)
         if self._worker is not None:  # a step it is running finishes: it may be writing a cache
-            self._worker.shutdown(wait=True, cancel_futures=failed)
+            self._worker.close(cancel=failed)
 
     def here(self, name: str, step: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         value, seconds = _timed(step, args, kwargs)
@@ -105,12 +104,19 @@ class Runner:
     def apart(self, name: str, step: Callable[..., T], *args: Any, keep: bool = False) -> Pending[T]:
         """Run ``step(*args)`` in the worker process. ``keep``: later apart steps may
         take the result as ``Earlier(name)``."""
+        return self._submit(name, step, args, keep, None)
+
+    def apart_kept(self, name: str, step: Callable[..., Any], *args: Any, reply: Callable[[Any], T]) -> Pending[T]:
+        """Run ``step(*args)`` in the worker process and keep its result there for later apart
+        steps (``Earlier(name)``); what comes back is ``reply(result)``, made in the worker,
+        so the result itself need not cross the pipe."""
+        return self._submit(name, step, args, True, reply)
+
+    def _submit(self, name: str, step: Callable[..., Any], args: tuple[Any, ...], keep: bool,
+                reply: Callable[[Any], Any] | None) -> Pending[Any]:
         if self._worker is None:
-            # fork: the worker starts at once with this process's modules and needs no
-            # pickled functions; one worker, so apart steps run in the order given
-            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
-                                               initializer=worker_initializer, initargs=(os.getpid(),))
-        return Pending(self, name, "apart", self._worker.submit(_run_apart, name, step, args, keep))
+            self._worker = Worker()  # one worker, so apart steps run in the order given
+        return Pending(self, name, "apart", self._worker.submit(_run_apart, name, step, args, keep, reply))
 
     def beside(self, name: str, step: Callable[..., T], *args: Any, **kwargs: Any) -> Pending[T]:
         if self._threads is None:

@@ -7,15 +7,12 @@ directory that replaces the published site only when every step succeeded.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import quick_exit
+from .. import collector
 from ..cache_dir import default_cache_dir, pulled_catalogs_dir
 from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
@@ -39,16 +36,19 @@ from ..publish.signature_store import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..registry.contents_source import ContentsSource
 from ..registry.source import scrapes_dir
-from .runner import Earlier, Runner, StepTime
+from .runner import Earlier, Pending, Runner, StepTime
 from .steps import (
+    CatalogPages,
     CatalogRead,
     GraphDataRead,
     PageSettings,
+    catalog_json,
     copy_assets,
     pack_graph_data_as_read,
     read_catalogs,
     read_graph_data,
     read_release_contents,
+    render_catalog_pages,
     render_nginx_files,
     render_pages,
     write_catalogs,
@@ -79,6 +79,7 @@ class BuildOptions:
     catalogs: list[CatalogSource] = field(default_factory=list)  # --catalog NAME=SOURCE
     release_contents: ContentsSource | None = None  # --release-contents SOURCE
     connection: ConnectionOptions | None = None     # how to reach a docker:// contents source
+    process_ends_after: bool = False  # the program exits when the build is done: nothing to clean up
 
 
 @dataclass
@@ -97,7 +98,8 @@ class BuildResult:
 
 
 # Options that change how a build runs but never what it writes.
-_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait", "connection", "release_contents"}
+_NOT_IN_OUTPUT = {"quiet", "force", "jobs", "cache_dir", "out", "wait", "connection", "release_contents",
+                  "process_ends_after"}
 
 
 def build_fingerprint(options: BuildOptions, releases: Path | None, since: ChangesSince | None = None) -> str:
@@ -154,7 +156,7 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             raise
         cache_dir = None  # no pages, no SVG cache: skip the blame cache rather than write into an input
     where = Destination(releases, inputs, out, cache_dir)
-    with OutputLock(out, options.wait, options.quiet), collector_paused(), Runner() as runner:
+    with OutputLock(out, options.wait, options.quiet), collector.paused(options.process_ends_after), Runner() as runner:
         check_destination(out, inputs)  # again: another build may have written it meanwhile
         if options.graph_data is None:
             result = operators_only_steps(options, where, warnings, runner)
@@ -165,21 +167,25 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     return result
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while building. A full-scale build allocates millions
-    of tuples, dicts and strings that it frees without cycles, and the collector's passes
-    over them took about a sixth of its CPU time. Reference counting still frees all of
-    that; the collector resumes (and catches up) when the build is over, unless the
-    process ends with the build (:mod:`..quick_exit`): catching up, a full pass over
-    everything the build made, took 0.1 s for nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled and not quick_exit.enabled():
-            gc.enable()
+def catalog_pages_apart(runner: Runner, site: StagedSite, options: BuildOptions, where: Destination,
+                        has_changes_page: bool, has_graphs: bool) -> Pending[CatalogPages] | None:
+    """The catalog pages, rendered by the worker that holds the catalog models and written
+    straight into ``site``; None when the build has no catalog pages. Should the build fail
+    meanwhile, the runner waits for the worker before the output lock removes what is left
+    beside OUT (tests/test_build_catalogs.py)."""
+    if not (options.html and options.catalogs):
+        return None
+    return runner.apart("render catalog pages", render_catalog_pages, site, Earlier("read operator catalogs"),
+                        where.cache_dir, options.jobs, has_changes_page, has_graphs)
+
+
+def catalog_pages_written(site: StagedSite, paging: Pending[CatalogPages] | None) -> CatalogPages | None:
+    """Wait for the catalog pages; the files the worker wrote join the site's list."""
+    if paging is None:
+        return None
+    drawn = paging.result()
+    site.written.extend(drawn.written)
+    return drawn
 
 
 def operators_only_steps(options: BuildOptions, where: Destination, warnings: Warnings,
@@ -197,12 +203,14 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
     if published is not None and published == hashing.result():
         return BuildResult(None, 0, 0, 0.0, where.out, warnings)
     configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
-                               options.html, options.jobs, False, False)
+    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+                                    reply=catalog_json)
     with StagedSite(where.out, where.inputs) as site:
+        paging = catalog_pages_apart(runner, site, options, where, has_changes_page=False, has_graphs=False)
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
+        drawn = catalog_pages_written(site, paging)
         if options.html:
             runner.here("copy assets", copy_assets, site)
         runner.here("precompress pages", precompress_pages, site)
@@ -211,7 +219,7 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
     if options.html:
         from ..render.graph_drawer import DrawStats
         from ..render.site import SiteTotals
-        pages = SiteTotals(sum(path.endswith(".html") for path in catalogs.pages), catalogs.drawing or DrawStats())
+        pages = SiteTotals(drawn.pages, drawn.drawing) if drawn is not None else SiteTotals(0, DrawStats())
     return BuildResult(ApiTotals(), 0, 0, 0.0, site.out, warnings, pages=pages, catalogs=catalogs.catalogs)
 
 
@@ -241,10 +249,12 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
     if hashing is None:
         hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
     configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
-                               options.html, options.jobs, since is not None, True)
+    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+                                    reply=catalog_json)
 
     with StagedSite(where.out, where.inputs) as site:
+        paging = catalog_pages_apart(runner, site, options, where, has_changes_page=since is not None,
+                                     has_graphs=True)
         try:
             releases_graph, release_warnings = runner.here("read releases", read_releases,
                                                     where.releases, where.cache_dir)
@@ -261,7 +271,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         # cache's misses run as git processes while this process builds the graph
         blames = build_blames(data, where.cache_dir)
         blaming = runner.beside("git blame channels", blames.prefetch,
-                                [c.path for c in data.channels if options.html and c.document.data.get("versions")])
+                                [c.path for c in data.channels if options.html and c.written])
         # promotion needs the graph's edges (the update-path guard); the graphs
         # served need promotion's channels (with --promote-until)
         graph = runner.here("graph-builder stages", prepare_graph, data, where.releases, warnings,
@@ -280,6 +290,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
+        catalog_pages_written(site, paging)
         published = None
         if options.release_contents is not None:
             contents = runner.here("read release contents", read_release_contents, options.release_contents,

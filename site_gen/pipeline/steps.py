@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.build_graphs import BuiltGraphs
+from ..inputs.blame_store import ChannelBlames
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model import versions
@@ -17,13 +18,11 @@ from ..model.graph import Graph
 from ..model.graph_data import GraphData
 from ..model.metadata_keys import ARCH_KEY
 from ..olm.catalog_list import catalog_list_file
-from ..olm.catalog_model import Catalog
+from ..olm.catalog_views import CatalogView, catalog_view
 from ..olm.loading import load_catalog
-from ..olm.published_json import catalog_files
+from ..olm.published_json import published_files
 from ..olm.sources import CatalogSource
-from ..olm.validation import validate
 from ..progress import Progress
-from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish.api import ApiTotals, write_graph_api
 from ..publish.graph_data_tarball import graph_data_tarball
@@ -63,7 +62,7 @@ def pack_graph_data_as_read(read: GraphDataRead) -> bytes:
 
 @dataclass
 class CatalogRead:
-    """One operator catalog, loaded, validated and turned into its published files."""
+    """One operator catalog's published files, and what the build says of it."""
     source: CatalogSource
     files: dict[str, bytes]  # site path -> bytes (OUT/olm/NAME/...)
     valid: bool
@@ -75,36 +74,49 @@ class CatalogRead:
 class CatalogsRead:
     catalogs: list[CatalogRead]
     links: list[CatalogLink]  # what the home pages say of each catalog
-    pages: dict[str, bytes]  # site path -> bytes of the catalog pages (none with --no-html)
-    drawing: DrawStats | None = None  # the channel pictures (None: no pages)
 
 
-def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None, pages: bool,
-                  jobs: int | None = None, has_changes_page: bool = False,
-                  has_graphs: bool = True) -> CatalogsRead:
-    """Every --catalog, as opm loads and validates it, its JSON files and (``pages``) its pages;
-    without ``has_graphs`` (an operators-only site) the pages include the site's home page."""
-    read, loaded = [], []
-    for source in sources:
-        catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
-        validation = validate(catalog)
-        files = catalog_files(catalog, validation, extra={"openshiftVersion": source.openshift})
-        read.append(CatalogRead(source, files, validation.valid, _named_packages(catalog), len(files) - 1))
-        loaded.append((catalog, validation, source.openshift))
-    links = [CatalogLink(c.source.name, c.source.openshift, c.packages, c.valid) for c in read]
-    if not (pages and loaded):
-        return CatalogsRead(read, links, {})
+CatalogModels = list[tuple[CatalogSource, CatalogView]]
+
+
+def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None) -> CatalogModels:
+    """Every --catalog as opm loads and validates it: the one model of each, which the JSON
+    files and the pages are made from."""
+    return [(source, catalog_view(load_catalog(source.source, source.name, cache_dir=cache_dir),
+                                  openshift=source.openshift))
+            for source in sources]
+
+
+def catalog_links(read: CatalogModels) -> list[CatalogLink]:
+    return [CatalogLink(source.name, source.openshift, len(model.packages), model.valid) for source, model in read]
+
+
+def catalog_json(read: CatalogModels) -> CatalogsRead:
+    """Each catalog's published JSON files, and what the pages say of it."""
+    return CatalogsRead([CatalogRead(source, published_files(model, extra={"openshiftVersion": source.openshift}),
+                                     model.valid, len(model.packages), model.channels) for source, model in read],
+                        catalog_links(read))
+
+
+@dataclass
+class CatalogPages:
+    pages: int
+    drawing: DrawStats  # the channel pictures
+    written: list[str]  # the site paths written (pages and their .gz), for the marker
+
+
+def render_catalog_pages(site: StagedSite, read: CatalogModels, cache_dir: Path | None, jobs: int | None,
+                         has_changes_page: bool, has_graphs: bool) -> CatalogPages:
+    """The catalog pages and the operator checker's, written into ``site`` (in the worker, which
+    holds the models, while this process builds the graphs); without ``has_graphs`` (an
+    operators-only site) the site's home page too."""
     from ..render.catalog_pages import catalog_pages
     from ..render.graph_drawer import GraphDrawer
+    first = len(site.written)
     with GraphDrawer(cache_dir, jobs) as drawer:
-        files = catalog_pages(loaded, links, drawer, has_changes_page, has_graphs)
-    return CatalogsRead(read, links, files, drawer.stats)
-
-
-def _named_packages(catalog: Catalog) -> int:
-    """The packages a catalog publishes: one per name, as its index.json and pages list them
-    (a second olm.package blob of a name, or one without a name, is opm's error, not a package)."""
-    return len({package.name for package in catalog.packages if package.name})
+        pages = catalog_pages([model for _, model in read], catalog_links(read), drawer, site, has_changes_page,
+                              has_graphs)
+    return CatalogPages(pages, drawer.stats, site.written[first:])
 
 
 def read_release_contents(source: ContentsSource, graph: Graph, connection: ConnectionOptions | None,
@@ -144,7 +156,6 @@ def write_catalogs(site: StagedSite, read: CatalogsRead) -> None:
         write_files(site, catalog.files)
     # olm/catalogs.json: the catalogs by family and minor, where the operator checker starts
     write_files(site, catalog_list_file([catalog.source for catalog in read.catalogs]))
-    write_files(site, read.pages)
 
 
 def render_nginx_files() -> dict[str, str]:

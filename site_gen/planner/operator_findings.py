@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..olm.catalog_list import CATALOG_LIST
+from ..layout import CATALOG_LIST, catalog_index_json
 from ..olm.gates import normalize
-from ..olm.published_json import index_json
 from ..olm.update_check import (
     OperatorQuestion,
     ReadJson,
@@ -84,7 +83,7 @@ def _lifts(hop: JsonObject, to: tuple[int, int]) -> bool:
 
 
 def _packages(read_json: ReadJson, entry: JsonObject) -> JsonObject:
-    index = read_json(index_json(str(entry["name"]))) or {}
+    index = read_json(catalog_index_json(str(entry["name"]))) or {}
     return index.get("packages") or {}
 
 

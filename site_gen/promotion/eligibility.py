@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..model import versions
+from ..model.times import LONG_AGO
 from .entry_times import EntryTimes
 from .feeders import FeederRule
-from .times import LONG_AGO
 from .update_paths import PathWait
 
 

@@ -11,31 +11,9 @@ delay (errata can still promote it).
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
-from ..model.errors import InputError
+from ..inputs.blame_store import ChannelBlames
 from ..model.graph_data import Channel
-from .blame_store import ChannelBlames
-from .time_files import load_time_file
-from .times import parse_time
-
-
-def load_entry_times(path: Path) -> dict[str, dict[str, datetime]]:
-    """Read ``channel: {version: time}`` (YAML or JSON)."""
-    doc = load_time_file(path).document
-    if not isinstance(doc.data, dict):
-        raise InputError("entry times must map channel names to {version: time} mappings", path)
-    table: dict[str, dict[str, datetime]] = {}
-    for channel, entries in doc.data.items():
-        if not isinstance(channel, str) or not isinstance(entries, dict):
-            raise doc.error(f"{channel!r} must be a channel name mapping versions to times", channel)
-        table[channel] = {}
-        for version, value in entries.items():
-            try:
-                table[channel][str(version)] = parse_time(value)
-            except ValueError as exc:
-                raise doc.error(f"{channel} {version}: {exc}", channel, version) from None
-    return table
 
 
 class EntryTimes:
@@ -72,9 +50,9 @@ class EntryTimes:
 
     def _from_git(self, channel: Channel, version: str) -> datetime | None:
         # The line as the file has it (the document, not a list a projection re-sorted).
-        written = channel.document.data.get("versions") or []
+        written = channel.written
         if version not in written:
             return None
         times = self._blames.line_times(channel.path)
-        line = channel.document.line("versions", written.index(version))
+        line = channel.written_lines[written.index(version)]
         return times.get(line) if times and line else None

@@ -12,13 +12,13 @@ from datetime import datetime, timedelta
 
 from ..model import versions
 from ..model.graph_data import Channel, GraphData
+from ..model.times import format_time
 from .eligibility import Pending, pending_versions, zombies
 from .entry_times import EntryTimes
 from .feeders import FeederRule, feeder_rules
 from .guards import Guards, public_channel_versions
 from .model_shape import ChannelJson, FeederJson, PendingJson, PromotedJson, PromotionJson, WaitingJson
 from .projection import Promotion
-from .times import format_time
 from .update_paths import CandidateGraphs
 
 EARLIEST_POSSIBLE = "earliest possible, not expected"

@@ -9,19 +9,20 @@ from pathlib import Path
 
 import orjson
 
+from ..inputs.blame_store import ChannelBlames
+from ..inputs.git_blame import is_shallow_clone, revision_time
+from ..inputs.time_files import load_entry_times, load_errata
 from ..layout import PROMOTION_DATA
 from ..model.errors import InputError, Warnings
 from ..model.graph import Graph
 from ..model.graph_data import GraphData
-from .blame_store import ChannelBlames
-from .entry_times import EntryTimes, load_entry_times
-from .errata import errata_from_release_urls, load_errata
+from ..model.times import format_time
+from .entry_times import EntryTimes
+from .errata import errata_from_release_urls
 from .feeders import feeder_rules
-from .git_blame import is_shallow_clone, revision_time
 from .model_shape import PromotionJson
 from .projection import Promotion, project_promotions
 from .promotion_model import promotion_model
-from .times import format_time
 from .update_paths import CandidateGraphs
 
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from ..inputs.file_selection import qualifying_files, refuse_link_out
+from ..inputs.graph_data_files import channel_as_built
 from ..layout import GRAPH_DATA_TARBALL
 from ..model.errors import Warnings
 from ..model.graph_data import Channel, GraphData
@@ -30,10 +29,8 @@ _PROJECTED_NOTE = b"# versions as projected by site-gen --promote-until; the sou
 
 def _as_built(channel: Channel) -> bytes | None:
     """The channel file's content with the versions the build used, when they differ from it."""
-    if channel.versions == channel.document.data.get("versions"):
-        return None
-    document = {**channel.document.data, "versions": channel.versions}
-    return _PROJECTED_NOTE + yaml.safe_dump(document, sort_keys=False, allow_unicode=True).encode()
+    content = channel_as_built(channel)
+    return None if content is None else _PROJECTED_NOTE + content
 
 
 def tarball_files(data: GraphData) -> dict[str, Path | bytes]:

@@ -1,4 +1,4 @@
-"""Where the catalog pages live, and what the home pages say of each catalog.
+"""What the home pages say of each catalog (where its pages live: site_gen/layout.py).
 
 Kept apart from :mod:`.catalog_pages` so the cluster pages' home can link the catalogs
 without importing the catalog engine.
@@ -9,16 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 
-from ..layout import OLM_DIR
-from ..olm.published_json import catalog_dir
 from ..olm.sources import catalog_family, openshift_key
-
-CATALOGS_INDEX = f"{OLM_DIR}/index.html"      # every catalog, with what opm validate says of it
-OPERATOR_CHECKER = f"{OLM_DIR}/checker.html"  # the operator update checker
-
-
-def catalog_index(catalog: str) -> str:
-    return f"{catalog_dir(catalog)}/index.html"
 
 
 @dataclass(frozen=True)

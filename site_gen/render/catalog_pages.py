@@ -1,8 +1,9 @@
 """The operator-catalog pages: every catalog, its packages, each package's channels, and
 each channel's update graph as OLM v0 walks it.
 
-Pages are built from view models made once from the engine's results (site_gen/olm/),
-in the process that loaded the catalogs, and returned as files for the build to stage.
+Pages are built from the catalog model (site_gen/olm/catalog_views.py) that the JSON files
+are made from, in the build's worker process that loaded the catalogs, and written straight
+into the staged site.
 The pictures are drawn by :mod:`.catalog_picture`.
 """
 
@@ -12,26 +13,17 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 from .. import layout
-from ..olm.catalog_model import Catalog
+from ..layout import CATALOGS_INDEX, catalog_channel_page, catalog_page, channel_json, package_page
+from ..olm.catalog_views import CatalogView, PackageView
 from ..olm.graphs import ChannelGraph
-from ..olm.published_json import PackageView, catalog_dir, channel_json, graphs_of, package_views, path_component
-from ..olm.validation import Validation
 from .bundle_rows import NodeRow, bundle_rows
-from .catalog_links import CATALOGS_INDEX, CatalogLink, catalog_families, catalog_index
+from .catalog_links import CatalogLink, catalog_families
 from .catalog_picture import GROUP_FROM, dot_source
 from .checker_page import write_checker_page
-from .environment import CollectedPages, PageRenderer
+from .environment import PageRenderer, PageSink
 from .graph_drawer import GraphDrawer
 from .package_history import PackageFacts, package_histories
 from .svg_inline import inline_svg
-
-
-def package_page(catalog: str, package: str) -> str:
-    return f"{catalog_dir(catalog)}/{path_component(package)}/index.html"
-
-
-def channel_page(catalog: str, package: str, channel: str) -> str:
-    return f"{catalog_dir(catalog)}/{path_component(package)}/{path_component(channel)}.html"
 
 
 @dataclass(frozen=True)
@@ -112,7 +104,7 @@ ChannelPictures = list[tuple[ChannelView, Future[bytes]]]
 def _submit_pictures(catalog: str, openshift: str, view: PackageView, drawer: GraphDrawer) -> ChannelPictures:
     """Each channel's view, with its picture as dot will draw it."""
     pictures = []
-    for graph in graphs_of(view).values():
+    for graph in view.graphs.values():
         channel = channel_view(catalog, openshift, view, graph)
         label = f"{view.package.name} {graph.channel} ({catalog})"  # for dot's errors
         pictures.append((channel, drawer.submit(label, dot_source(graph, channel.rows))))
@@ -126,42 +118,40 @@ def _package_summary(view: PackageView, pictures: ChannelPictures) -> PackageSum
                           view.deprecations.package, drawn)
 
 
-def _summaries(catalogs: list[tuple[Catalog, Validation, str]], drawer: GraphDrawer) -> list[CatalogSummary]:
-    """Every catalog's model with its pictures. Every picture is submitted before the first is
-    waited for, so dot draws all of them in parallel, not one package's at a time."""
-    submitted = [(catalog, validation, openshift,
-                  [(view, _submit_pictures(catalog.name, openshift, view, drawer))
-                   for view in package_views(catalog, validation)])
-                 for catalog, validation, openshift in catalogs]
-    return [CatalogSummary(catalog.name, openshift, validation.valid, validation.catalog_error(),
+def _summaries(catalogs: list[CatalogView], drawer: GraphDrawer) -> list[CatalogSummary]:
+    """Every catalog's page model with its pictures. Every picture is submitted before the first
+    is waited for, so dot draws all of them in parallel, not one package's at a time."""
+    submitted = [(model, [(view, _submit_pictures(model.name, model.openshift, view, drawer))
+                          for view in model.packages])
+                 for model in catalogs]
+    return [CatalogSummary(model.name, model.openshift, model.valid, model.error,
                            [_package_summary(view, pictures) for view, pictures in packages])
-            for catalog, validation, openshift, packages in submitted]
+            for model, packages in submitted]
 
 
-def catalog_pages(catalogs: list[tuple[Catalog, Validation, str]], links: list[CatalogLink], drawer: GraphDrawer,
-                  has_changes_page: bool = False, has_graphs: bool = True) -> dict[str, bytes]:
-    """Site path -> bytes of every catalog page and the operator checker's, for ``(catalog,
-    validation, OpenShift minor)``. Without ``has_graphs`` (an operators-only site) the menu has
-    no cluster pages and the site's home page, which lists ``links``, is written here too."""
-    collected = CollectedPages()
-    pages = PageRenderer(collected, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
+def catalog_pages(catalogs: list[CatalogView], links: list[CatalogLink], drawer: GraphDrawer, sink: PageSink,
+                  has_changes_page: bool = False, has_graphs: bool = True) -> int:
+    """Every catalog page and the operator checker's, written to ``sink``; how many. Without
+    ``has_graphs`` (an operators-only site) the menu has no cluster pages and the site's home
+    page, which lists ``links``, is written here too."""
+    pages = PageRenderer(sink, has_changes_page=has_changes_page, has_catalogs=True, has_graphs=has_graphs)
     summaries = _summaries(catalogs, drawer)
     histories = package_histories([(summary.name, summary.openshift,
                                     {package.name: package_facts(package) for package in summary.packages})
                                    for summary in summaries])
     for summary in summaries:
-        pages.write(catalog_index(summary.name), "olm_catalog.html.j2", catalog=summary,
+        pages.write(catalog_page(summary.name), "olm_catalog.html.j2", catalog=summary,
                     package_page=package_page)
         for package in summary.packages:
             pages.write(package_page(summary.name, package.name), "olm_package.html.j2", catalog=summary,
-                        package=package, channel_page=channel_page, package_page=package_page,
+                        package=package, channel_page=catalog_channel_page, package_page=package_page,
                         history=histories.get((summary.name, package.name), []))
             for channel in package.channels:
-                pages.write(channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
+                pages.write(catalog_channel_page(summary.name, package.name, channel.channel), "olm_channel.html.j2",
                             catalog=summary, package=package, view=channel, package_page=package_page,
                             group_from=GROUP_FROM)
     pages.write(CATALOGS_INDEX, "olm_catalogs.html.j2", catalogs=summaries)
     write_checker_page(pages)
     if not has_graphs:
         pages.write(layout.HOME, "olm_home.html.j2", catalog_families=catalog_families(links))
-    return collected.files
+    return pages.pages

@@ -7,7 +7,7 @@ site_gen/olm/update_check.py).
 
 from __future__ import annotations
 
-from .catalog_links import OPERATOR_CHECKER
+from ..layout import OPERATOR_CHECKER
 from .environment import PageRenderer
 
 

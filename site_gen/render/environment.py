@@ -7,26 +7,22 @@ gets ``url(target)``, a relative link from that page to a site path.
 
 from __future__ import annotations
 
-import gc
 from typing import Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .. import layout
+from .. import collector, layout
 from ..olm.sources import catalog_family
 from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from ..resources import TEMPLATE_DIR
 from . import links
-from .catalog_links import CATALOGS_INDEX, OPERATOR_CHECKER, catalog_index
 from .channel_names import minor_anchor
 from .channel_view import MARKS
 from .update_rows import update_rows
 
-# Rendering a page leaves a few hundred objects in reference cycles, and builds run with the
-# cyclic collector paused (pipeline.site_build.collector_paused): left alone, the ~1,900
-# pages' cycles were 20 MiB in each build process at full scale, the peak. Collecting the
-# youngest generation every few pages scans only what was made since: a millisecond.
+# Rendering a page leaves objects in reference cycles while the collector is paused: every few
+# pages they are collected (collector.collect_young says why).
 COLLECT_EVERY = 32
 
 
@@ -37,8 +33,7 @@ class PageSink(Protocol):
 
 
 class CollectedPages:
-    """A PageSink that keeps what is written as files (site path -> bytes) for the build to
-    stage: the pages made beside the catalogs, in the worker that loaded them."""
+    """A PageSink that keeps what is written as files (site path -> bytes)."""
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
@@ -73,8 +68,8 @@ def make_environment() -> Environment:
         has_catalogs=False,      # the build publishes operator catalogs (--catalog)
         has_graphs=True,         # the build publishes update graphs (false: an operators-only site)
         has_release_contents=False,  # the home page links the compare page (releases with contents)
-        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=CATALOGS_INDEX, OPERATOR_CHECKER=OPERATOR_CHECKER,
-        catalog_index=catalog_index, catalog_family=catalog_family,
+        OLM_DIR=layout.OLM_DIR, CATALOGS_INDEX=layout.CATALOGS_INDEX, OPERATOR_CHECKER=layout.OPERATOR_CHECKER,
+        catalog_index=layout.catalog_page, SITE_PATHS_SCRIPT=layout.SITE_PATHS_SCRIPT, catalog_family=catalog_family,
     )
     return env
 
@@ -96,7 +91,7 @@ class PageRenderer:
         data = html.encode("utf-8")
         self.write_page(page, data)
         if self.pages % COLLECT_EVERY == 0:
-            gc.collect(0)
+            collector.collect_young()
         return data
 
     def write_page(self, page: str, data: bytes) -> None:

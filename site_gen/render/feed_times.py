@@ -15,11 +15,10 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..inputs.git import git_output
+from ..inputs.blame_store import ChannelBlames
+from ..inputs.git_blame import is_shallow_clone, last_commit_times, revision_time
 from ..model.graph_data import Channel, GraphData
 from ..model.versions import split_build
-from ..promotion.blame_store import ChannelBlames
-from ..promotion.git_blame import is_shallow_clone
 
 
 def fallback_time() -> datetime:
@@ -52,7 +51,7 @@ class FeedTimes:
         projected = self._projected.get((channel.name, version))
         if projected is not None:
             return projected
-        written = channel.document.data.get("versions") or [] if self._git else []
+        written = channel.written if self._git else ()
         index = next((i for i, entry in enumerate(written) if entry == version), None)
         if index is None:
             index = next((i for i, entry in enumerate(written)
@@ -60,7 +59,7 @@ class FeedTimes:
         if index is None:
             return self.fallback
         times = self._blames.line_times(channel.path)
-        line = channel.document.line("versions", index)
+        line = channel.written_lines[index]
         if times and line and times.get(line) is None and line in times and not self._blames.shallow:
             return self._edited(channel.path)  # blamed, but not committed yet
         return (times.get(line) if times and line else None) or self.fallback
@@ -79,26 +78,11 @@ class FeedTimes:
         found = self._changed.get(path)
         if found is None:
             if self._file_times is None:
-                self._file_times = self._last_commits() if self._git else {}
+                self._file_times = last_commit_times(self._data.root, "blocked-edges") if self._git else {}
             found = self._changed[path] = self._file_times.get(path.relative_to(self._data.root).as_posix(),
                                                                self.fallback)
         return found
 
     def revision_time(self) -> datetime:
         """The commit time of the graph-data's revision (what --changes-since compares with)."""
-        commit = (self._data.revision or {}).get("commit")
-        commit = commit if isinstance(commit, str) else None
-        stamp = git_output(self._data.root, "show", "-s", "--format=%ct", commit) if commit else None
-        return datetime.fromtimestamp(int(stamp), UTC) if stamp and stamp.strip().isdigit() else self.fallback
-
-    def _last_commits(self) -> dict[str, datetime]:
-        output = git_output(self._data.root, "log", "--first-parent", "--format=@%ct", "--name-only",
-                            "--relative", "--", "blocked-edges", timeout=300) or ""
-        times: dict[str, datetime] = {}
-        moment = None
-        for line in output.splitlines():
-            if line.startswith("@"):
-                moment = datetime.fromtimestamp(int(line[1:]), UTC)
-            elif line and moment is not None:
-                times.setdefault(line, moment)  # newest first: the first time seen is the last change
-        return times
+        return revision_time(self._data.root, self._data.revision) or self.fallback

@@ -22,11 +22,11 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .. import layout
+from ..inputs.blame_store import ChannelBlames
 from ..model import versions
 from ..model.graph_data import Channel, GraphData
-from ..promotion.blame_store import ChannelBlames
+from ..model.times import parse_time
 from ..promotion.model_shape import PromotionJson
-from ..promotion.times import parse_time
 from ..publish.precompressed import MIN_LENGTH, write_with_gzip
 from ..publish.staging import StagedSite
 from . import links

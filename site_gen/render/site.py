@@ -7,24 +7,21 @@ so both cores stay busy, on a cold build and on a rebuild with every picture cac
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 
 import orjson
 
-from .. import layout
+from .. import collector, layout
 from ..diffing.since import Changes, ChangesSince, changes_since
 from ..engine.build_graphs import BuiltGraphs
+from ..inputs.blame_store import ChannelBlames
 from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
-from ..promotion.blame_store import ChannelBlames
 from ..promotion.model_shape import PromotionJson
 from ..publish import graph_json
 from ..publish.release_contents_files import PublishedContents
@@ -75,18 +72,6 @@ class SiteTotals:
     drawing: DrawStats
 
 
-@contextmanager
-def _long_lived_objects() -> Iterator[None]:
-    """At full scale the page models are millions of objects that live until
-    the end of the build; the cyclic garbage collector would rescan them every few
-    thousand allocations, roughly doubling the time spent on page models."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def _risk_pages_json(view: ChannelView) -> str:
     """The channel's risks with their page links, for channel.js. Escaping every "<" keeps
     input text from ending (or re-opening) the <script> element it is embedded in."""
@@ -97,9 +82,11 @@ def _risk_pages_json(view: ChannelView) -> str:
 
 
 def copy_assets(site: StagedSite) -> None:
+    """The asset files, and assets/site-paths.js written from site_gen/layout.py."""
     for path in sorted(ASSET_DIR.iterdir()):
         if path.is_file():
             site.copy(f"{layout.ASSETS_DIR}/{path.name}", path)
+    site.write(layout.SITE_PATHS_SCRIPT, layout.site_paths_script())
 
 
 def _mark_tombstones(views: Views, promotion: PromotionJson) -> None:
@@ -227,7 +214,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
     revision = built.data.revision
     has_changes_page = options.changes_since is not None
     pages = PageRenderer(site, has_changes_page, options.has_catalogs)
-    with _long_lived_objects(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
+    # the page models live until the end of the build: see collector.frozen
+    with collector.frozen(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
         catalog = RiskCatalog()
         # the indexes add every risk of every served graph: the slugs are final before the
         # fork, and the channel views (which only the build process needs) find them there

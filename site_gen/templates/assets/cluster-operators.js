@@ -305,7 +305,7 @@ const SiteGenClusterOperators = (() => {
     const result = {from: now ? minorText(now) : null, to: to ? minorText(to) : null, catalogs: true, message: null,
                     ignored: read.ignored, summary: [], operators: []};
     if (now === null || to === null) result.message = "There is no target minor to check the operators against: choose a target.";
-    const listing = await readJson("olm/catalogs.json");
+    const listing = await readJson(SiteGenPaths.catalogList);
     const catalogs = ((listing || {}).catalogs || []).filter(isMapping);
     if (!catalogs.length) {
       result.catalogs = false;

@@ -75,9 +75,9 @@
       installed: field("installed").value, openshiftFrom: field("from").value, openshiftTo: field("to").value};
   }
 
-  /* The channel's page (its file's path with .html), relative to this page (olm/checker.html). */
+  /* The channel's page, relative to this page (olm/checker.html). */
   const channelHref = (catalog, pkg, channel) =>
-    SiteGen.siteHref(rules.channelPath(catalog, pkg, channel).replace(/^olm\//, "").replace(/\.json$/, ".html"));
+    SiteGen.siteHref(SiteGenPaths.channelPage(catalog, pkg, channel).slice(SiteGenPaths.olmDir.length + 1));
 
   function bundleItem(bundle) {
     return el("li", {class: "hop", "data-bundle": bundle.bundle},
@@ -159,7 +159,7 @@
   }
 
   async function start() {
-    const listing = await readJson("olm/catalogs.json");
+    const listing = await readJson(SiteGenPaths.catalogList);
     catalogs = (listing && listing.catalogs) || [];
     const params = new URLSearchParams(window.location.search);
     const families = [...new Set(catalogs.map((entry) => entry.family))];

@@ -7,17 +7,7 @@
 const SiteGenOperatorRules = (() => {
   const MINOR = /^[vV]?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$/;
   const V_PREFIX = /^[vV][0-9]/;
-  const SAFE = /[A-Za-z0-9._-]/;
-
-  /* publish.path_component: every UTF-8 byte outside A-Za-z0-9._- as %XX; ".", ".." and "" whole. */
-  function pathComponent(name) {
-    const bytes = new TextEncoder().encode(name);
-    const all = () => Array.from(bytes, (b) => "%" + b.toString(16).toUpperCase().padStart(2, "0")).join("");
-    const encoded = Array.from(bytes, (b) => (b < 128 && SAFE.test(String.fromCharCode(b))
-      ? String.fromCharCode(b) : "%" + b.toString(16).toUpperCase().padStart(2, "0"))).join("");
-    if (encoded === "" || encoded === "." || encoded === "..") return all() || "%00";
-    return encoded;
-  }
+  const {pathComponent} = SiteGenPaths;   // assets/site-paths.js, written from site_gen/layout.py
 
   const less = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
   const same = (a, b) => a !== null && b !== null && a[0] === b[0] && a[1] === b[1];
@@ -253,9 +243,8 @@ const SiteGenOperatorRules = (() => {
     return found;
   }
 
-  const channelPath = (catalog, pkg, channel) =>
-    `olm/${pathComponent(catalog)}/${pathComponent(pkg)}/${pathComponent(channel)}.json`;
-  const indexPath = (catalog) => `olm/${pathComponent(catalog)}/index.json`;
+  const channelPath = SiteGenPaths.channelJson;
+  const indexPath = SiteGenPaths.catalogIndexJson;
 
   function updatesFrom(node, bundle, version) {
     if (meta(node, "io.operatorframework.deprecated.legacy") === "true") return false;
@@ -440,7 +429,7 @@ const SiteGenOperatorRules = (() => {
       return notFound(answer, `OpenShift does not downgrade from ${asked.openshiftFrom} to ${asked.openshiftTo}`);
     }
     if (!asked.installed) return notFound(answer, "which version of the operator is installed?");
-    const listing = await readJson("olm/catalogs.json");
+    const listing = await readJson(SiteGenPaths.catalogList);
     const catalogs = [...((listing || {}).catalogs || [])];
     if (!catalogs.length) return notFound(answer, "this site publishes no operator catalog");
     const entry = catalogFor(catalogs, asked.family, now);

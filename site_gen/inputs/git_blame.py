@@ -13,11 +13,10 @@ are wrong, not merely old: callers treat them as unknown.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
-from ..inputs.git import git_output
-from .times import UTC
+from .git import git_output
 
 _HEADER = re.compile(r"^(?P<sha>[0-9a-f]{40}|[0-9a-f]{64}) \d+ (?P<line>\d+)(?: \d+)?$")
 _UNCOMMITTED = re.compile(r"^0+$")
@@ -59,6 +58,21 @@ def blame_line_times(path: Path, boundary_unknown: bool = False) -> dict[int, da
                         "--no-textconv", "--", path.name,
                         timeout=300)
     return None if output is None else parse_porcelain(output, boundary_unknown)
+
+
+def last_commit_times(root: Path, folder: str) -> dict[str, datetime]:
+    """Path (relative to ``root``) -> committer time of the last first-parent commit that changed
+    it, for every file ever committed below ``folder``; empty without git."""
+    output = git_output(root, "log", "--first-parent", "--format=@%ct", "--name-only", "--relative", "--", folder,
+                        timeout=300) or ""
+    times: dict[str, datetime] = {}
+    moment = None
+    for line in output.splitlines():
+        if line.startswith("@"):
+            moment = datetime.fromtimestamp(int(line[1:]), UTC)
+        elif line and moment is not None:
+            times.setdefault(line, moment)  # newest first: the first time seen is the last change
+    return times
 
 
 def revision_time(root: Path, revision: dict | None) -> datetime | None:

@@ -18,13 +18,12 @@ import hashlib
 import json
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..atomic_files import write_atomically
-from ..inputs.git import git_output
+from .git import git_output
 from .git_blame import blame_line_times
-from .times import UTC
 
 LineTimes = dict[int, datetime | None]
 

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import orjson
 import yaml
 
-from ..inputs.regular_files import read_regular
-from ..inputs.structured_files import load_json, load_yaml
 from ..model.document import Document
 from ..model.errors import InputError
+from ..model.times import LONG_AGO, parse_time
+from .regular_files import read_regular
+from .structured_files import load_json, load_yaml
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -111,3 +113,46 @@ def _load_json(path: Path) -> TimeFile:
 def load_time_file(path: Path) -> TimeFile:
     """YAML or JSON by file extension, as the other structured inputs."""
     return _load_json(path) if path.suffix.lower() == ".json" else _load_yaml(path)
+
+
+def load_entry_times(path: Path) -> dict[str, dict[str, datetime]]:
+    """Read ``channel: {version: time}`` (YAML or JSON)."""
+    doc = load_time_file(path).document
+    if not isinstance(doc.data, dict):
+        raise InputError("entry times must map channel names to {version: time} mappings", path)
+    table: dict[str, dict[str, datetime]] = {}
+    for channel, entries in doc.data.items():
+        if not isinstance(channel, str) or not isinstance(entries, dict):
+            raise doc.error(f"{channel!r} must be a channel name mapping versions to times", channel)
+        table[channel] = {}
+        for version, value in entries.items():
+            try:
+                table[channel][str(version)] = parse_time(value)
+            except ValueError as exc:
+                raise doc.error(f"{channel} {version}: {exc}", channel, version) from None
+    return table
+
+
+def load_errata(path: Path) -> dict[str, datetime | None]:
+    """version -> public since (LONG_AGO when the time is unknown), None when not public."""
+    found = load_time_file(path)
+    doc = found.document
+    if not isinstance(doc.data, dict):
+        raise InputError("the errata file must map versions to public, true, false or a time", path)
+    public: dict[str, datetime | None] = {}
+    for version, value in doc.data.items():
+        written = found.yaml11_booleans.get((str(version),))
+        if written is not None:
+            raise doc.error(f"errata of {version}: {written!r} is a boolean only in YAML 1.1, easy to "
+                            "misread; write public, true or false", version)
+        if value is True or value == "public":
+            public[str(version)] = LONG_AGO
+        elif value is False:
+            public[str(version)] = None
+        else:
+            try:
+                public[str(version)] = parse_time(value)
+            except ValueError:
+                raise doc.error(f"errata of {version}: {value!r} must be public, true, false "
+                                "or the time it became public", version) from None
+    return public

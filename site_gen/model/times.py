@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 
 UTC = UTC
@@ -35,7 +36,7 @@ def format_time(moment: datetime) -> str:
     return moment.replace(tzinfo=None).isoformat(timespec=spec) + "Z"
 
 
-def resolve_time(text: str, environ=os.environ) -> tuple[datetime, bool]:
+def resolve_time(text: str, environ: Mapping[str, str] = os.environ) -> tuple[datetime, bool]:
     """``now`` or an explicit time -> (time, whether it came from the clock).
 
     ``now`` honours SOURCE_DATE_EPOCH so a scheduled build can be reproduced."""

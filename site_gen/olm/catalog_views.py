@@ -1,0 +1,80 @@
+"""A loaded catalog as it is published: packages -> channels -> graph, with opm's validation.
+
+Computed once per catalog, in the step that reads it; the JSON writer
+(:mod:`.published_json`), the pages (site_gen/render/catalog_pages.py) and
+``site-gen check --catalog`` all read this one model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalog_model import Bundle, Catalog, Channel, Package
+from .deprecations import PackageDeprecations, package_deprecations
+from .graphs import ChannelGraph, channel_graph
+from .validation import Validation, validate
+
+
+@dataclass(frozen=True)
+class PackageView:
+    """One package: its channels and bundles (the first blob of each name), its deprecations,
+    what opm validate says of it, and each channel's graph, in byte-wise channel name order."""
+
+    package: Package
+    channels: dict[str, Channel]
+    bundles: dict[str, Bundle]
+    deprecations: PackageDeprecations
+    valid: bool
+    error: str | None
+    graphs: dict[str, ChannelGraph]
+
+
+@dataclass(frozen=True)
+class CatalogView:
+    name: str
+    openshift: str  # the OpenShift minor it serves ("" when the build does not know)
+    valid: bool     # opm validate passes it
+    error: str | None
+    others: dict[str, int]  # blobs of schemas OLM does not read, by schema
+    packages: list[PackageView]  # every named package, in byte-wise name order
+
+    @property
+    def channels(self) -> int:
+        """Channel graphs the catalog publishes (one JSON file and one page each)."""
+        return sum(len(view.graphs) for view in self.packages)
+
+
+def graphs_of(channels: dict[str, Channel], bundles: dict[str, Bundle], valid: bool) -> dict[str, ChannelGraph]:
+    """The graph of each channel; OLM v0's choices only when the package is valid."""
+    return {name: channel_graph(channel, bundles, with_updates=valid)
+            for name, channel in sorted(channels.items(), key=lambda item: item[0].encode())}
+
+
+def package_views(catalog: Catalog, validation: Validation) -> list[PackageView]:
+    """Every named package (first blob of a name), in byte-wise name order."""
+    packages: dict[str, Package] = {}
+    for package in catalog.packages:
+        if package.name:
+            packages.setdefault(package.name, package)
+    channels: dict[str, dict[str, Channel]] = {name: {} for name in packages}
+    for channel in catalog.channels:
+        if channel.package in channels and channel.name:
+            channels[channel.package].setdefault(channel.name, channel)
+    bundles: dict[str, dict[str, Bundle]] = {name: {} for name in packages}
+    for bundle in catalog.bundles:
+        if bundle.package in bundles:
+            bundles[bundle.package].setdefault(bundle.name, bundle)
+    views = []
+    for name in sorted(packages, key=str.encode):
+        valid = validation.package_valid(name)
+        graphs = graphs_of(channels[name], bundles[name], valid)
+        views.append(PackageView(packages[name], channels[name], bundles[name], package_deprecations(catalog, name),
+                                 valid, validation.package_error(name), graphs))
+    return views
+
+
+def catalog_view(catalog: Catalog, validation: Validation | None = None, openshift: str = "") -> CatalogView:
+    """The published model of ``catalog`` (validated here unless ``validation`` is given)."""
+    validation = validation if validation is not None else validate(catalog)
+    return CatalogView(catalog.name, openshift, validation.valid, validation.catalog_error(),
+                       dict(sorted(catalog.others.items())), package_views(catalog, validation))
