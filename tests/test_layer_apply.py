@@ -3,11 +3,13 @@ prefixes, containerd's whiteout, opaque and link rules, and the digest checked."
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import struct
 
 import pytest
 
-from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget
+from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget, zstd
 
 from registry_images import entries_layer as layer
 
@@ -57,8 +59,70 @@ def test_a_layer_that_does_not_match_its_digest_is_refused_naming_it():
         tree.apply_layer(iter([BASE]), wrong)
 
 
-def test_a_blob_that_is_no_archive_is_hashed_and_skipped():
-    tree = ImageTree(PREFIXES, MemoryTarget())
-    blob = b"plain bytes, neither gzip nor tar"
-    assert tree.apply_layer(iter([blob]), digest(blob)) is False
-    assert tree.target.files == {}
+@pytest.mark.parametrize("blob, what", [
+    (b"plain bytes, neither gzip nor tar", "is neither gzip, zstd nor tar"),
+    (b"\x1f\x8b\x00" + bytes(600), "is neither gzip, zstd nor tar"),  # containerd's gzip magic has the method
+    (gzip.compress(b"{}" * 300, mtime=0), "is gzip-compressed, but not a tar archive"),
+    (zstd.compress(b"{}" * 300), "is zstd-compressed, but not a tar archive"),
+])
+def test_bytes_that_are_no_tar_are_refused_as_opm_refuses_them(blob, what):
+    """containerd hands whatever is not gzip or zstd to Go's archive/tar as it is, which fails
+    on a first block that is no header: opm cannot unpack the image."""
+    with pytest.raises(LayerRefused, match=f"^layer {digest(blob)} {what}: opm cannot unpack it"):
+        applied(blob)
+
+
+def test_an_empty_blob_applies_nothing_as_in_containerd():
+    assert applied(BASE, b"").target.files == applied(BASE).target.files
+
+
+def plain_tar(*entries: tuple) -> bytes:
+    return gzip.decompress(layer(*entries))
+
+
+def v7(tar: bytes) -> bytes:
+    """The same archive with every header's magic wiped: the pre-POSIX format Go still reads."""
+    blocks = bytearray(tar)
+    for start in range(0, len(blocks), 512):
+        block = blocks[start:start + 512]
+        if block[257:263] == b"ustar\0":
+            block[257:265] = bytes(8)
+            block[148:156] = b"        "
+            block[148:156] = b"%06o\0 " % sum(block)
+            blocks[start:start + 512] = block
+    return bytes(blocks)
+
+
+@pytest.mark.parametrize("encode", [
+    lambda tar: tar,
+    lambda tar: zstd.compress(tar),
+    lambda tar: b"".join(zstd.compress(tar[i:i + 1000]) for i in range(0, len(tar), 1000)),  # frames in a row
+    lambda tar: struct.pack("<II", 0x184D2A53, 3) + b"abc" + zstd.compress(tar),  # a skippable frame first
+    lambda tar: v7(tar),
+], ids=["uncompressed", "zstd", "zstd-frames", "zstd-skippable", "v7"])
+def test_uncompressed_zstd_and_v7_layers_read_as_the_gzip_one(encode):
+    top = ("release-manifests/0000_50_a.yaml", b"a3"), ("manifests/.wh.0000_00_cvo.yaml", b"")
+    assert applied(BASE, encode(plain_tar(*top))).target.files == applied(BASE, layer(*top)).target.files
+
+
+def test_a_zstd_layer_that_breaks_off_is_refused():
+    blob = zstd.compress(plain_tar(("manifests/a.yaml", b"a" * 5000)))[:-20]
+    with pytest.raises(LayerRefused, match=f"^layer {digest(blob)} is corrupt"):
+        applied(blob)
+
+
+@pytest.mark.parametrize("field", [(100, 108), (108, 116), (136, 148), (329, 337)])
+def test_a_header_number_go_cannot_parse_is_refused(field):
+    """Go's reader parses mode, uid, gid, mtime and (above V7) the device numbers too; a field
+    that is no octal number makes the header invalid, and opm fails."""
+    tar = bytearray(plain_tar(("manifests/a.yaml", b"a")))
+    start = next(i for i in range(0, len(tar), 512) if tar[i + 156] == ord("0"))
+    block = tar[start:start + 512]
+    block[field[0]:field[1]] = b"9" * (field[1] - field[0] - 1) + b"\0"
+    block[148:156] = b"        "
+    block[148:156] = b"%06o\0 " % sum(block)
+    tar[start:start + 512] = block
+    with pytest.raises(LayerRefused, match="a tar header with a number Go's archive/tar cannot read"):
+        applied(bytes(tar))
+
+

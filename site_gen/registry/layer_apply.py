@@ -20,8 +20,13 @@ API::
 bytes do not match raises :class:`LayerRefused` after it was applied: the target is then
 half-applied and must be thrown away, as the catalog reader throws away its staging folder).
 Any refusal is a :class:`LayerRefused` whose message is a predicate: "layer <digest> <why>".
-A blob that is neither gzip nor tar is hashed and otherwise skipped (``apply_layer`` returns
-False); zstd is refused.
+
+The bytes are decoded as opm decodes them (containerd's ``compression.DecompressStream``): the
+descriptor's media type is never looked at; a blob that starts with gzip's magic (1f 8b 08) is
+gunzipped, one that starts with zstd's (a frame or a skippable frame) is un-zstd'ed, and any
+other is handed to the tar reader as it is. So an empty blob applies nothing, a blob of other
+bytes is refused as Go's ``archive/tar`` refuses it (its first block is no tar header), and a
+zstd layer is read.
 
 The rules (containerd ``archive/tar.go``, continuity ``fs/path.go``):
 
@@ -59,6 +64,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+try:  # the standard library's from Python 3.14, the same module before
+    from compression import zstd  # type: ignore[import-not-found]
+except ImportError:
+    from backports import zstd
+
 Parts = tuple[str, ...]
 
 BLOCK = 512
@@ -67,6 +77,9 @@ WHITEOUT = ".wh."
 _ZERO = bytes(BLOCK)
 _HEADER_ONLY = frozenset(b"123456")  # link, symlink, char, block, dir, FIFO: no data whatever the size says
 _LOW_BYTES = bytes(range(128))
+GZIP_MAGIC = b"\x1f\x8b\x08"                 # containerd's, deflate method included
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+ZSTD_WINDOW_LOG = 29                          # 512 MiB: the zstd window klauspost's decoder accepts (opm's)
 
 
 @dataclass(frozen=True)
@@ -189,8 +202,8 @@ class ImageTree:
         if count > self.limits.layers:
             raise LayerRefused(f"image has {count:,} layers, more than the limit of {self.limits.layers:,}")
 
-    def apply_layer(self, chunks: Iterator[bytes], digest: str) -> bool:
-        """Apply one layer (the blob's bytes as they arrive); False when it is no archive."""
+    def apply_layer(self, chunks: Iterator[bytes], digest: str) -> None:
+        """Apply one layer (the blob's bytes as they arrive)."""
         remaining = self.limits.compressed_total - self.downloaded
         if remaining < self.limits.compressed:
             source = _Blob(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} compressed "
@@ -200,8 +213,8 @@ class ImageTree:
                            f"is larger than the limit of {self.limits.compressed:,} bytes")
         try:
             try:
-                applied = self._apply(source)
-            except (LayerRefused, zlib.error) as exc:
+                self._apply(source)
+            except (LayerRefused, zlib.error, zstd.ZstdError) as exc:
                 # bytes that are not the layer are the source's fault, not the layer's: say so first
                 refusal = exc if isinstance(exc, LayerRefused) else \
                     LayerRefused(f"is corrupt: cannot be decoded ({exc})")
@@ -215,7 +228,6 @@ class ImageTree:
                 raise LayerRefused("does not match its digest")
         except LayerRefused as exc:
             raise LayerRefused(f"layer {digest} {exc}") from None
-        return applied
 
     def directory(self, parts: Parts) -> bool:
         """Whether ``parts`` is a directory, reached without following a link."""
@@ -254,16 +266,14 @@ class ImageTree:
 
     # --- one layer ----------------------------------------------------------------------------
 
-    def _apply(self, source: _Blob) -> bool:
+    def _apply(self, source: _Blob) -> None:
         head = source.peek()
-        if head[:4] == b"\x28\xb5\x2f\xfd":
-            raise LayerRefused("is zstd-compressed, which is not supported")
-        if head[:2] == b"\x1f\x8b":
-            stream = _Tar(_gunzip(source), self)
-        elif len(head) >= 262 and head[257:262] == b"ustar":
-            stream = _Tar(iter(source), self)
-        else:
-            return False
+        if head.startswith(GZIP_MAGIC):
+            stream = _Tar(_gunzip(source), self, "gzip-compressed")
+        elif _zstd_start(head):
+            stream = _Tar(_unzstd(source), self, "zstd-compressed")
+        else:  # containerd: "uncompressed", whatever the bytes are
+            stream = _Tar(iter(source), self, "")
         allowance = self.limits.expansion_floor
         unpacked: set[Parts] = set()
         count = 0
@@ -275,7 +285,6 @@ class ImageTree:
             if self.entries > self.limits.entries_total:
                 raise LayerRefused(f"takes the image past {self.limits.entries_total:,} entries, the limit")
             self._entry(header, stream, unpacked)
-        return True
 
     def _entry(self, header: _Header, stream: _Tar, unpacked: set[Parts]) -> None:
         parts = self._checked_parts(header.name)
@@ -559,6 +568,33 @@ class _Blob:
             pass
 
 
+def _zstd_start(head: bytes) -> bool:
+    """containerd's zstd detection: a frame's magic, or a skippable frame's (0x184D2A5?)."""
+    return head.startswith(ZSTD_MAGIC) or (len(head) >= 8 and int.from_bytes(head[:4], "little") & ~0xF == 0x184D2A50)
+
+
+def _unzstd(source: _Blob) -> Iterator[bytes]:
+    """zstd frames one after another (skippable ones yield nothing), as klauspost's reader;
+    at most 1 MiB at a time."""
+    def fresh():
+        return zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: ZSTD_WINDOW_LOG})
+    decompressor, fed = fresh(), False
+    for chunk in source:
+        while chunk or not decompressor.needs_input:
+            if decompressor.eof:
+                chunk = decompressor.unused_data + chunk
+                decompressor, fed = fresh(), False
+                if not chunk:
+                    break
+            fed = fed or bool(chunk)
+            out = decompressor.decompress(chunk, 1 << 20)
+            chunk = b""
+            if out:
+                yield out
+    if fed and not decompressor.eof:
+        raise LayerRefused("is corrupt: its zstd stream breaks off")
+
+
 def _gunzip(source: _Blob) -> Iterator[bytes]:
     """gzip members one after another, as Go's multistream reader; at most 1 MiB at a time."""
     decompressor = zlib.decompressobj(31)
@@ -591,8 +627,9 @@ class _Header:
 class _Tar:
     """Go's archive/tar reader over decoded bytes, counting them against the allowance."""
 
-    def __init__(self, pieces: Iterator[bytes], tree: ImageTree):
+    def __init__(self, pieces: Iterator[bytes], tree: ImageTree, compression: str):
         self._pieces = pieces
+        self._compression = compression  # "gzip-compressed", "zstd-compressed" or "" (as it is)
         self._buffer = bytearray()
         self._tree = tree
         self._allowed = lambda: 0
@@ -651,20 +688,29 @@ class _Tar:
         self._allowed = allowed
         extended: dict[str, str] = {}
         long_name = long_link = None
+        first = True
         while True:
             block = self._take(BLOCK)
             if not block:
                 return
+            if first and block != _ZERO and (len(block) < BLOCK or not _sum_matches(block)):
+                what = f"{self._compression}, but not a tar archive" if self._compression else \
+                    "neither gzip, zstd nor tar"
+                raise LayerRefused(f"is {what}: opm cannot unpack it (Go's archive/tar: invalid tar header)")
+            first = False
             if len(block) < BLOCK:
                 raise LayerRefused("is corrupt: its tar stream breaks off")
             if block == _ZERO:
                 second = self._take(BLOCK)
                 if not second or second == _ZERO:
                     return
+                if len(second) < BLOCK:
+                    raise LayerRefused("is corrupt: its tar stream breaks off")
                 raise LayerRefused("is corrupt: a zero block inside its tar stream")
-            _check_sum(block)
+            if not _sum_matches(block):
+                raise LayerRefused("is corrupt: a tar header's checksum does not match")
             flag = block[156]
-            size = _number(block[124:136])
+            size = _header_numbers(block)
             if flag in (ord("x"), ord("g"), ord("L"), ord("K")):
                 if size > self._tree.limits.special_header:
                     raise LayerRefused(f"has a tar extension header of {size:,} bytes, more than "
@@ -679,10 +725,10 @@ class _Tar:
                 else:
                     yield _Header("", "skip", 0, "")  # global PAX header: containerd ignores it
                 continue
-            magic = block[257:265]
             name = _c_string(block[0:100])
-            if magic[:6] == b"ustar\0" and block[345] != 0:
-                name = _c_string(block[345:500]) + "/" + name
+            if block[257:263] == b"ustar\0":  # USTAR and PAX; STAR's prefix is shorter (Go's getFormat)
+                prefix = _c_string(block[345:476] if block[508:512] == b"tar\0" else block[345:500])
+                name = f"{prefix}/{name}" if prefix else name
             linkname = _c_string(block[157:257])
             name = long_name if long_name is not None else name
             linkname = long_link if long_link is not None else linkname
@@ -725,26 +771,59 @@ def _c_string(data: bytes) -> str:
     return os.fsdecode(data.split(b"\0", 1)[0])
 
 
-def _number(field: bytes) -> int:
-    if field[:1] and field[0] & 0x80:  # base-256 (GNU)
-        value = int.from_bytes(field, "big", signed=False) & ~(0x80 << (8 * (len(field) - 1)))
-        if field[0] & 0x40:
-            raise LayerRefused("is corrupt: a negative number in a tar header")
-        return value
-    text = field.split(b"\0", 1)[0].strip(b" ")
+class _BadNumber(Exception):
+    pass
+
+
+def _octal(field: bytes) -> int:
+    """Go's parseOctal: NULs and spaces trimmed on both sides, up to the first NUL, base 8,
+    at most 64 bits (read as Go's int64)."""
+    text = field.strip(b" \0").split(b"\0", 1)[0]
+    if not text:
+        return 0
+    if text.translate(None, b"01234567"):  # signs, "0o", "_", blanks: int() takes them, ParseUint does not
+        raise _BadNumber
+    value = int(text, 8)
+    if value >= 1 << 64:
+        raise _BadNumber
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _numeric(field: bytes) -> int:
+    """Go's parseNumeric: base-256 (signed, first bit set) or octal."""
+    if field[:1] and field[0] & 0x80:
+        negative = bool(field[0] & 0x40)
+        value = int.from_bytes(bytes([field[0] & 0x7F ^ (0x7F if negative else 0)]) +
+                               (bytes(255 - byte for byte in field[1:]) if negative else field[1:]), "big")
+        if value >> 63:
+            raise _BadNumber
+        return ~value if negative else value
+    return _octal(field)
+
+
+def _header_numbers(block: bytes) -> int:
+    """The entry's size, once every number Go's reader parses parsed as it parses them (a field
+    it cannot parse makes the header invalid: ErrHeader)."""
     try:
-        return int(text, 8) if text else 0
-    except ValueError:
-        raise LayerRefused("is corrupt: a tar header that is not a tar header") from None
+        for start, end in ((100, 108), (108, 116), (116, 124), (136, 148)):  # mode, uid, gid, mtime
+            _numeric(block[start:end])
+        if block[257:263] == b"ustar\0" or block[257:265] == b"ustar  \0":  # any format above V7
+            _numeric(block[329:337]), _numeric(block[337:345])  # device major, minor
+        return _numeric(block[124:136])
+    except _BadNumber:
+        raise LayerRefused("is corrupt: a tar header with a number Go's archive/tar cannot read") from None
 
 
-def _check_sum(block: bytes) -> None:
-    stored = _number(block[148:156])
+def _sum_matches(block: bytes) -> bool:
+    """Go's getFormat: the stored checksum (octal) is the unsigned or the signed sum."""
+    try:
+        stored = _octal(block[148:156])
+    except _BadNumber:
+        return False
     counted = (block[:148] + b"        " + block[156:]).translate(None, b"\0")  # zeros add nothing: faster
     unsigned = sum(counted)
     signed = unsigned - 256 * len(counted.translate(None, _LOW_BYTES))  # bytes above 127 as int8
-    if stored not in (unsigned, signed):
-        raise LayerRefused("is corrupt: a tar header's checksum does not match")
+    return stored in (unsigned, signed)
 
 
 def _pax(data: bytes) -> dict[str, str]:
