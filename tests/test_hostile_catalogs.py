@@ -8,13 +8,14 @@ import os
 import subprocess
 import sys
 
+import orjson
 import pytest
 from hostile import assert_refused, run_with_peak
 from olm_catalogs import bundle, chain, channel, entry, package, write_json, write_yaml
 
-from site_gen.olm.blobs import MAX_NAME_IN_PATH, MAX_RANGE_TERMS
+from site_gen.olm.blobs import MAX_CHANNEL_ENTRIES, MAX_NAME_IN_PATH, MAX_RANGE_TERMS
 from site_gen.olm.decoding import MAX_JSON_FILE, MAX_JSON_OBJECT
-from site_gen.olm.loading import MAX_DEPTH
+from site_gen.olm.loading import MAX_DEPTH, MAX_ENTRIES
 
 from conftest import REPO
 
@@ -129,6 +130,61 @@ def test_skip_ranges_of_10000_terms_are_refused_naming_the_line(tmp_path):
                                               f"{MAX_RANGE_TERMS}")
     line = int(stderr.split(":")[1])
     assert "skipRange" in path.read_text().splitlines()[line - 1]
+
+
+def _channel_of(tmp_path, count: int, skip_range=lambda version: None):
+    versions = [f"1.{number // 1000}.{number % 1000}" for number in range(count)]
+    entries = [entry(f"p.v{version}", skip_range=skip_range(version)) for version in versions]
+    blobs = [package("p"), channel("p", "stable", entries)] + [bundle("p", f"p.v{v}", v) for v in versions]
+    return write_yaml(tmp_path / "catalog" / "c.yaml", blobs)
+
+
+def test_a_channel_over_the_entry_limit_is_refused_naming_the_line(tmp_path):
+    """Edges test every entry's skipRange against every other entry: the cost grows with the
+    square of a channel's entries, so their number is capped (at the limit it is read)."""
+    path = _channel_of(tmp_path / "over", MAX_CHANNEL_ENTRIES + 1)
+    status, stderr, _ = build_catalog(tmp_path / "over", path.parent)
+    assert_refused(status, stderr, f"{path}:", f"the channel has {MAX_CHANNEL_ENTRIES + 1:,} entries, more than "
+                                              f"the limit of {MAX_CHANNEL_ENTRIES:,} for one channel")
+    line = int(stderr.split(":")[1])
+    lines = path.read_text().splitlines()
+    assert "entries:" in lines[line - 2:line], lines[line - 2:line]  # the entries list, where it starts
+    at_limit = _channel_of(tmp_path / "at", MAX_CHANNEL_ENTRIES)
+    status, stderr, _ = build_catalog(tmp_path / "at", at_limit.parent)
+    assert status == 0, stderr
+
+
+@pytest.mark.slow
+def test_a_channel_at_the_entry_limit_with_the_longest_ranges_is_built_with_pages(tmp_path):
+    """The worst a channel can cost: every entry at the term limit, each range holding every
+    lower version (a complete graph). It builds, pages included, within the hostile runs'
+    time limit and in bounded memory."""
+    filler = " ".join(f"!={number}.9.9" for number in range(MAX_RANGE_TERMS - 1))
+    path = _channel_of(tmp_path, MAX_CHANNEL_ENTRIES, lambda version: f"{filler} <{version}")
+    status, stderr, peak = run_with_peak("build", "--catalog", f"ops-v4.20={path.parent}", "--out", tmp_path / "site",
+                                         "--quiet", "--cache-dir", tmp_path / "cache", timeout=120)
+    assert status == 0, stderr
+    graph = orjson.loads((tmp_path / "site" / "olm" / "ops-v4.20" / "p" / "stable.json").read_bytes())
+    assert len(graph["edges"]) == MAX_CHANNEL_ENTRIES * (MAX_CHANNEL_ENTRIES - 1) // 2
+    assert peak < 400, f"{peak} MiB resident"
+
+
+@pytest.mark.slow
+def test_a_catalog_of_more_files_than_the_limit_is_refused_before_reading_one(tmp_path):
+    """Counted while the walk lists them: none is read (each is broken YAML, which would be
+    the error otherwise), and the message names the catalog directory."""
+    root = tmp_path / "catalog"
+    write_yaml(root / "p.yaml", [package("p")])
+    per_directory = 1_000
+    for number in range(MAX_ENTRIES // per_directory):
+        folder = root / f"d{number:03d}"
+        folder.mkdir()
+        for item in range(per_directory):
+            (folder / f"{item}.yaml").write_bytes(b"schema: [broken\n")
+    status, stderr, peak = build_catalog(tmp_path, root)
+    assert_refused(status, stderr, f"{root}: error: refusing to read a catalog of more than {MAX_ENTRIES:,} files "
+                                   "and directories")
+    assert "broken" not in stderr and peak < 200, (stderr, peak)
 
 
 HOSTILE_NAME = "evil\x1b[2J\x00\r\x9bname"
