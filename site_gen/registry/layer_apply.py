@@ -102,6 +102,16 @@ class TreeLimits:
     links: int = 255                  # symbolic links followed resolving one path (continuity)
 
 
+@dataclass
+class Budget:
+    """What a :class:`TarReader` counts decoded bytes against (an :class:`ImageTree` is one for
+    its image), and how its refusals say what is bounded and what fails on bytes that are no tar."""
+    limits: TreeLimits
+    scope: str = "the image"
+    no_tar: str = "opm cannot unpack it (Go's archive/tar: invalid tar header)"
+    expanded: int = 0
+
+
 class LayerRefused(Exception):
     """The layer cannot be applied as containerd would, or exceeds a limit; the message is
     a predicate: "layer <digest> " + message."""
@@ -186,6 +196,9 @@ Target = DirectoryTarget | MemoryTarget
 class ImageTree:
     """The layers of one image applied in order (see the module docstring)."""
 
+    scope = Budget.scope    # what its decoded-bytes limit bounds, for TarReader's messages
+    no_tar = Budget.no_tar
+
     def __init__(self, prefixes: list[Parts], target: Target, limits: TreeLimits | None = None):
         self.prefixes = [tuple(prefix) for prefix in prefixes]
         self.target = target
@@ -206,10 +219,10 @@ class ImageTree:
         """Apply one layer (the blob's bytes as they arrive)."""
         remaining = self.limits.compressed_total - self.downloaded
         if remaining < self.limits.compressed:
-            source = _Blob(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} compressed "
+            source = LayerBytes(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} compressed "
                                               "bytes, the limit")
         else:
-            source = _Blob(chunks, self.limits.compressed,
+            source = LayerBytes(chunks, self.limits.compressed,
                            f"is larger than the limit of {self.limits.compressed:,} bytes")
         try:
             try:
@@ -266,14 +279,14 @@ class ImageTree:
 
     # --- one layer ----------------------------------------------------------------------------
 
-    def _apply(self, source: _Blob) -> None:
+    def _apply(self, source: LayerBytes) -> None:
         head = source.peek()
         if head.startswith(GZIP_MAGIC):
-            stream = _Tar(_gunzip(source), self, "gzip-compressed")
+            stream = TarReader(gunzip(source), self, "gzip-compressed")
         elif _zstd_start(head):
-            stream = _Tar(_unzstd(source), self, "zstd-compressed")
+            stream = TarReader(_unzstd(source), self, "zstd-compressed")
         else:  # containerd: "uncompressed", whatever the bytes are
-            stream = _Tar(iter(source), self, "")
+            stream = TarReader(iter(source), self, "")
         allowance = self.limits.expansion_floor
         unpacked: set[Parts] = set()
         count = 0
@@ -286,7 +299,7 @@ class ImageTree:
                 raise LayerRefused(f"takes the image past {self.limits.entries_total:,} entries, the limit")
             self._entry(header, stream, unpacked)
 
-    def _entry(self, header: _Header, stream: _Tar, unpacked: set[Parts]) -> None:
+    def _entry(self, header: TarHeader, stream: TarReader, unpacked: set[Parts]) -> None:
         parts = self._checked_parts(header.name)
         if not parts:
             return  # the root itself
@@ -459,7 +472,7 @@ class ImageTree:
                 elif node.children[name].kind == "dir":
                     stack.append(child)
 
-    def _write(self, path: Parts, header: _Header, stream: _Tar) -> None:
+    def _write(self, path: Parts, header: TarHeader, stream: TarReader) -> None:
         if header.size > self.limits.file_bytes:
             raise LayerRefused(f"holds {_shown(header.name)} of {header.size:,} bytes, more than the limit of "
                                f"{self.limits.file_bytes:,} for a file read")
@@ -469,7 +482,7 @@ class ImageTree:
         self._add(path, _Node("file", size=header.size))
         self.target.write(path, stream.file_data(header))
 
-    def _hardlink(self, path: Parts, header: _Header, kept: bool) -> None:
+    def _hardlink(self, path: Parts, header: TarHeader, kept: bool) -> None:
         parts = self._checked_parts(header.linkname)
         source = (*self._resolve(parts[:-1], header.linkname), *parts[-1:])
         node = self._node(source)
@@ -530,7 +543,7 @@ def _shown(name: str) -> str:
 
 # --- bytes: the blob, gzip, tar ---------------------------------------------------------------------
 
-class _Blob:
+class LayerBytes:
     """The layer's bytes as they arrive, hashed and counted."""
 
     def __init__(self, chunks: Iterator[bytes], limit: int, over: str):
@@ -573,7 +586,7 @@ def _zstd_start(head: bytes) -> bool:
     return head.startswith(ZSTD_MAGIC) or (len(head) >= 8 and int.from_bytes(head[:4], "little") & ~0xF == 0x184D2A50)
 
 
-def _unzstd(source: _Blob) -> Iterator[bytes]:
+def _unzstd(source: LayerBytes) -> Iterator[bytes]:
     """zstd frames one after another (skippable ones yield nothing), as klauspost's reader;
     at most 1 MiB at a time."""
     def fresh():
@@ -595,7 +608,7 @@ def _unzstd(source: _Blob) -> Iterator[bytes]:
         raise LayerRefused("is corrupt: its zstd stream breaks off")
 
 
-def _gunzip(source: _Blob) -> Iterator[bytes]:
+def gunzip(source: LayerBytes) -> Iterator[bytes]:
     """gzip members one after another, as Go's multistream reader; at most 1 MiB at a time."""
     decompressor = zlib.decompressobj(31)
     for chunk in source:
@@ -616,7 +629,7 @@ def _gunzip(source: _Blob) -> Iterator[bytes]:
 
 
 @dataclass
-class _Header:
+class TarHeader:
     name: str
     kind: str        # "file", "dir", "link", "hardlink", "other", "skip"
     size: int        # bytes of data that follow
@@ -624,14 +637,14 @@ class _Header:
     consumed: bool = False
 
 
-class _Tar:
+class TarReader:
     """Go's archive/tar reader over decoded bytes, counting them against the allowance."""
 
-    def __init__(self, pieces: Iterator[bytes], tree: ImageTree, compression: str):
+    def __init__(self, pieces: Iterator[bytes], budget: ImageTree | Budget, compression: str):
         self._pieces = pieces
         self._compression = compression  # "gzip-compressed", "zstd-compressed" or "" (as it is)
         self._buffer = bytearray()
-        self._tree = tree
+        self._budget = budget
         self._allowed = lambda: 0
         self.read = 0
 
@@ -677,14 +690,15 @@ class _Tar:
 
     def _count(self, size: int) -> None:
         self.read += size
-        self._tree.expanded += size
+        self._budget.expanded += size
         if self.read > self._allowed():
-            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._tree.limits.expansion} per "
-                               f"compressed byte plus {self._tree.limits.expansion_floor:,}: a decompression bomb?")
-        if self._tree.expanded > self._tree.limits.expanded_total:
-            raise LayerRefused(f"takes the image past {self._tree.limits.expanded_total:,} decoded bytes, the limit")
+            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._budget.limits.expansion} per "
+                               f"compressed byte plus {self._budget.limits.expansion_floor:,}: a decompression bomb?")
+        if self._budget.expanded > self._budget.limits.expanded_total:
+            raise LayerRefused(f"takes {self._budget.scope} past {self._budget.limits.expanded_total:,} decoded bytes, "
+                               "the limit")
 
-    def headers(self, allowed) -> Iterator[_Header]:
+    def headers(self, allowed) -> Iterator[TarHeader]:
         self._allowed = allowed
         extended: dict[str, str] = {}
         long_name = long_link = None
@@ -696,7 +710,7 @@ class _Tar:
             if first and block != _ZERO and (len(block) < BLOCK or not _sum_matches(block)):
                 what = f"{self._compression}, but not a tar archive" if self._compression else \
                     "neither gzip, zstd nor tar"
-                raise LayerRefused(f"is {what}: opm cannot unpack it (Go's archive/tar: invalid tar header)")
+                raise LayerRefused(f"is {what}: {self._budget.no_tar}")
             first = False
             if len(block) < BLOCK:
                 raise LayerRefused("is corrupt: its tar stream breaks off")
@@ -712,9 +726,9 @@ class _Tar:
             flag = block[156]
             size = _header_numbers(block)
             if flag in (ord("x"), ord("g"), ord("L"), ord("K")):
-                if size > self._tree.limits.special_header:
+                if size > self._budget.limits.special_header:
                     raise LayerRefused(f"has a tar extension header of {size:,} bytes, more than "
-                                       f"{self._tree.limits.special_header:,} (Go's archive/tar refuses it)")
+                                       f"{self._budget.limits.special_header:,} (Go's archive/tar refuses it)")
                 data = b"".join(self.data(size))
                 if flag == ord("x"):
                     extended.update(_pax(data))
@@ -723,7 +737,7 @@ class _Tar:
                 elif flag == ord("K"):
                     long_link = _c_string(data)
                 else:
-                    yield _Header("", "skip", 0, "")  # global PAX header: containerd ignores it
+                    yield TarHeader("", "skip", 0, "")  # global PAX header: containerd ignores it
                 continue
             name = _c_string(block[0:100])
             if block[257:263] == b"ustar\0":  # USTAR and PAX; STAR's prefix is shorter (Go's getFormat)
@@ -749,12 +763,12 @@ class _Tar:
             kind = _kind(flag, name)
             if kind is None:
                 raise LayerRefused(f"holds {_shown(name)} of unknown type {chr(flag)!r} (containerd refuses it)")
-            header = _Header(name, kind, 0 if flag in _HEADER_ONLY else size, linkname)
+            header = TarHeader(name, kind, 0 if flag in _HEADER_ONLY else size, linkname)
             yield header
             if not header.consumed:
                 self._skip(header.size)
 
-    def file_data(self, header: _Header) -> Iterator[bytes]:
+    def file_data(self, header: TarHeader) -> Iterator[bytes]:
         """The data of the entry just yielded, for the tree to keep."""
         header.consumed = True
         return self.data(header.size)
