@@ -128,6 +128,9 @@ def hostile_images(anonymous_registry):
             pusher.image(tag, "amd64", [base_layer(), FIRST],
                          labels={"operators.operatorframework.io.index.configs.v1": label})
         pusher.image("layers-10000", "amd64", [base_layer()] * 10_000, labels=CONFIGS)
+        for tag, size in (("size-larger", len(FIRST) + 1), ("size-smaller", len(FIRST) - 1), ("size-zero", 0)):
+            pusher.image(tag, "amd64", [base_layer(), FIRST], labels=CONFIGS,
+                         layer_sizes=[len(base_layer()), size])
         for tag, (blob, media_type) in ENCODED.items():
             below = [FIRST] if tag == "layer-empty" else []
             pusher.image(tag, "amd64", [base_layer(), *below, blob], labels=CONFIGS, oci=True,
@@ -228,6 +231,21 @@ def test_layers_are_decoded_by_their_bytes_as_opm_decodes_them(tmp_path, hostile
                                        ("layer-zstd-json", "is zstd-compressed, but not a tar archive")])
 def test_a_layer_that_is_no_tar_is_refused_as_opm_fails_on_it(tmp_path, capsys, hostile_images, tag, what):
     refused(tmp_path, capsys, hostile_images, tag, f"layer {digest_of(ENCODED[tag][0])} {what}: opm cannot unpack it")
+
+
+@pytest.mark.parametrize("tag, size", [("size-larger", len(FIRST) + 1), ("size-smaller", len(FIRST) - 1)])
+def test_a_layer_whose_size_is_not_the_manifests_is_refused(tmp_path, capsys, hostile_images, tag, size):
+    """containerd's content store refuses a blob whose size is not its descriptor's (when that
+    is not 0), before opm unpacks anything."""
+    refused(tmp_path, capsys, hostile_images, tag, f"layer {digest_of(FIRST)} is {len(FIRST):,} bytes where the "
+                                                   f"manifest says {size:,}")
+
+
+def test_a_layer_of_size_zero_in_the_manifest_is_read_as_containerd_reads_it(tmp_path, hostile_images):
+    assert main(build_args(tmp_path, hostile_images, "size-zero")) == 0
+    files = {"gates/catalog.yaml": GATES, "stale/catalog.yaml": STALE}
+    assert published(tmp_path / "site") == {name: data for name, data in expected(tmp_path, files).items()
+                                            if name.startswith("olm/ops/")}
 
 
 def test_a_symbolic_link_out_of_the_catalog_is_refused_naming_it(tmp_path, capsys, hostile_images):

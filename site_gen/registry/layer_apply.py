@@ -215,30 +215,34 @@ class ImageTree:
         if count > self.limits.layers:
             raise LayerRefused(f"image has {count:,} layers, more than the limit of {self.limits.layers:,}")
 
-    def apply_layer(self, chunks: Iterator[bytes], digest: str) -> None:
-        """Apply one layer (the blob's bytes as they arrive)."""
+    def apply_layer(self, chunks: Iterator[bytes], digest: str, size: int = 0) -> None:
+        """Apply one layer (the blob's bytes as they arrive). ``size``, the manifest's, is held
+        to the blob's as containerd's content store holds it when it stores the blob (unless 0)."""
         remaining = self.limits.compressed_total - self.downloaded
         if remaining < self.limits.compressed:
-            source = LayerBytes(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} compressed "
-                                              "bytes, the limit")
+            source = LayerBytes(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} "
+                                                   "compressed bytes, the limit")
         else:
             source = LayerBytes(chunks, self.limits.compressed,
-                           f"is larger than the limit of {self.limits.compressed:,} bytes")
+                                f"is larger than the limit of {self.limits.compressed:,} bytes")
         try:
+            refusal: LayerRefused | None = None
             try:
                 self._apply(source)
             except (LayerRefused, zlib.error, zstd.ZstdError) as exc:
-                # bytes that are not the layer are the source's fault, not the layer's: say so first
                 refusal = exc if isinstance(exc, LayerRefused) else \
                     LayerRefused(f"is corrupt: cannot be decoded ({exc})")
-                source.drain()
-                if "sha256:" + source.sha256.hexdigest() != digest:
-                    raise LayerRefused("does not match its digest") from None
-                raise refusal from None
             source.drain()
             self.downloaded += source.count
+            # bytes that are not the layer are the source's fault, not the layer's: say so first;
+            # then what opm fails on before unpacking (the store's size check), then the layer's own
             if "sha256:" + source.sha256.hexdigest() != digest:
                 raise LayerRefused("does not match its digest")
+            if size > 0 and source.count != size:
+                raise LayerRefused(f"is {source.count:,} bytes where the manifest says {size:,} (containerd "
+                                   "refuses it: unexpected commit size)")
+            if refusal is not None:
+                raise refusal
         except LayerRefused as exc:
             raise LayerRefused(f"layer {digest} {exc}") from None
 
