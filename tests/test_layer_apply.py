@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import struct
+import tarfile
 
 import pytest
 
@@ -126,3 +128,35 @@ def test_a_header_number_go_cannot_parse_is_refused(field):
         applied(bytes(tar))
 
 
+
+
+def one_file(name: str, tar_format: int, pax: dict[str, str] | None = None, data: bytes = b"x") -> bytes:
+    info = tarfile.TarInfo(name)
+    info.size, info.mtime, info.pax_headers = len(data), 0, pax or {}
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tar_format) as archive:
+        archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("pax, files", [
+    ({"path": "", "size": "", "mtime": "1.5", "uid": "+7"}, {"manifests/a.yaml": b"x"}),  # empty: the header's
+    ({"path": "manifests/b.yaml", "linkpath": ""}, {"manifests/b.yaml": b"x"}),
+])
+def test_pax_records_merged_as_go_merges_them(pax, files):
+    assert applied(one_file("manifests/a.yaml", tarfile.PAX_FORMAT, pax)).target.files == files
+
+
+@pytest.mark.parametrize("key, value", [("uid", "abc"), ("gid", "1_0"), ("size", " 1"), ("mtime", "1.x"),
+                                        ("atime", ".5"), ("ctime", str(1 << 63))])
+def test_a_pax_number_go_cannot_read_is_refused(key, value):
+    with pytest.raises(LayerRefused, match=f"is corrupt: a PAX {key} Go's archive/tar cannot read"):
+        applied(one_file("manifests/a.yaml", tarfile.PAX_FORMAT, {key: value}))
+
+
+def test_a_gnu_long_name_wins_over_a_pax_path_as_in_go():
+    """Go merges PAX records, then sets the GNU long name over them."""
+    long_name = "manifests/" + "g" * 120 + ".yaml"
+    pax_block = one_file("manifests/a.yaml", tarfile.PAX_FORMAT, {"path": "manifests/pax.yaml"})[:1024]
+    spliced = pax_block + one_file(long_name, tarfile.GNU_FORMAT)
+    assert applied(spliced).target.files == {long_name: b"x"}

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import zlib
 from collections.abc import Iterator
@@ -748,17 +749,16 @@ class TarReader:
                 prefix = _c_string(block[345:476] if block[508:512] == b"tar\0" else block[345:500])
                 name = f"{prefix}/{name}" if prefix else name
             linkname = _c_string(block[157:257])
-            name = long_name if long_name is not None else name
-            linkname = long_link if long_link is not None else linkname
-            if "path" in extended:
-                name = extended["path"]
-            if "linkpath" in extended:
-                linkname = extended["linkpath"]
-            if "size" in extended:
-                try:
-                    size = int(extended["size"])
-                except ValueError:
-                    raise LayerRefused("is corrupt: a PAX size that is not a number") from None
+            # Go's mergePAX (an empty value keeps the header's; a number it cannot parse is an
+            # invalid header), then the GNU long names, which win over PAX's when not empty
+            for key in ("uid", "gid", "size", "mtime", "atime", "ctime"):
+                if extended.get(key) and not _pax_number(extended[key], key.endswith("time")):
+                    raise LayerRefused(f"is corrupt: a PAX {key} Go's archive/tar cannot read")
+            size = int(extended["size"]) if extended.get("size") else size
+            name = extended.get("path") or name
+            linkname = extended.get("linkpath") or linkname
+            name = long_name or name
+            linkname = long_link or linkname
             if any(key.startswith("GNU.sparse") for key in extended) or flag == ord("S"):
                 raise LayerRefused(f"holds {_shown(name)}, a sparse file, which is not supported")
             extended, long_name, long_link = {}, None, None
@@ -842,6 +842,17 @@ def _sum_matches(block: bytes) -> bool:
     unsigned = sum(counted)
     signed = unsigned - 256 * len(counted.translate(None, _LOW_BYTES))  # bytes above 127 as int8
     return stored in (unsigned, signed)
+
+
+_PAX_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _pax_number(value: str, time: bool) -> bool:
+    """Whether Go reads ``value``: strconv.ParseInt(v, 10, 64), or for a time parsePAXTime
+    (such an integer of seconds, then optionally "." and digits)."""
+    seconds, dot, fraction = value.partition(".") if time else (value, "", "")
+    return bool(_PAX_INTEGER.fullmatch(seconds)) and -(1 << 63) <= int(seconds) < 1 << 63 and \
+        (not fraction or fraction.isascii() and fraction.isdigit())
 
 
 def _pax(data: bytes) -> dict[str, str]:
