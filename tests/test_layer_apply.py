@@ -160,3 +160,15 @@ def test_a_gnu_long_name_wins_over_a_pax_path_as_in_go():
     pax_block = one_file("manifests/a.yaml", tarfile.PAX_FORMAT, {"path": "manifests/pax.yaml"})[:1024]
     spliced = pax_block + one_file(long_name, tarfile.GNU_FORMAT)
     assert applied(spliced).target.files == {long_name: b"x"}
+
+
+def test_a_zstd_bomb_stops_at_the_expansion_limit():
+    """zstd is decoded in 1 MiB steps like gzip, so the same ratio stops it early."""
+    header = tarfile.TarInfo("var/zeros")
+    header.size = 1 << 30
+    compressor = zstd.ZstdCompressor()
+    bomb = compressor.compress(header.tobuf(format=tarfile.USTAR_FORMAT)) + b"".join(
+        compressor.compress(bytes(1 << 20)) for _ in range(256)) + compressor.flush()
+    assert len(bomb) < 100_000
+    with pytest.raises(LayerRefused, match=r"expands past [0-9,]+ bytes, 100 per compressed byte"):
+        applied(bomb)
