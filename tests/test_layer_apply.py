@@ -172,3 +172,31 @@ def test_a_zstd_bomb_stops_at_the_expansion_limit():
     assert len(bomb) < 100_000
     with pytest.raises(LayerRefused, match=r"expands past [0-9,]+ bytes, 100 per compressed byte"):
         applied(bomb)
+
+
+def with_size_field(tar: bytes, kind: bytes, field: bytes) -> bytes:
+    """``tar`` with the size field of its first header of type ``kind`` replaced (checksum redone)."""
+    blocks = bytearray(tar)
+    start = next(i for i in range(0, len(blocks), 512) if blocks[i + 156:i + 157] == kind)
+    block = blocks[start:start + 512]
+    block[124:136] = field
+    block[148:156] = b"        "
+    block[148:156] = b"%06o\0 " % sum(block)
+    blocks[start:start + 512] = block
+    return bytes(blocks)
+
+
+NEGATIVE = b"\xff" * 12  # base-256 -1
+
+
+def test_a_negative_size_is_refused_unless_the_header_carries_no_data():
+    """Go's handleRegularFile: a negative size is an invalid header, except for the header-only
+    types (links, directories, devices), whose size is taken as 0; an extension header too."""
+    for kind, name in ((b"0", "manifests/a.yaml"), (b"x", "manifests/" + "p" * 120)):
+        tar = with_size_field(one_file(name, tarfile.PAX_FORMAT), kind, NEGATIVE)
+        with pytest.raises(LayerRefused, match="is corrupt: a negative size"):
+            applied(tar)
+    link = with_size_field(plain_tar(("manifests/a.yaml", b"a"), ("manifests/l.yaml", "symlink", "a.yaml")),
+                           b"2", NEGATIVE)
+    tree = applied(link)
+    assert tree.links_under(("manifests",)) == {"manifests/l.yaml": "a.yaml"}

@@ -730,6 +730,8 @@ class TarReader:
                 raise LayerRefused("is corrupt: a tar header's checksum does not match")
             flag = block[156]
             size = _header_numbers(block)
+            if size < 0 and flag not in _HEADER_ONLY:  # Go's handleRegularFile, before and after PAX
+                raise LayerRefused("is corrupt: a negative size")
             if flag in (ord("x"), ord("g"), ord("L"), ord("K")):
                 if size > self._budget.limits.special_header:
                     raise LayerRefused(f"has a tar extension header of {size:,} bytes, more than "
@@ -762,7 +764,7 @@ class TarReader:
             if any(key.startswith("GNU.sparse") for key in extended) or flag == ord("S"):
                 raise LayerRefused(f"holds {_shown(name)}, a sparse file, which is not supported")
             extended, long_name, long_link = {}, None, None
-            if size < 0:
+            if size < 0 and flag not in _HEADER_ONLY:
                 raise LayerRefused("is corrupt: a negative size")
             kind = _kind(flag, name)
             if kind is None:
