@@ -13,7 +13,13 @@ import pytest
 from hostile import assert_refused, run_with_peak
 from olm_catalogs import bundle, chain, channel, entry, package, write_json, write_yaml
 
-from site_gen.olm.blobs import MAX_CHANNEL_ENTRIES, MAX_NAME_IN_PATH, MAX_RANGE_TERMS
+from site_gen.olm.blobs import (
+    MAX_CATALOG_ENTRY_PAIRS,
+    MAX_CATALOG_RANGE_CHECKS,
+    MAX_CHANNEL_ENTRIES,
+    MAX_NAME_IN_PATH,
+    MAX_RANGE_TERMS,
+)
 from site_gen.olm.decoding import MAX_JSON_FILE, MAX_JSON_OBJECT
 from site_gen.olm.loading import MAX_DEPTH, MAX_ENTRIES
 
@@ -152,6 +158,33 @@ def test_a_channel_over_the_entry_limit_is_refused_naming_the_line(tmp_path):
     at_limit = _channel_of(tmp_path / "at", MAX_CHANNEL_ENTRIES)
     status, stderr, _ = build_catalog(tmp_path / "at", at_limit.parent)
     assert status == 0, stderr
+
+
+def _channels_of(tmp_path, channels: int, skip_range=None):
+    blobs: list[dict] = []
+    versions = [f"1.{number // 1000}.{number % 1000}" for number in range(MAX_CHANNEL_ENTRIES)]
+    for number in range(channels):
+        name = f"p{number}"
+        blobs += [package(name), channel(name, "stable", [entry(f"{name}.v{v}", skip_range=skip_range)
+                                                          for v in versions])]
+        blobs += [bundle(name, f"{name}.v{v}", v) for v in versions]
+    return write_json(tmp_path / "catalog" / "c.json", blobs)
+
+
+@pytest.mark.parametrize("channels, skip_range, limit, what", [
+    (MAX_CATALOG_ENTRY_PAIRS // MAX_CHANNEL_ENTRIES ** 2 + 1, None, MAX_CATALOG_ENTRY_PAIRS, "entry pairs"),
+    (2, " ".join(f"!={number}.9.9" for number in range(MAX_RANGE_TERMS)), MAX_CATALOG_RANGE_CHECKS, "checks"),
+])
+def test_a_catalog_of_channels_over_the_catalog_limits_is_refused_naming_the_channel(tmp_path, channels, skip_range,
+                                                                                      limit, what):
+    """Each channel under its cap, but together past what a catalog may cost: the channel that
+    passes the limit is named (its file and line), as the channel cap names it."""
+    path = _channels_of(tmp_path, channels, skip_range)
+    status, stderr, _ = build_catalog(tmp_path, path.parent)
+    line = assert_refused(status, stderr, f"{path}:", f"more than {limit:,} {what}", "the limit for a catalog")
+    number = int(line.split(":")[1])
+    blob_start = "".join(path.read_text().splitlines()[number - 1:number + 3]).replace(" ", "")
+    assert f'"schema":"olm.channel","package":"p{channels - 1}"' in blob_start, blob_start
 
 
 @pytest.mark.slow

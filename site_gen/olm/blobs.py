@@ -27,6 +27,13 @@ MAX_RANGE_TERMS = 64
 # has 80 (patterns-operator/fast, 2026-08); 1,000 entries of 64-term ranges each holding every
 # version (999,000 edges) take 41 s with pages and 333 MiB here; 2,000 would pass the 60 s bound.
 MAX_CHANNEL_ENTRIES = 1_000
+# The same cost over a whole catalog (many channels, each under that cap), summed over its
+# channels: entry pairs (entries squared: every entry is weighed against every other, ~1.2 s per
+# million with pages) and range-term checks (entries times the terms of the channel's skipRanges:
+# one channel at both caps, 64 million, is the 41 s above). Real catalogs: 26,283 pairs and 3,244
+# checks (v4.20, 2026-08); the two limits together stay under 60 s.
+MAX_CATALOG_ENTRY_PAIRS = 10_000_000
+MAX_CATALOG_RANGE_CHECKS = MAX_CHANNEL_ENTRIES * MAX_CHANNEL_ENTRIES * MAX_RANGE_TERMS
 MAX_NAME_IN_PATH = 255 - len(".json.gz")  # a package or channel name as a file name (NAME_MAX)
 # CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)
 _CSV_FIELDS = ("displayName", "minKubeVersion", "maturity")
@@ -37,6 +44,8 @@ class BlobReader:
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
+        self.entry_pairs = 0
+        self.range_checks = 0
 
     def add(self, value: object, path: Path, line: int, lines: dict[tuple, int]) -> None:
         origin = Origin(path, line)
@@ -55,8 +64,9 @@ class BlobReader:
             self.catalog.packages.append(Package(meta.get("name", ""), context.string("defaultChannel", "package"),
                                                  origin))
         elif schema == "olm.channel":
-            self.catalog.channels.append(Channel(meta.get("package", ""), meta.get("name", ""),
-                                                 context.entries(), origin))
+            entries = context.entries()
+            self._weigh(entries, origin)
+            self.catalog.channels.append(Channel(meta.get("package", ""), meta.get("name", ""), entries, origin))
         elif schema == "olm.bundle":
             self.catalog.bundles.append(_bundle(meta, context))
         elif schema == "olm.deprecations":
@@ -64,6 +74,20 @@ class BlobReader:
                                                           origin))
         else:
             self.catalog.others[schema] = self.catalog.others.get(schema, 0) + 1
+
+    def _weigh(self, entries: tuple[Entry, ...], origin: Origin) -> None:
+        """Count what the channel's edges will cost against the catalog's limits."""
+        terms = sum(len(entry.skip_range.split()) for entry in entries if entry.skip_range)
+        self.entry_pairs += len(entries) ** 2
+        self.range_checks += len(entries) * terms
+        if self.entry_pairs > MAX_CATALOG_ENTRY_PAIRS:
+            raise InputError(f"with this channel the catalog's channels hold more than {MAX_CATALOG_ENTRY_PAIRS:,} "
+                             "entry pairs (each channel's entries squared), the limit for a catalog",
+                             origin.path, origin.line)
+        if self.range_checks > MAX_CATALOG_RANGE_CHECKS:
+            raise InputError(f"with this channel the catalog's skipRanges need more than {MAX_CATALOG_RANGE_CHECKS:,} "
+                             "checks (each channel's entries times its range terms), the limit for a catalog",
+                             origin.path, origin.line)
 
 
 def _check_file_names(meta: dict[str, str], schema: str, origin: Origin) -> None:
