@@ -136,10 +136,13 @@ class Pusher:
         return Pushed(digest_of(body), len(body), media_type)
 
     def image(self, reference: str | None, architecture: str, layers: list[bytes], oci: bool = False,
-              labels: dict[str, str] | None = None, diff_ids: list[str] | None = None) -> Pushed:
+              labels: dict[str, str] | None = None, diff_ids: list[str] | None = None,
+              layer_types: list[str] | None = None, layer_sizes: list[int] | None = None) -> Pushed:
         """An image of ``layers`` (base first, each gzip'd tar or any bytes), its config
         carrying ``labels``. ``diff_ids``: the config's, when decompressing a layer to
-        compute them would not do (a gzip bomb)."""
+        compute them would not do (a gzip bomb). ``layer_types``: each layer's media type
+        (default: the gzip'd tar layer type of the manifest's kind); ``layer_sizes``: the sizes
+        the manifest gives (default: the true ones)."""
         if diff_ids is None:
             diff_ids = [_diff_id(layer) for layer in layers]
         config = json.dumps({"architecture": architecture, "os": "linux",
@@ -151,8 +154,9 @@ class Pusher:
             "mediaType": OCI_MANIFEST if oci else DOCKER_MANIFEST,
             "config": {"mediaType": OCI_CONFIG if oci else DOCKER_CONFIG, "size": len(config),
                        "digest": self.blob(config)},
-            "layers": [{"mediaType": layer_type, "size": len(layer), "digest": self.blob(layer)}
-                       for layer in layers],
+            "layers": [{"mediaType": media_type, "size": size, "digest": self.blob(layer)}
+                       for layer, media_type, size in zip(layers, layer_types or [layer_type] * len(layers),
+                                                          layer_sizes or [len(layer) for layer in layers])],
         }
         return self.manifest(reference, json.dumps(manifest).encode(), manifest["mediaType"])
 

@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.registry, pytest.mark.skipif(REGISTRY is None, reason=
 
 FIXTURES = Path(__file__).parent / "olm_fixtures"
 REPOSITORY = "redhat/redhat-operator-index"
-NOT_AN_ARCHIVE = b"neither gzip nor tar: a layer opm reads nothing from\n"
+NOT_AN_ARCHIVE = b"neither gzip nor tar: a layer opm fails on\n"
 CONFIGS = {"operators.operatorframework.io.index.configs.v1": "/configs"}
 
 

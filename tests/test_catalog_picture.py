@@ -118,3 +118,12 @@ def test_the_largest_real_channels_fit_a_1280_by_900_window(minor):
         width, height = svg_size_px(dot_source(graph, view.rows))
         assert width <= MAX_WIDTH_PX and height <= MAX_HEIGHT_PX, (package_name, name, width, height)
         assert width >= height, (package_name, name)  # left to right: never a tall column
+
+
+def test_a_text_for_dot_is_cut_to_what_dot_reads():
+    """dot refuses a quoted string past 16,384 characters: a chain of 3,000 bundles' names in a
+    tooltip, or one absurd name, once stopped the build."""
+    from site_gen.render.dot_source import MAX_DOT_TEXT, dot_quoted
+    assert dot_quoted("a\x1b" * 20_000) == '"' + "a\\\\x1b" * (MAX_DOT_TEXT // 2 - 1) + "a…" + '"'
+    assert len(dot_quoted("\x1b" * 20_000)) < 16_384
+    assert dot_quoted("short") == '"short"'

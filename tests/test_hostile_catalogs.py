@@ -8,13 +8,20 @@ import os
 import subprocess
 import sys
 
+import orjson
 import pytest
 from hostile import assert_refused, run_with_peak
 from olm_catalogs import bundle, chain, channel, entry, package, write_json, write_yaml
 
-from site_gen.olm.blobs import MAX_NAME_IN_PATH, MAX_RANGE_TERMS
+from site_gen.olm.blobs import (
+    MAX_CATALOG_ENTRY_PAIRS,
+    MAX_CATALOG_RANGE_CHECKS,
+    MAX_CHANNEL_ENTRIES,
+    MAX_NAME_IN_PATH,
+    MAX_RANGE_TERMS,
+)
 from site_gen.olm.decoding import MAX_JSON_FILE, MAX_JSON_OBJECT
-from site_gen.olm.loading import MAX_DEPTH
+from site_gen.olm.loading import MAX_DEPTH, MAX_ENTRIES
 
 from conftest import REPO
 
@@ -129,6 +136,103 @@ def test_skip_ranges_of_10000_terms_are_refused_naming_the_line(tmp_path):
                                               f"{MAX_RANGE_TERMS}")
     line = int(stderr.split(":")[1])
     assert "skipRange" in path.read_text().splitlines()[line - 1]
+
+
+def _channel_of(tmp_path, count: int, skip_range=lambda version: None):
+    versions = [f"1.{number // 1000}.{number % 1000}" for number in range(count)]
+    entries = [entry(f"p.v{version}", skip_range=skip_range(version)) for version in versions]
+    blobs = [package("p"), channel("p", "stable", entries)] + [bundle("p", f"p.v{v}", v) for v in versions]
+    return write_yaml(tmp_path / "catalog" / "c.yaml", blobs)
+
+
+def test_a_channel_over_the_entry_limit_is_refused_naming_the_line(tmp_path):
+    """Edges test every entry's skipRange against every other entry: the cost grows with the
+    square of a channel's entries, so their number is capped (at the limit it is read)."""
+    path = _channel_of(tmp_path / "over", MAX_CHANNEL_ENTRIES + 1)
+    status, stderr, _ = build_catalog(tmp_path / "over", path.parent)
+    assert_refused(status, stderr, f"{path}:", f"the channel has {MAX_CHANNEL_ENTRIES + 1:,} entries, more than "
+                                              f"the limit of {MAX_CHANNEL_ENTRIES:,} for one channel")
+    line = int(stderr.split(":")[1])
+    lines = path.read_text().splitlines()
+    assert "entries:" in lines[line - 2:line], lines[line - 2:line]  # the entries list, where it starts
+    at_limit = _channel_of(tmp_path / "at", MAX_CHANNEL_ENTRIES)
+    status, stderr, _ = build_catalog(tmp_path / "at", at_limit.parent)
+    assert status == 0, stderr
+
+
+def _channels_of(tmp_path, channels: int, skip_range=lambda number: None, entries: int = 1_000):
+    """``channels`` packages of one channel of ``entries`` entries; ``skip_range(channel number)``."""
+    blobs: list[dict] = []
+    versions = [f"1.{number // 1000}.{number % 1000}" for number in range(entries)]
+    for number in range(channels):
+        name = f"p{number}"
+        blobs += [package(name), channel(name, "stable", [entry(f"{name}.v{v}", skip_range=skip_range(number))
+                                                          for v in versions])]
+        blobs += [bundle(name, f"{name}.v{v}", v) for v in versions]
+    return write_json(tmp_path / "catalog" / "c.json", blobs)
+
+
+@pytest.mark.parametrize("channels, skip_range, limit, what", [
+    (MAX_CATALOG_ENTRY_PAIRS // 1_000 ** 2 + 1, lambda number: None, MAX_CATALOG_ENTRY_PAIRS, "entry pairs"),
+    (MAX_CATALOG_RANGE_CHECKS // 1_000 ** 2 + 1, lambda number: "<99.0.0", MAX_CATALOG_RANGE_CHECKS, "checks"),
+])
+def test_a_catalog_of_channels_over_the_catalog_limits_is_refused_naming_the_channel(tmp_path, channels, skip_range,
+                                                                                      limit, what):
+    """Each channel under its cap, but together past what a catalog may cost: the channel that
+    passes the limit is named (its file and line), as the channel cap names it."""
+    path = _channels_of(tmp_path, channels, skip_range)
+    status, stderr, _ = build_catalog(tmp_path, path.parent)
+    line = assert_refused(status, stderr, f"{path}:", f"more than {limit:,} {what}", "the limit for a catalog")
+    number = int(line.split(":")[1])
+    blob_start = "".join(path.read_text().splitlines()[number - 1:number + 3]).replace(" ", "")
+    assert f'"schema":"olm.channel","package":"p{channels - 1}"' in blob_start, blob_start
+
+
+@pytest.mark.slow
+def test_a_catalog_at_its_channel_limits_is_built_with_pages(tmp_path):
+    """The worst a catalog's channels can cost within the limits: one channel of 1,000 entries
+    whose ranges hold every version (an edge from every entry to every other, cycles included:
+    the range-check limit) beside nine plain ones (the entry-pair limit). It builds, pages
+    included, within the hostile runs' time limit and in bounded memory."""
+    assert MAX_CATALOG_RANGE_CHECKS == 1_000 ** 2 and MAX_CATALOG_ENTRY_PAIRS == 10 * 1_000 ** 2
+    path = _channels_of(tmp_path, 10, lambda number: "<99.0.0" if number == 0 else None)
+    status, stderr, peak = run_with_peak("build", "--catalog", f"ops-v4.20={path.parent}", "--out", tmp_path / "site",
+                                         "--quiet", "--cache-dir", tmp_path / "cache", timeout=120)
+    assert status == 0, stderr
+    graph = orjson.loads((tmp_path / "site" / "olm" / "ops-v4.20" / "p0" / "stable.json").read_bytes())
+    assert len(graph["edges"]) == 1_000 * 999
+    assert peak < 600, f"{peak} MiB resident"
+
+
+@pytest.mark.slow
+def test_a_catalog_of_more_files_than_the_limit_is_refused_before_reading_one(tmp_path):
+    """Counted while the walk lists them: none is read (each is broken YAML, which would be
+    the error otherwise), and the message names the catalog directory."""
+    root = tmp_path / "catalog"
+    write_yaml(root / "p.yaml", [package("p")])
+    per_directory = 1_000
+    for number in range(MAX_ENTRIES // per_directory):
+        folder = root / f"d{number:03d}"
+        folder.mkdir()
+        for item in range(per_directory):
+            (folder / f"{item}.yaml").write_bytes(b"schema: [broken\n")
+    status, stderr, peak = build_catalog(tmp_path, root)
+    assert_refused(status, stderr, f"{root}: error: refusing to read a catalog of more than {MAX_ENTRIES:,} files "
+                                   "and directories")
+    assert "broken" not in stderr and peak < 200, (stderr, peak)
+
+
+def test_a_channel_whose_edges_form_a_cycle_is_drawn(tmp_path):
+    """opm loads a channel whose skipRanges hold higher versions too (edges both ways); its
+    picture once crashed the build with a traceback (no transitive reduction of a cycle)."""
+    path = _channel_of(tmp_path, 30, lambda version: "<99.0.0")
+    status, stderr, _ = run_with_peak("build", "--catalog", f"ops-v4.20={path.parent}", "--out", tmp_path / "site",
+                                      "--quiet", "--cache-dir", tmp_path / "cache")
+    assert status == 0 and "Traceback" not in stderr, stderr
+    graph = orjson.loads((tmp_path / "site" / "olm" / "ops-v4.20" / "p" / "stable.json").read_bytes())
+    assert len(graph["edges"]) == 30 * 29  # every entry to every other
+    page = (tmp_path / "site" / "olm" / "ops-v4.20" / "p" / "stable.html").read_text()
+    assert "<svg" in page
 
 
 HOSTILE_NAME = "evil\x1b[2J\x00\r\x9bname"

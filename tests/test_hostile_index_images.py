@@ -4,6 +4,7 @@ refused in one line naming the image and the layer, under a limit of TreeLimits.
 
 from __future__ import annotations
 
+import gzip
 import tarfile
 import zlib
 from pathlib import Path
@@ -16,9 +17,9 @@ from site_gen.cache_dir import pulled_catalogs_dir
 from site_gen.cli import main
 from site_gen.olm.loading import load_catalog
 from site_gen.olm.published_json import catalog_files
-from site_gen.registry.layer_apply import TreeLimits
+from site_gen.registry.layer_apply import TreeLimits, zstd
 
-from registry_images import Pusher, base_layer, digest_of
+from registry_images import OCI_LAYER, Pusher, base_layer, digest_of
 from registry_images import entries_layer as layer
 from registry_server import REGISTRY, cert_dir_for
 
@@ -68,6 +69,20 @@ IMAGES: dict[str, list[bytes]] = {
 }
 LABELS = {"escape": "../../../../etc", "nowhere": "/no/such/configs"}
 
+# tag -> (layer above the base, its media type): opm never looks at the type, only at the bytes
+# (containerd's DecompressStream: gzip, zstd, else the bytes as they are, read by Go's archive/tar)
+PLAIN_FIRST = gzip.decompress(FIRST)
+NOT_TAR = b'{"schemaVersion": 2, "note": "a JSON document, neither gzip, zstd nor tar"}\n'
+ENCODED: dict[str, tuple[bytes, str]] = {
+    "layer-zstd": (zstd.compress(PLAIN_FIRST), "application/vnd.oci.image.layer.v1.tar+zstd"),
+    "layer-tar": (PLAIN_FIRST, "application/vnd.oci.image.layer.v1.tar"),
+    "layer-helm-type": (FIRST, "application/vnd.cncf.helm.chart.content.v1.tar+gzip"),
+    "layer-empty": (b"", "application/vnd.oci.image.layer.v1.tar"),
+    "layer-json": (NOT_TAR, "application/vnd.oci.image.config.v1+json"),
+    "layer-gzip-json": (gzip.compress(NOT_TAR, mtime=0), "application/vnd.oci.image.layer.v1.tar+gzip"),
+    "layer-zstd-json": (zstd.compress(NOT_TAR), "application/vnd.oci.image.layer.v1.tar+zstd"),
+}
+
 
 def bomb(expanded: int, members: int) -> bytes:
     """A layer with one file of ``expanded * members`` zero bytes outside configs/, as gzip
@@ -113,6 +128,14 @@ def hostile_images(anonymous_registry):
             pusher.image(tag, "amd64", [base_layer(), FIRST],
                          labels={"operators.operatorframework.io.index.configs.v1": label})
         pusher.image("layers-10000", "amd64", [base_layer()] * 10_000, labels=CONFIGS)
+        for tag, size in (("size-larger", len(FIRST) + 1), ("size-smaller", len(FIRST) - 1), ("size-zero", 0)):
+            pusher.image(tag, "amd64", [base_layer(), FIRST], labels=CONFIGS,
+                         layer_sizes=[len(base_layer()), size])
+        for tag, (blob, media_type) in ENCODED.items():
+            below = [FIRST] if tag == "layer-empty" else []
+            pusher.image(tag, "amd64", [base_layer(), *below, blob], labels=CONFIGS, oci=True,
+                         layer_types=[OCI_LAYER] * (1 + len(below)) + [media_type],
+                         diff_ids=[digest_of(base_layer()), *map(digest_of, below), digest_of(blob)])
     finally:
         pusher.close()
     return anonymous_registry
@@ -191,6 +214,38 @@ def test_what_opm_cannot_read_is_refused_naming_the_image(tmp_path, capsys, host
     layers = IMAGES.get(tag)
     if layers and "layer sha256:" in line:
         assert f"layer {digest_of(layers[-1])} " in line, line
+
+
+@pytest.mark.parametrize("tag", ["layer-zstd", "layer-tar", "layer-helm-type", "layer-empty"])
+def test_layers_are_decoded_by_their_bytes_as_opm_decodes_them(tmp_path, hostile_images, tag):
+    """zstd and uncompressed tar are read as the gzip'd layer; a media type that is no layer
+    type changes nothing; an empty blob is an empty layer."""
+    assert main(build_args(tmp_path, hostile_images, tag)) == 0
+    files = {"gates/catalog.yaml": GATES, "stale/catalog.yaml": STALE}
+    assert published(tmp_path / "site") == {name: data for name, data in expected(tmp_path, files).items()
+                                            if name.startswith("olm/ops/")}
+
+
+@pytest.mark.parametrize("tag, what", [("layer-json", "is neither gzip, zstd nor tar"),
+                                       ("layer-gzip-json", "is gzip-compressed, but not a tar archive"),
+                                       ("layer-zstd-json", "is zstd-compressed, but not a tar archive")])
+def test_a_layer_that_is_no_tar_is_refused_as_opm_fails_on_it(tmp_path, capsys, hostile_images, tag, what):
+    refused(tmp_path, capsys, hostile_images, tag, f"layer {digest_of(ENCODED[tag][0])} {what}: opm cannot unpack it")
+
+
+@pytest.mark.parametrize("tag, size", [("size-larger", len(FIRST) + 1), ("size-smaller", len(FIRST) - 1)])
+def test_a_layer_whose_size_is_not_the_manifests_is_refused(tmp_path, capsys, hostile_images, tag, size):
+    """containerd's content store refuses a blob whose size is not its descriptor's (when that
+    is not 0), before opm unpacks anything."""
+    refused(tmp_path, capsys, hostile_images, tag, f"layer {digest_of(FIRST)} is {len(FIRST):,} bytes where the "
+                                                   f"manifest says {size:,}")
+
+
+def test_a_layer_of_size_zero_in_the_manifest_is_read_as_containerd_reads_it(tmp_path, hostile_images):
+    assert main(build_args(tmp_path, hostile_images, "size-zero")) == 0
+    files = {"gates/catalog.yaml": GATES, "stale/catalog.yaml": STALE}
+    assert published(tmp_path / "site") == {name: data for name, data in expected(tmp_path, files).items()
+                                            if name.startswith("olm/ops/")}
 
 
 def test_a_symbolic_link_out_of_the_catalog_is_refused_naming_it(tmp_path, capsys, hostile_images):

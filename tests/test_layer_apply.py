@@ -3,11 +3,15 @@ prefixes, containerd's whiteout, opaque and link rules, and the digest checked."
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
+import struct
+import tarfile
 
 import pytest
 
-from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget
+from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget, zstd
 
 from registry_images import entries_layer as layer
 
@@ -57,8 +61,142 @@ def test_a_layer_that_does_not_match_its_digest_is_refused_naming_it():
         tree.apply_layer(iter([BASE]), wrong)
 
 
-def test_a_blob_that_is_no_archive_is_hashed_and_skipped():
-    tree = ImageTree(PREFIXES, MemoryTarget())
-    blob = b"plain bytes, neither gzip nor tar"
-    assert tree.apply_layer(iter([blob]), digest(blob)) is False
-    assert tree.target.files == {}
+@pytest.mark.parametrize("blob, what", [
+    (b"plain bytes, neither gzip nor tar", "is neither gzip, zstd nor tar"),
+    (b"\x1f\x8b\x00" + bytes(600), "is neither gzip, zstd nor tar"),  # containerd's gzip magic has the method
+    (gzip.compress(b"{}" * 300, mtime=0), "is gzip-compressed, but not a tar archive"),
+    (zstd.compress(b"{}" * 300), "is zstd-compressed, but not a tar archive"),
+])
+def test_bytes_that_are_no_tar_are_refused_as_opm_refuses_them(blob, what):
+    """containerd hands whatever is not gzip or zstd to Go's archive/tar as it is, which fails
+    on a first block that is no header: opm cannot unpack the image."""
+    with pytest.raises(LayerRefused, match=f"^layer {digest(blob)} {what}: opm cannot unpack it"):
+        applied(blob)
+
+
+def test_an_empty_blob_applies_nothing_as_in_containerd():
+    assert applied(BASE, b"").target.files == applied(BASE).target.files
+
+
+def plain_tar(*entries: tuple) -> bytes:
+    return gzip.decompress(layer(*entries))
+
+
+def v7(tar: bytes) -> bytes:
+    """The same archive with every header's magic wiped: the pre-POSIX format Go still reads."""
+    blocks = bytearray(tar)
+    for start in range(0, len(blocks), 512):
+        block = blocks[start:start + 512]
+        if block[257:263] == b"ustar\0":
+            block[257:265] = bytes(8)
+            block[148:156] = b"        "
+            block[148:156] = b"%06o\0 " % sum(block)
+            blocks[start:start + 512] = block
+    return bytes(blocks)
+
+
+@pytest.mark.parametrize("encode", [
+    lambda tar: tar,
+    lambda tar: zstd.compress(tar),
+    lambda tar: b"".join(zstd.compress(tar[i:i + 1000]) for i in range(0, len(tar), 1000)),  # frames in a row
+    lambda tar: struct.pack("<II", 0x184D2A53, 3) + b"abc" + zstd.compress(tar),  # a skippable frame first
+    lambda tar: v7(tar),
+], ids=["uncompressed", "zstd", "zstd-frames", "zstd-skippable", "v7"])
+def test_uncompressed_zstd_and_v7_layers_read_as_the_gzip_one(encode):
+    top = ("release-manifests/0000_50_a.yaml", b"a3"), ("manifests/.wh.0000_00_cvo.yaml", b"")
+    assert applied(BASE, encode(plain_tar(*top))).target.files == applied(BASE, layer(*top)).target.files
+
+
+def test_a_zstd_layer_that_breaks_off_is_refused():
+    blob = zstd.compress(plain_tar(("manifests/a.yaml", b"a" * 5000)))[:-20]
+    with pytest.raises(LayerRefused, match=f"^layer {digest(blob)} is corrupt"):
+        applied(blob)
+
+
+@pytest.mark.parametrize("field", [(100, 108), (108, 116), (136, 148), (329, 337)])
+def test_a_header_number_go_cannot_parse_is_refused(field):
+    """Go's reader parses mode, uid, gid, mtime and (above V7) the device numbers too; a field
+    that is no octal number makes the header invalid, and opm fails."""
+    tar = bytearray(plain_tar(("manifests/a.yaml", b"a")))
+    start = next(i for i in range(0, len(tar), 512) if tar[i + 156] == ord("0"))
+    block = tar[start:start + 512]
+    block[field[0]:field[1]] = b"9" * (field[1] - field[0] - 1) + b"\0"
+    block[148:156] = b"        "
+    block[148:156] = b"%06o\0 " % sum(block)
+    tar[start:start + 512] = block
+    with pytest.raises(LayerRefused, match="a tar header with a number Go's archive/tar cannot read"):
+        applied(bytes(tar))
+
+
+
+
+def one_file(name: str, tar_format: int, pax: dict[str, str] | None = None, data: bytes = b"x") -> bytes:
+    info = tarfile.TarInfo(name)
+    info.size, info.mtime, info.pax_headers = len(data), 0, pax or {}
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tar_format) as archive:
+        archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("pax, files", [
+    ({"path": "", "size": "", "mtime": "1.5", "uid": "+7"}, {"manifests/a.yaml": b"x"}),  # empty: the header's
+    ({"path": "manifests/b.yaml", "linkpath": ""}, {"manifests/b.yaml": b"x"}),
+])
+def test_pax_records_merged_as_go_merges_them(pax, files):
+    assert applied(one_file("manifests/a.yaml", tarfile.PAX_FORMAT, pax)).target.files == files
+
+
+@pytest.mark.parametrize("key, value", [("uid", "abc"), ("gid", "1_0"), ("size", " 1"), ("mtime", "1.x"),
+                                        ("atime", ".5"), ("ctime", str(1 << 63))])
+def test_a_pax_number_go_cannot_read_is_refused(key, value):
+    with pytest.raises(LayerRefused, match=f"is corrupt: a PAX {key} Go's archive/tar cannot read"):
+        applied(one_file("manifests/a.yaml", tarfile.PAX_FORMAT, {key: value}))
+
+
+def test_a_gnu_long_name_wins_over_a_pax_path_as_in_go():
+    """Go merges PAX records, then sets the GNU long name over them."""
+    long_name = "manifests/" + "g" * 120 + ".yaml"
+    pax_block = one_file("manifests/a.yaml", tarfile.PAX_FORMAT, {"path": "manifests/pax.yaml"})[:1024]
+    spliced = pax_block + one_file(long_name, tarfile.GNU_FORMAT)
+    assert applied(spliced).target.files == {long_name: b"x"}
+
+
+def test_a_zstd_bomb_stops_at_the_expansion_limit():
+    """zstd is decoded in 1 MiB steps like gzip, so the same ratio stops it early."""
+    header = tarfile.TarInfo("var/zeros")
+    header.size = 1 << 30
+    compressor = zstd.ZstdCompressor()
+    bomb = compressor.compress(header.tobuf(format=tarfile.USTAR_FORMAT)) + b"".join(
+        compressor.compress(bytes(1 << 20)) for _ in range(256)) + compressor.flush()
+    assert len(bomb) < 100_000
+    with pytest.raises(LayerRefused, match=r"expands past [0-9,]+ bytes, 100 per compressed byte"):
+        applied(bomb)
+
+
+def with_size_field(tar: bytes, kind: bytes, field: bytes) -> bytes:
+    """``tar`` with the size field of its first header of type ``kind`` replaced (checksum redone)."""
+    blocks = bytearray(tar)
+    start = next(i for i in range(0, len(blocks), 512) if blocks[i + 156:i + 157] == kind)
+    block = blocks[start:start + 512]
+    block[124:136] = field
+    block[148:156] = b"        "
+    block[148:156] = b"%06o\0 " % sum(block)
+    blocks[start:start + 512] = block
+    return bytes(blocks)
+
+
+NEGATIVE = b"\xff" * 12  # base-256 -1
+
+
+def test_a_negative_size_is_refused_unless_the_header_carries_no_data():
+    """Go's handleRegularFile: a negative size is an invalid header, except for the header-only
+    types (links, directories, devices), whose size is taken as 0; an extension header too."""
+    for kind, name in ((b"0", "manifests/a.yaml"), (b"x", "manifests/" + "p" * 120)):
+        tar = with_size_field(one_file(name, tarfile.PAX_FORMAT), kind, NEGATIVE)
+        with pytest.raises(LayerRefused, match="is corrupt: a negative size"):
+            applied(tar)
+    link = with_size_field(plain_tar(("manifests/a.yaml", b"a"), ("manifests/l.yaml", "symlink", "a.yaml")),
+                           b"2", NEGATIVE)
+    tree = applied(link)
+    assert tree.links_under(("manifests",)) == {"manifests/l.yaml": "a.yaml"}

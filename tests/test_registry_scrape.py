@@ -367,7 +367,7 @@ def test_layer_limits_bound_a_huge_layer(anonymous_registry, bad_repositories, t
     reference = parse_reference(anonymous_registry.docker_reference("bad/bomb"))
     with pytest.raises(RegistryError, match="over the 4,096 limit"):
         scrape_registry(reference, ScrapeOptions(connection, None, LayerLimits(compressed=4096)), Warnings())
-    with pytest.raises(RegistryError, match="tar stream exceeds the limit of 1,048,576 bytes"):
+    with pytest.raises(RegistryError, match="takes the layer past 1,048,576 decoded bytes, the limit"):
         scrape_registry(reference, ScrapeOptions(connection, None, LayerLimits(uncompressed=1 << 20)),
                         Warnings())
     result = scrape_registry(reference, ScrapeOptions(connection, None), Warnings())

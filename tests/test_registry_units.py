@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import json
+import tarfile
+import zlib
 
 import pytest
 
@@ -12,6 +14,7 @@ from site_gen.cli import main
 from site_gen.model.errors import InputError, Warnings
 from site_gen.registry.client import parse_challenge
 from site_gen.registry.credentials import find_credentials, lookup_keys
+from site_gen.registry.layer_apply import TreeLimits
 from site_gen.registry.layers import (
     CorruptLayer,
     LayerLimits,
@@ -22,7 +25,7 @@ from site_gen.registry.layers import (
 from site_gen.registry.metadata import parse_release_metadata
 from site_gen.registry.reference import parse_reference
 
-from registry_images import digest_of, gzip_bytes, release_metadata, tar_bytes
+from registry_images import digest_of, entries_layer, gzip_bytes, release_metadata, tar_bytes
 
 
 def test_references():
@@ -105,6 +108,35 @@ def test_layers_are_streamed_and_checked():
     truncated = whole[:len(whole) // 2]  # ends early: caught by the digest of the whole layer
     with pytest.raises(CorruptLayer, match="does not match its digest"):
         find_release_metadata(_chunks(truncated), digest_of(whole), LayerLimits())
+
+
+def test_the_metadata_reader_holds_the_image_readers_limits():
+    """The scrape reads layers with layer_apply's gunzip and tar reader: a gzip bomb stops at the
+    expansion ratio, entries and extension headers are capped per layer, as for index images."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    header = tarfile.TarInfo("zeros")
+    header.size = 1 << 30
+    bomb = compressor.compress(header.tobuf(format=tarfile.USTAR_FORMAT)) + b"".join(
+        compressor.compress(bytes(1 << 20)) for _ in range(256)) + compressor.flush()
+    with pytest.raises(CorruptLayer, match=r"^expands past [0-9,]+ bytes, 100 per compressed byte plus 67,108,864"):
+        find_release_metadata(_chunks(bomb, 1 << 16), digest_of(bomb), LayerLimits())
+    document = release_metadata("4.16.3")
+    files = {**{f"m/{n}": b"" for n in range(100)}, "release-manifests/release-metadata": document}
+    many = gzip_bytes(tar_bytes(files))
+    with pytest.raises(CorruptLayer, match="^has more than 100 entries, the limit for a layer$"):
+        find_release_metadata(_chunks(many), digest_of(many), LayerLimits(tree=TreeLimits(entries=100)))
+    assert find_release_metadata(_chunks(many), digest_of(many), LayerLimits(tree=TreeLimits(entries=101))) == document
+    long_pax = gzip_bytes(tar_bytes({"a" * 2_000_000: b"", "release-manifests/release-metadata": document}))
+    with pytest.raises(CorruptLayer, match="tar extension header of"):
+        find_release_metadata(_chunks(long_pax), digest_of(long_pax), LayerLimits())
+
+
+@pytest.mark.parametrize("kind", ["symlink", "hardlink", "dir"])
+def test_a_link_or_directory_at_the_metadata_path_is_no_entry(kind):
+    """As the reference: only a regular file there is the entry; the layer is no candidate."""
+    layer = entries_layer(("etc/metadata", release_metadata("4.16.3")),
+                          ("release-manifests/release-metadata", kind, "/etc/metadata"))
+    assert find_release_metadata(_chunks(layer), digest_of(layer), LayerLimits()) is None
 
 
 def test_release_metadata_rules():

@@ -22,6 +22,17 @@ _META_KEYS = ("schema", "package", "name")
 # Terms (space-separated tokens, "||" included) of one skipRange: real ones have two to five; each
 # is checked against every entry of the channel, so 60 entries of 10,000 terms took minutes.
 MAX_RANGE_TERMS = 64
+# What a channel's edges cost grows with the square of its entries: every entry is weighed against
+# every other (OLM v0's choice, ~1.2 s per million pairs with pages), and every skipRange term
+# against every entry, each match an edge (~30 s per million edges drawn). Real catalogs: the
+# largest channel has 80 entries (patterns-operator/fast), a catalog 26,283 pairs and 3,244 range
+# checks (v4.20, 2026-08); this project's own stress test has a channel of 2,001. Capped per
+# channel, and summed over a catalog's channels, so many channels cannot add up: both sums at
+# their limits at once (a 1,000-entry channel whose ranges hold every version, 999,000 edges,
+# beside nine plain ones) take 36 s with pages and 341 MiB here; one 3,000-entry channel 9 s.
+MAX_CHANNEL_ENTRIES = 3_000
+MAX_CATALOG_ENTRY_PAIRS = 10_000_000   # each channel's entries squared, summed
+MAX_CATALOG_RANGE_CHECKS = 1_000_000   # each channel's entries times its skipRange terms, summed
 MAX_NAME_IN_PATH = 255 - len(".json.gz")  # a package or channel name as a file name (NAME_MAX)
 # CSV strings worth a node's metadata, from olm.csv.metadata (the rest is dropped)
 _CSV_FIELDS = ("displayName", "minKubeVersion", "maturity")
@@ -32,6 +43,8 @@ class BlobReader:
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
+        self.entry_pairs = 0
+        self.range_checks = 0
 
     def add(self, value: object, path: Path, line: int, lines: dict[tuple, int]) -> None:
         origin = Origin(path, line)
@@ -50,8 +63,9 @@ class BlobReader:
             self.catalog.packages.append(Package(meta.get("name", ""), context.string("defaultChannel", "package"),
                                                  origin))
         elif schema == "olm.channel":
-            self.catalog.channels.append(Channel(meta.get("package", ""), meta.get("name", ""),
-                                                 context.entries(), origin))
+            entries = context.entries()
+            self._weigh(entries, origin)
+            self.catalog.channels.append(Channel(meta.get("package", ""), meta.get("name", ""), entries, origin))
         elif schema == "olm.bundle":
             self.catalog.bundles.append(_bundle(meta, context))
         elif schema == "olm.deprecations":
@@ -59,6 +73,20 @@ class BlobReader:
                                                           origin))
         else:
             self.catalog.others[schema] = self.catalog.others.get(schema, 0) + 1
+
+    def _weigh(self, entries: tuple[Entry, ...], origin: Origin) -> None:
+        """Count what the channel's edges will cost against the catalog's limits."""
+        terms = sum(len(entry.skip_range.split()) for entry in entries if entry.skip_range)
+        self.entry_pairs += len(entries) ** 2
+        self.range_checks += len(entries) * terms
+        if self.entry_pairs > MAX_CATALOG_ENTRY_PAIRS:
+            raise InputError(f"with this channel the catalog's channels hold more than {MAX_CATALOG_ENTRY_PAIRS:,} "
+                             "entry pairs (each channel's entries squared), the limit for a catalog",
+                             origin.path, origin.line)
+        if self.range_checks > MAX_CATALOG_RANGE_CHECKS:
+            raise InputError(f"with this channel the catalog's skipRanges need more than {MAX_CATALOG_RANGE_CHECKS:,} "
+                             "checks (each channel's entries times its range terms), the limit for a catalog",
+                             origin.path, origin.line)
 
 
 def _check_file_names(meta: dict[str, str], schema: str, origin: Origin) -> None:
@@ -145,6 +173,10 @@ class _Context:
 
     def entries(self) -> tuple[Entry, ...]:
         items, keys = self.list_of("entries", "channel")
+        if len(items) > MAX_CHANNEL_ENTRIES:
+            raise InputError(f"the channel has {len(items):,} entries, more than the limit of "
+                             f"{MAX_CHANNEL_ENTRIES:,} for one channel", self.origin.path,
+                             self.lines.get(keys, self.origin.line))
         result = []
         for index, item in enumerate(items):
             where = keys + (index,)

@@ -113,7 +113,8 @@ async def _extract(client: RegistryClient, image: Image, configs: PurePosixPath,
         tree = ImageTree([configs.parts], DirectoryTarget(building / "root"), TreeLimits())
         tree.check_layer_count(len(image.layers))
         for layer in image.layers:
-            await client.read_blob(layer.digest, "layer", partial(tree.apply_layer, digest=layer.digest))
+            await client.read_blob(layer.digest, "layer", partial(tree.apply_layer, digest=layer.digest,
+                                                                  size=layer.size))
         if not tree.directory(configs.parts):
             raise ImageProblem(f"its {CONFIGS_LABEL} label names /{configs}, which no layer makes a directory "
                                "(opm cannot read it)")

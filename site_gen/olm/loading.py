@@ -25,13 +25,18 @@ from .decoding import read_blobs
 from .parse_cache import CatalogParseCache, file_digest, reduced
 
 MAX_DEPTH = 64  # directories below a catalog's root (real catalogs: two)
+# Files and directories below a catalog's root, counted as they are listed (before any is read or
+# sorted). Real catalogs hold one file per package (37 in 2026-08's); split one file per bundle,
+# a whole index would hold some 10,000. 100,000 one-blob YAML files take 17 s to build, 28 MiB.
+MAX_ENTRIES = 100_000
 
 
 def catalog_files(root: Path) -> list[Path]:
     """The files opm would read below the directory ``root``, in byte-wise path order. A
     directory deeper than MAX_DEPTH below the root, a symbolic link that loops or leads out of
-    the root is refused, naming it."""
+    the root is refused, naming it; more than MAX_ENTRIES files and directories, naming ``root``."""
     found: list[str] = []
+    listed = 0
     rules = indexignore.IgnoreRules()
     real_root = root.resolve()
     pending = [("", 0)]
@@ -40,9 +45,16 @@ def catalog_files(root: Path) -> list[Path]:
         directory = os.path.join(root, relative_dir) if relative_dir else str(root)
         try:
             with os.scandir(directory) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
+                entries = []
+                for entry in listing:
+                    listed += 1
+                    if listed > MAX_ENTRIES:
+                        raise InputError(f"refusing to read a catalog of more than {MAX_ENTRIES:,} files and "
+                                         "directories", root)
+                    entries.append(entry)
         except OSError as error:
             _raise_walk_error(error)
+        entries.sort(key=lambda entry: entry.name)
         for entry in entries:
             relative = f"{relative_dir}/{entry.name}" if relative_dir else entry.name
             full = Path(directory, entry.name)

@@ -20,8 +20,13 @@ API::
 bytes do not match raises :class:`LayerRefused` after it was applied: the target is then
 half-applied and must be thrown away, as the catalog reader throws away its staging folder).
 Any refusal is a :class:`LayerRefused` whose message is a predicate: "layer <digest> <why>".
-A blob that is neither gzip nor tar is hashed and otherwise skipped (``apply_layer`` returns
-False); zstd is refused.
+
+The bytes are decoded as opm decodes them (containerd's ``compression.DecompressStream``): the
+descriptor's media type is never looked at; a blob that starts with gzip's magic (1f 8b 08) is
+gunzipped, one that starts with zstd's (a frame or a skippable frame) is un-zstd'ed, and any
+other is handed to the tar reader as it is. So an empty blob applies nothing, a blob of other
+bytes is refused as Go's ``archive/tar`` refuses it (its first block is no tar header), and a
+zstd layer is read.
 
 The rules (containerd ``archive/tar.go``, continuity ``fs/path.go``):
 
@@ -53,11 +58,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+try:  # the standard library's from Python 3.14, the same module before
+    from compression import zstd  # type: ignore[import-not-found]
+except ImportError:
+    from backports import zstd
 
 Parts = tuple[str, ...]
 
@@ -67,6 +78,9 @@ WHITEOUT = ".wh."
 _ZERO = bytes(BLOCK)
 _HEADER_ONLY = frozenset(b"123456")  # link, symlink, char, block, dir, FIFO: no data whatever the size says
 _LOW_BYTES = bytes(range(128))
+GZIP_MAGIC = b"\x1f\x8b\x08"                 # containerd's, deflate method included
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+ZSTD_WINDOW_LOG = 29                          # 512 MiB: the zstd window klauspost's decoder accepts (opm's)
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,16 @@ class TreeLimits:
     name_bytes: int = 255             # one component (NAME_MAX: longer cannot be written)
     path_bytes: int = 4095            # a whole path (PATH_MAX)
     links: int = 255                  # symbolic links followed resolving one path (continuity)
+
+
+@dataclass
+class Budget:
+    """What a :class:`TarReader` counts decoded bytes against (an :class:`ImageTree` is one for
+    its image), and how its refusals say what is bounded and what fails on bytes that are no tar."""
+    limits: TreeLimits
+    scope: str = "the image"
+    no_tar: str = "opm cannot unpack it (Go's archive/tar: invalid tar header)"
+    expanded: int = 0
 
 
 class LayerRefused(Exception):
@@ -173,6 +197,9 @@ Target = DirectoryTarget | MemoryTarget
 class ImageTree:
     """The layers of one image applied in order (see the module docstring)."""
 
+    scope = Budget.scope    # what its decoded-bytes limit bounds, for TarReader's messages
+    no_tar = Budget.no_tar
+
     def __init__(self, prefixes: list[Parts], target: Target, limits: TreeLimits | None = None):
         self.prefixes = [tuple(prefix) for prefix in prefixes]
         self.target = target
@@ -189,33 +216,36 @@ class ImageTree:
         if count > self.limits.layers:
             raise LayerRefused(f"image has {count:,} layers, more than the limit of {self.limits.layers:,}")
 
-    def apply_layer(self, chunks: Iterator[bytes], digest: str) -> bool:
-        """Apply one layer (the blob's bytes as they arrive); False when it is no archive."""
+    def apply_layer(self, chunks: Iterator[bytes], digest: str, size: int = 0) -> None:
+        """Apply one layer (the blob's bytes as they arrive). ``size``, the manifest's, is held
+        to the blob's as containerd's content store holds it when it stores the blob (unless 0)."""
         remaining = self.limits.compressed_total - self.downloaded
         if remaining < self.limits.compressed:
-            source = _Blob(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} compressed "
-                                              "bytes, the limit")
+            source = LayerBytes(chunks, remaining, f"takes the image past {self.limits.compressed_total:,} "
+                                                   "compressed bytes, the limit")
         else:
-            source = _Blob(chunks, self.limits.compressed,
-                           f"is larger than the limit of {self.limits.compressed:,} bytes")
+            source = LayerBytes(chunks, self.limits.compressed,
+                                f"is larger than the limit of {self.limits.compressed:,} bytes")
         try:
+            refusal: LayerRefused | None = None
             try:
-                applied = self._apply(source)
-            except (LayerRefused, zlib.error) as exc:
-                # bytes that are not the layer are the source's fault, not the layer's: say so first
+                self._apply(source)
+            except (LayerRefused, zlib.error, zstd.ZstdError) as exc:
                 refusal = exc if isinstance(exc, LayerRefused) else \
                     LayerRefused(f"is corrupt: cannot be decoded ({exc})")
-                source.drain()
-                if "sha256:" + source.sha256.hexdigest() != digest:
-                    raise LayerRefused("does not match its digest") from None
-                raise refusal from None
             source.drain()
             self.downloaded += source.count
+            # bytes that are not the layer are the source's fault, not the layer's: say so first;
+            # then what opm fails on before unpacking (the store's size check), then the layer's own
             if "sha256:" + source.sha256.hexdigest() != digest:
                 raise LayerRefused("does not match its digest")
+            if size > 0 and source.count != size:
+                raise LayerRefused(f"is {source.count:,} bytes where the manifest says {size:,} (containerd "
+                                   "refuses it: unexpected commit size)")
+            if refusal is not None:
+                raise refusal
         except LayerRefused as exc:
             raise LayerRefused(f"layer {digest} {exc}") from None
-        return applied
 
     def directory(self, parts: Parts) -> bool:
         """Whether ``parts`` is a directory, reached without following a link."""
@@ -254,16 +284,14 @@ class ImageTree:
 
     # --- one layer ----------------------------------------------------------------------------
 
-    def _apply(self, source: _Blob) -> bool:
+    def _apply(self, source: LayerBytes) -> None:
         head = source.peek()
-        if head[:4] == b"\x28\xb5\x2f\xfd":
-            raise LayerRefused("is zstd-compressed, which is not supported")
-        if head[:2] == b"\x1f\x8b":
-            stream = _Tar(_gunzip(source), self)
-        elif len(head) >= 262 and head[257:262] == b"ustar":
-            stream = _Tar(iter(source), self)
-        else:
-            return False
+        if head.startswith(GZIP_MAGIC):
+            stream = TarReader(gunzip(source), self, "gzip-compressed")
+        elif _zstd_start(head):
+            stream = TarReader(_unzstd(source), self, "zstd-compressed")
+        else:  # containerd: "uncompressed", whatever the bytes are
+            stream = TarReader(iter(source), self, "")
         allowance = self.limits.expansion_floor
         unpacked: set[Parts] = set()
         count = 0
@@ -275,9 +303,8 @@ class ImageTree:
             if self.entries > self.limits.entries_total:
                 raise LayerRefused(f"takes the image past {self.limits.entries_total:,} entries, the limit")
             self._entry(header, stream, unpacked)
-        return True
 
-    def _entry(self, header: _Header, stream: _Tar, unpacked: set[Parts]) -> None:
+    def _entry(self, header: TarHeader, stream: TarReader, unpacked: set[Parts]) -> None:
         parts = self._checked_parts(header.name)
         if not parts:
             return  # the root itself
@@ -450,7 +477,7 @@ class ImageTree:
                 elif node.children[name].kind == "dir":
                     stack.append(child)
 
-    def _write(self, path: Parts, header: _Header, stream: _Tar) -> None:
+    def _write(self, path: Parts, header: TarHeader, stream: TarReader) -> None:
         if header.size > self.limits.file_bytes:
             raise LayerRefused(f"holds {_shown(header.name)} of {header.size:,} bytes, more than the limit of "
                                f"{self.limits.file_bytes:,} for a file read")
@@ -460,7 +487,7 @@ class ImageTree:
         self._add(path, _Node("file", size=header.size))
         self.target.write(path, stream.file_data(header))
 
-    def _hardlink(self, path: Parts, header: _Header, kept: bool) -> None:
+    def _hardlink(self, path: Parts, header: TarHeader, kept: bool) -> None:
         parts = self._checked_parts(header.linkname)
         source = (*self._resolve(parts[:-1], header.linkname), *parts[-1:])
         node = self._node(source)
@@ -521,7 +548,7 @@ def _shown(name: str) -> str:
 
 # --- bytes: the blob, gzip, tar ---------------------------------------------------------------------
 
-class _Blob:
+class LayerBytes:
     """The layer's bytes as they arrive, hashed and counted."""
 
     def __init__(self, chunks: Iterator[bytes], limit: int, over: str):
@@ -559,7 +586,34 @@ class _Blob:
             pass
 
 
-def _gunzip(source: _Blob) -> Iterator[bytes]:
+def _zstd_start(head: bytes) -> bool:
+    """containerd's zstd detection: a frame's magic, or a skippable frame's (0x184D2A5?)."""
+    return head.startswith(ZSTD_MAGIC) or (len(head) >= 8 and int.from_bytes(head[:4], "little") & ~0xF == 0x184D2A50)
+
+
+def _unzstd(source: LayerBytes) -> Iterator[bytes]:
+    """zstd frames one after another (skippable ones yield nothing), as klauspost's reader;
+    at most 1 MiB at a time."""
+    def fresh():
+        return zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: ZSTD_WINDOW_LOG})
+    decompressor, fed = fresh(), False
+    for chunk in source:
+        while chunk or not decompressor.needs_input:
+            if decompressor.eof:
+                chunk = decompressor.unused_data + chunk
+                decompressor, fed = fresh(), False
+                if not chunk:
+                    break
+            fed = fed or bool(chunk)
+            out = decompressor.decompress(chunk, 1 << 20)
+            chunk = b""
+            if out:
+                yield out
+    if fed and not decompressor.eof:
+        raise LayerRefused("is corrupt: its zstd stream breaks off")
+
+
+def gunzip(source: LayerBytes) -> Iterator[bytes]:
     """gzip members one after another, as Go's multistream reader; at most 1 MiB at a time."""
     decompressor = zlib.decompressobj(31)
     for chunk in source:
@@ -580,7 +634,7 @@ def _gunzip(source: _Blob) -> Iterator[bytes]:
 
 
 @dataclass
-class _Header:
+class TarHeader:
     name: str
     kind: str        # "file", "dir", "link", "hardlink", "other", "skip"
     size: int        # bytes of data that follow
@@ -588,13 +642,14 @@ class _Header:
     consumed: bool = False
 
 
-class _Tar:
+class TarReader:
     """Go's archive/tar reader over decoded bytes, counting them against the allowance."""
 
-    def __init__(self, pieces: Iterator[bytes], tree: ImageTree):
+    def __init__(self, pieces: Iterator[bytes], budget: ImageTree | Budget, compression: str):
         self._pieces = pieces
+        self._compression = compression  # "gzip-compressed", "zstd-compressed" or "" (as it is)
         self._buffer = bytearray()
-        self._tree = tree
+        self._budget = budget
         self._allowed = lambda: 0
         self.read = 0
 
@@ -640,35 +695,47 @@ class _Tar:
 
     def _count(self, size: int) -> None:
         self.read += size
-        self._tree.expanded += size
+        self._budget.expanded += size
         if self.read > self._allowed():
-            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._tree.limits.expansion} per "
-                               f"compressed byte plus {self._tree.limits.expansion_floor:,}: a decompression bomb?")
-        if self._tree.expanded > self._tree.limits.expanded_total:
-            raise LayerRefused(f"takes the image past {self._tree.limits.expanded_total:,} decoded bytes, the limit")
+            raise LayerRefused(f"expands past {self._allowed():,} bytes, {self._budget.limits.expansion} per "
+                               f"compressed byte plus {self._budget.limits.expansion_floor:,}: a decompression bomb?")
+        if self._budget.expanded > self._budget.limits.expanded_total:
+            raise LayerRefused(f"takes {self._budget.scope} past {self._budget.limits.expanded_total:,} decoded bytes, "
+                               "the limit")
 
-    def headers(self, allowed) -> Iterator[_Header]:
+    def headers(self, allowed) -> Iterator[TarHeader]:
         self._allowed = allowed
         extended: dict[str, str] = {}
         long_name = long_link = None
+        first = True
         while True:
             block = self._take(BLOCK)
             if not block:
                 return
+            if first and block != _ZERO and (len(block) < BLOCK or not _sum_matches(block)):
+                what = f"{self._compression}, but not a tar archive" if self._compression else \
+                    "neither gzip, zstd nor tar"
+                raise LayerRefused(f"is {what}: {self._budget.no_tar}")
+            first = False
             if len(block) < BLOCK:
                 raise LayerRefused("is corrupt: its tar stream breaks off")
             if block == _ZERO:
                 second = self._take(BLOCK)
                 if not second or second == _ZERO:
                     return
+                if len(second) < BLOCK:
+                    raise LayerRefused("is corrupt: its tar stream breaks off")
                 raise LayerRefused("is corrupt: a zero block inside its tar stream")
-            _check_sum(block)
+            if not _sum_matches(block):
+                raise LayerRefused("is corrupt: a tar header's checksum does not match")
             flag = block[156]
-            size = _number(block[124:136])
+            size = _header_numbers(block)
+            if size < 0 and flag not in _HEADER_ONLY:  # Go's handleRegularFile, before and after PAX
+                raise LayerRefused("is corrupt: a negative size")
             if flag in (ord("x"), ord("g"), ord("L"), ord("K")):
-                if size > self._tree.limits.special_header:
+                if size > self._budget.limits.special_header:
                     raise LayerRefused(f"has a tar extension header of {size:,} bytes, more than "
-                                       f"{self._tree.limits.special_header:,} (Go's archive/tar refuses it)")
+                                       f"{self._budget.limits.special_header:,} (Go's archive/tar refuses it)")
                 data = b"".join(self.data(size))
                 if flag == ord("x"):
                     extended.update(_pax(data))
@@ -677,38 +744,37 @@ class _Tar:
                 elif flag == ord("K"):
                     long_link = _c_string(data)
                 else:
-                    yield _Header("", "skip", 0, "")  # global PAX header: containerd ignores it
+                    yield TarHeader("", "skip", 0, "")  # global PAX header: containerd ignores it
                 continue
-            magic = block[257:265]
             name = _c_string(block[0:100])
-            if magic[:6] == b"ustar\0" and block[345] != 0:
-                name = _c_string(block[345:500]) + "/" + name
+            if block[257:263] == b"ustar\0":  # USTAR and PAX; STAR's prefix is shorter (Go's getFormat)
+                prefix = _c_string(block[345:476] if block[508:512] == b"tar\0" else block[345:500])
+                name = f"{prefix}/{name}" if prefix else name
             linkname = _c_string(block[157:257])
-            name = long_name if long_name is not None else name
-            linkname = long_link if long_link is not None else linkname
-            if "path" in extended:
-                name = extended["path"]
-            if "linkpath" in extended:
-                linkname = extended["linkpath"]
-            if "size" in extended:
-                try:
-                    size = int(extended["size"])
-                except ValueError:
-                    raise LayerRefused("is corrupt: a PAX size that is not a number") from None
+            # Go's mergePAX (an empty value keeps the header's; a number it cannot parse is an
+            # invalid header), then the GNU long names, which win over PAX's when not empty
+            for key in ("uid", "gid", "size", "mtime", "atime", "ctime"):
+                if extended.get(key) and not _pax_number(extended[key], key.endswith("time")):
+                    raise LayerRefused(f"is corrupt: a PAX {key} Go's archive/tar cannot read")
+            size = int(extended["size"]) if extended.get("size") else size
+            name = extended.get("path") or name
+            linkname = extended.get("linkpath") or linkname
+            name = long_name or name
+            linkname = long_link or linkname
             if any(key.startswith("GNU.sparse") for key in extended) or flag == ord("S"):
                 raise LayerRefused(f"holds {_shown(name)}, a sparse file, which is not supported")
             extended, long_name, long_link = {}, None, None
-            if size < 0:
+            if size < 0 and flag not in _HEADER_ONLY:
                 raise LayerRefused("is corrupt: a negative size")
             kind = _kind(flag, name)
             if kind is None:
                 raise LayerRefused(f"holds {_shown(name)} of unknown type {chr(flag)!r} (containerd refuses it)")
-            header = _Header(name, kind, 0 if flag in _HEADER_ONLY else size, linkname)
+            header = TarHeader(name, kind, 0 if flag in _HEADER_ONLY else size, linkname)
             yield header
             if not header.consumed:
                 self._skip(header.size)
 
-    def file_data(self, header: _Header) -> Iterator[bytes]:
+    def file_data(self, header: TarHeader) -> Iterator[bytes]:
         """The data of the entry just yielded, for the tree to keep."""
         header.consumed = True
         return self.data(header.size)
@@ -725,26 +791,70 @@ def _c_string(data: bytes) -> str:
     return os.fsdecode(data.split(b"\0", 1)[0])
 
 
-def _number(field: bytes) -> int:
-    if field[:1] and field[0] & 0x80:  # base-256 (GNU)
-        value = int.from_bytes(field, "big", signed=False) & ~(0x80 << (8 * (len(field) - 1)))
-        if field[0] & 0x40:
-            raise LayerRefused("is corrupt: a negative number in a tar header")
-        return value
-    text = field.split(b"\0", 1)[0].strip(b" ")
+class _BadNumber(Exception):
+    pass
+
+
+def _octal(field: bytes) -> int:
+    """Go's parseOctal: NULs and spaces trimmed on both sides, up to the first NUL, base 8,
+    at most 64 bits (read as Go's int64)."""
+    text = field.strip(b" \0").split(b"\0", 1)[0]
+    if not text:
+        return 0
+    if text.translate(None, b"01234567"):  # signs, "0o", "_", blanks: int() takes them, ParseUint does not
+        raise _BadNumber
+    value = int(text, 8)
+    if value >= 1 << 64:
+        raise _BadNumber
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _numeric(field: bytes) -> int:
+    """Go's parseNumeric: base-256 (signed, first bit set) or octal."""
+    if field[:1] and field[0] & 0x80:
+        negative = bool(field[0] & 0x40)
+        value = int.from_bytes(bytes([field[0] & 0x7F ^ (0x7F if negative else 0)]) +
+                               (bytes(255 - byte for byte in field[1:]) if negative else field[1:]), "big")
+        if value >> 63:
+            raise _BadNumber
+        return ~value if negative else value
+    return _octal(field)
+
+
+def _header_numbers(block: bytes) -> int:
+    """The entry's size, once every number Go's reader parses parsed as it parses them (a field
+    it cannot parse makes the header invalid: ErrHeader)."""
     try:
-        return int(text, 8) if text else 0
-    except ValueError:
-        raise LayerRefused("is corrupt: a tar header that is not a tar header") from None
+        for start, end in ((100, 108), (108, 116), (116, 124), (136, 148)):  # mode, uid, gid, mtime
+            _numeric(block[start:end])
+        if block[257:263] == b"ustar\0" or block[257:265] == b"ustar  \0":  # any format above V7
+            _numeric(block[329:337]), _numeric(block[337:345])  # device major, minor
+        return _numeric(block[124:136])
+    except _BadNumber:
+        raise LayerRefused("is corrupt: a tar header with a number Go's archive/tar cannot read") from None
 
 
-def _check_sum(block: bytes) -> None:
-    stored = _number(block[148:156])
+def _sum_matches(block: bytes) -> bool:
+    """Go's getFormat: the stored checksum (octal) is the unsigned or the signed sum."""
+    try:
+        stored = _octal(block[148:156])
+    except _BadNumber:
+        return False
     counted = (block[:148] + b"        " + block[156:]).translate(None, b"\0")  # zeros add nothing: faster
     unsigned = sum(counted)
     signed = unsigned - 256 * len(counted.translate(None, _LOW_BYTES))  # bytes above 127 as int8
-    if stored not in (unsigned, signed):
-        raise LayerRefused("is corrupt: a tar header's checksum does not match")
+    return stored in (unsigned, signed)
+
+
+_PAX_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _pax_number(value: str, time: bool) -> bool:
+    """Whether Go reads ``value``: strconv.ParseInt(v, 10, 64), or for a time parsePAXTime
+    (such an integer of seconds, then optionally "." and digits)."""
+    seconds, dot, fraction = value.partition(".") if time else (value, "", "")
+    return bool(_PAX_INTEGER.fullmatch(seconds)) and -(1 << 63) <= int(seconds) < 1 << 63 and \
+        (not fraction or fraction.isascii() and fraction.isdigit())
 
 
 def _pax(data: bytes) -> dict[str, str]:

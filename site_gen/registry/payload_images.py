@@ -143,7 +143,7 @@ async def read_image_payload(source, request: PayloadRequest, cache: BaseLayerCa
                 raise LayerRefused(f"layer {layer.digest} is {layer.size:,} bytes, over the {limits.compressed:,} "
                                    "limit")
             await source.read_blob(layer.digest, "layer",
-                                   lambda chunks, digest=layer.digest: tree.apply_layer(chunks, digest))
+                                   lambda chunks, layer=layer: tree.apply_layer(chunks, layer.digest, layer.size))
             if tree.holds_nothing_kept():
                 cache.put(chains[position], tree.snapshot())
     except LayerRefused as exc:

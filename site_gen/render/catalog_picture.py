@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..olm.graphs import ChannelGraph
 from .bundle_rows import NodeRow
 from .dot_source import dot_quoted
-from .reduction import transitive_reduction
+from .reduction import CycleError, transitive_reduction
 
 GROUP_FROM = 9   # bundles in a channel from which fans and chains are grouped
 FAN_MIN = 3
@@ -52,10 +52,18 @@ def _marks(row: NodeRow) -> tuple[bool, ...]:
 
 
 def drawn_edges(graph: ChannelGraph, count: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
-    """(every edge drawn, v0's choices among them)."""
+    """(every edge drawn, v0's choices among them). A channel whose edges form a cycle (a
+    skipRange holding a higher version, replaces in a ring: opm loads it) has no transitive
+    reduction: its edges up the node order and those down it, each acyclic, are reduced apart."""
     chosen = set(graph.updates.items())
     others = [(edge.source, edge.target) for edge in graph.edges if (edge.source, edge.target) not in chosen]
-    return set(transitive_reduction(count, sorted(chosen) + others)) | chosen, chosen
+    edges = sorted(chosen) + others
+    try:
+        return set(transitive_reduction(count, edges)) | chosen, chosen
+    except CycleError:
+        up = transitive_reduction(count, [(source, target) for source, target in edges if source < target])
+        down = transitive_reduction(count, [(source, target) for source, target in edges if source > target])
+        return set(up) | set(down) | chosen, chosen
 
 
 def group_units(graph: ChannelGraph, rows: Sequence[NodeRow], drawn: set[tuple[int, int]],

@@ -37,8 +37,17 @@ edge [color="{RECOMMENDED_COLOUR}", arrowsize=0.6];
 _DOT_CONTROLS = {code: f"\\\\x{code:02x}" for code in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
 
 
+# dot refuses a quoted string longer than 16,384 characters ("syntax error ... scanning a quoted
+# string"): a tooltip listing a 1,000-bundle chain, or one absurd name, would stop the build. Text
+# is cut to this many characters first, so even escaped five-fold (a control character) it fits.
+MAX_DOT_TEXT = 3_000
+
+
 def dot_quoted(text: str) -> str:
-    """``text`` as a DOT string: quotes and backslashes escaped, control characters shown."""
+    """``text`` as a DOT string: quotes and backslashes escaped, control characters shown, at
+    most MAX_DOT_TEXT characters of it (then "…")."""
+    if len(text) > MAX_DOT_TEXT:
+        text = text[:MAX_DOT_TEXT - 1] + "…"
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').translate(_DOT_CONTROLS) + '"'
 
 

@@ -14,6 +14,11 @@ from __future__ import annotations
 Edge = tuple[int, int]
 
 
+class CycleError(ValueError):
+    """The edges form a cycle: no transitive reduction (the release engine rejects cycles
+    earlier; a catalog channel may hold one)."""
+
+
 def _topological_order(count: int, children: list[list[int]]) -> list[int]:
     indegree = [0] * count
     for targets in children:
@@ -29,7 +34,7 @@ def _topological_order(count: int, children: list[list[int]]) -> list[int]:
             if indegree[target] == 0:
                 ready.append(target)
     if len(order) != count:
-        raise ValueError("update graph has a cycle")  # the engine rejects cycles earlier
+        raise CycleError("update graph has a cycle")
     return order
 
 
