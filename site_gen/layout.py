@@ -91,11 +91,10 @@ def release_arch_page(version: str, arch: str) -> str:
 
 
 RELEASE_COMPARE = f"{RELEASES_DIR}/compare.html"  # any two releases with contents, compared in the browser
-# the releases with readable contents, per arch, and where their files are: what the compare page offers
+# The one index of release contents: per arch, the versions with readable contents and those without,
+# and where their files are. The compare page and the planner's hops (planner-hops.js, hop_changes)
+# both read it; planner-hops.js names the same path.
 RELEASE_CONTENTS_INDEX = f"{DATA_DIR}/release-contents.json"
-def contents_index(arch: str) -> str:
-    """The versions of one arch the site has a contents file for (the planner's hops read it)."""
-    return f"{RELEASES_DIR}/contents-{arch}.json"
 
 
 def changes_path(from_version: str, arch: str, to_version: str) -> str:

@@ -39,13 +39,17 @@ def cluster_evidence(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def _index(read: SiteReader, arch: str) -> set[str] | None:
-    data = read(layout.contents_index(arch))
+    """The versions of one arch with a contents file (readable or not), from the site's one index of
+    release contents (planner-hops.js ``contentsVersions``); None when the site has none for the arch."""
+    data = read(layout.RELEASE_CONTENTS_INDEX)
     if data is None:
         return None
     try:
         index = orjson.loads(data)
-        return {v for v in index["versions"] if isinstance(v, str)}
-    except (orjson.JSONDecodeError, KeyError, TypeError):
+        if arch not in index["arches"] and arch not in index["unreadable"]:
+            return None
+        return {v for group in ("arches", "unreadable") for v in index[group].get(arch, []) if isinstance(v, str)}
+    except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
         return None  # not this site's index: as if it had none
 
 

@@ -145,13 +145,6 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str],
             digests[version, arch] = hashlib.sha256(files[layout.contents_path(version, arch)]).digest()
         return digests[version, arch]
 
-    by_arch: dict[str, list[str]] = defaultdict(list)
-    for version, arch in records:
-        by_arch[arch].append(version)
-    for arch, members in sorted(by_arch.items()):
-        # the planner asks it which hops have contents, rather than asking for files that are not there
-        files[layout.contents_index(arch)] = orjson.dumps(
-            {"arch": arch, "versions": sorted(members, key=versions.sort_key)}) + b"\n"
     pairs = change_pairs(records, graph, channels)
     found: dict[tuple[str, str, str], bytes] = {}
     for older, newer, arch in pairs:

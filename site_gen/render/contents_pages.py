@@ -409,7 +409,8 @@ def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[t
 
 def contents_index_json(records: Mapping[tuple[str, str], Record]) -> bytes:
     """``data/release-contents.json``: per arch, the versions with readable contents (SemVer order)
-    and those whose contents could not be read; where their files are (the compare page reads it)."""
+    and those whose contents could not be read; where their files are. The one index of release
+    contents: the compare page and the planner's hops (hop_changes, planner-hops.js) read it."""
     readable: dict[str, list[str]] = defaultdict(list)
     unreadable: dict[str, list[str]] = defaultdict(list)
     for version, arch in records:

@@ -148,14 +148,23 @@ const SiteGenPlannerHops = (() => {
 
   /* ---- the planner page (planner.js); never called where there is no document ---- */
 
+  /* The versions of `arch` with a contents file, readable or not, from the site's one index of release
+     contents (layout.RELEASE_CONTENTS_INDEX, which the compare page reads too), as a list; null when it has none. */
+  function contentsVersions(index, arch) {
+    if (!isObject(index) || !isObject(index.arches) || !isObject(index.unreadable)) return null;
+    const groups = [index.arches[arch], index.unreadable[arch]].filter(Array.isArray);
+    if (!groups.length) return null;
+    return groups.flat().filter((v) => typeof v === "string");
+  }
+
   /* Gives every hop of `answer` its changes, as hop_changes.attach_hop_changes does: only on a site whose
-     releases/contents-<arch>.json exists. readJson(path): the parsed site file, null when missing. */
+     index of release contents has the arch. readJson(path): the parsed site file, null when missing. */
   async function attachInPage(answer, readJson, clusterDocument) {
     if (!answer.sections.length) return;
     const arch = answer.arch;
-    const index = await readJson(`releases/contents-${arch}.json`).catch(() => null);
-    if (!isObject(index) || !Array.isArray(index.versions)) return;
-    const have = new Set(index.versions.filter((v) => typeof v === "string"));
+    const listed = contentsVersions(await readJson("data/release-contents.json").catch(() => null), arch);
+    if (listed === null) return;
+    const have = new Set(listed);
     const records = {};
     await Promise.all(versionsOf(answer).map(async (version) => {
       records[version] = have.has(version)
@@ -197,5 +206,6 @@ const SiteGenPlannerHops = (() => {
       el("ul", {class: "hop-changes-list"}, changes.lines.map((line) => el("li", {}, line))));
   }
 
-  return {evidence, ackState, hopChanges, versionsOf, sectionsChanges, ackHeadline, hopText, attachInPage, hopNode};
+  return {evidence, ackState, hopChanges, versionsOf, sectionsChanges, ackHeadline, hopText, attachInPage, hopNode,
+    contentsVersions};
 })();
