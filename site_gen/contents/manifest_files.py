@@ -84,6 +84,7 @@ class ManifestMemo:
         self.entries: dict[str, Any] = dict(entries or {})
         self.limit = limit
         self.hits = self.misses = 0
+        self.added = 0  # entries put since it was made (whether it is worth keeping again)
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)
@@ -97,6 +98,7 @@ class ManifestMemo:
         if len(self.entries) >= self.limit:
             self.entries.pop(next(iter(self.entries)))  # oldest first
         self.entries[key] = value
+        self.added += 1
 
 
 # What a summary keeps of a document (everything else is dropped before PyYAML builds it).

@@ -35,6 +35,7 @@ from ..progress import Progress
 from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
 from .contents_source import ContentsSource
 from .layer_apply import TreeLimits
+from .memo_store import load_memo, save_memo
 from .oci_layout import is_oci_layout
 from .payload_images import (
     BaseLayerCache,
@@ -113,7 +114,7 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
             result.cached += 1
         else:
             todo.append(request)
-    memo = ManifestMemo()
+    memo = load_memo(options.cache_dir) if todo else ManifestMemo()
     progress = progress or Progress(quiet=True)
     with progress.stage("reading release contents", len(todo), "image") as bar:
         if trees:
@@ -132,6 +133,7 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
                 runner.get_loop().set_default_executor(
                     ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="contents"))
                 runner.run(_read_images(source, todo, options, memo, result, records, warnings, bar))
+    save_memo(options.cache_dir, memo)
     result.records = {key: result.records[key] for key in sorted(result.records)}
     return result
 
