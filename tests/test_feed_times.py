@@ -74,3 +74,29 @@ def test_an_uncommitted_line_is_dated_when_the_file_was_edited(tmp_path, monkeyp
     assert times.entered(channel, "4.16.1") == SECOND  # committed lines keep their commit's time
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(SECOND.timestamp())))
     assert FeedTimes(data).entered(channel, "4.16.2") == SECOND
+
+
+def test_an_uncommitted_line_of_a_shallow_clone_is_dated_when_the_file_was_edited(tmp_path, monkeypatch):
+    """Issue 29 point 7: in a shallow clone an uncommitted line was still dated 1970-01-01, as the
+    clone's boundary lines are (their commit may be older than the boundary). A line committed
+    after the boundary keeps its commit's time; a boundary line stays unknown."""
+    import os
+    import subprocess
+    origin = example_repo(tmp_path / "origin", _arch_line, _second)
+    top = subprocess.run(["git", "-C", str(origin), "rev-parse", "--show-toplevel"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{top}", str(clone)], check=True)
+    data_dir = clone / origin.relative_to(top)
+    path = data_dir / "channels/stable-4.16.yaml"
+    edit(path, "- 4.16.1+amd64\n", "- 4.16.1+amd64\n- 4.16.2\n")  # not committed
+    edited = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
+    os.utime(path, (edited.timestamp(), edited.timestamp()))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    data = load_graph_data(data_dir, Warnings())
+    channel = next(c for c in data.channels if c.name == "stable-4.16")
+    times = FeedTimes(data)
+    assert times._blames.shallow
+    assert times.entered(channel, "4.16.2") == edited
+    assert times.entered(channel, "4.16.1") == SECOND  # committed after the boundary
+    assert times.entered(channel, "4.15.6") == times.fallback  # the boundary's: unknown

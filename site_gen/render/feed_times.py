@@ -5,8 +5,10 @@ promotion tool reads it); a risk was last defined when its blocked-edges file wa
 committed. A version ``--promote-until`` projects into a channel entered it when the promotion
 tool would promote it (the projection's time; the horizon when that is unknown). A line not
 committed yet was written when the channel file was last modified (its mtime, never later than
-``SOURCE_DATE_EPOCH``). Without git a time is unknown, and feeds use ``SOURCE_DATE_EPOCH`` or,
-without it, 1970-01-01: the same input always gives the same feed.
+``SOURCE_DATE_EPOCH``), in a shallow clone too; a line a shallow clone blames on its boundary
+commit has an unknown time (that commit may be older still). Without git a time is unknown, and
+feeds use ``SOURCE_DATE_EPOCH`` or, without it, 1970-01-01: the same input always gives the same
+feed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..inputs.blame_store import ChannelBlames
-from ..inputs.git_blame import is_shallow_clone, last_commit_times, revision_time
+from ..inputs.git_blame import blame_line_times, is_shallow_clone, last_commit_times, revision_time
 from ..model.graph_data import Channel, GraphData
 from ..model.versions import split_build
 
@@ -37,6 +39,7 @@ class FeedTimes:
         self._blames = blames or ChannelBlames(None, self._git and is_shallow_clone(data.root))
         self._file_times: dict[str, datetime] | None = None
         self._changed: dict[Path, datetime] = {}  # asked once per risk per graph: 0.4 s of path arithmetic
+        self._uncommitted: dict[Path, set[int]] = {}  # shallow clones only: see _not_committed
         self.fallback = fallback_time()
 
     def prefetch(self, channels: list[Channel]) -> None:
@@ -60,9 +63,22 @@ class FeedTimes:
             return self.fallback
         times = self._blames.line_times(channel.path)
         line = channel.written_lines[index]
-        if times and line and times.get(line) is None and line in times and not self._blames.shallow:
+        if times and line and times.get(line) is None and line in times and self._not_committed(channel.path, line):
             return self._edited(channel.path)  # blamed, but not committed yet
         return (times.get(line) if times and line else None) or self.fallback
+
+    def _not_committed(self, path: Path, line: int) -> bool:
+        """Whether a line whose time is unknown is one not committed yet. In a full clone that is
+        the only unknown; in a shallow one a line blamed on the boundary commit is unknown too (its
+        commit may be older still), so the file is blamed once more without that rule: there only
+        an uncommitted line has no time."""
+        if not self._blames.shallow:
+            return True
+        lines = self._uncommitted.get(path)
+        if lines is None:
+            plain = blame_line_times(path) or {}
+            lines = self._uncommitted[path] = {number for number, moment in plain.items() if moment is None}
+        return line in lines
 
     def _edited(self, path: Path) -> datetime:
         """When an uncommitted line was written: the file's mtime, clamped to SOURCE_DATE_EPOCH."""
