@@ -376,6 +376,28 @@ def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_
     notes = read_cluster(cluster, payloads)["notes"]
     assert notes == [f"The cluster says it runs arm64, but its image is the amd64 payload of {amd64['version']} "
                      "on this site. Check status.desired.image."]
+def test_a_single_arch_cluster_whose_image_is_another_versions_payload_is_told(sites, tmp_path, capsys):
+    """Issue 29 point 8, its second half: a single-arch cluster whose status.desired.image is the
+    payload of another version on the site. The terminal and the page's own rules (planner-rules.js,
+    run in V8 as the page runs it) give the same note."""
+    from site_gen.js_rules import rules
+    from site_gen.planner.cluster import read_cluster
+    payloads = json.loads((sites["example"] / "data" / "payloads.json").read_text("utf-8"))
+    cluster = json.loads((CLUSTERS_DIR / "single-arch-true.json").read_text("utf-8"))
+    said = cluster["status"]["desired"]["version"]
+    digest, other = next((d, p) for d, p in sorted(payloads.items())
+                         if p["arch"] == "amd64" and p["version"] != said)
+    cluster["status"]["desired"]["image"] = f"quay.io/openshift-release-dev/ocp-release@{digest}"
+    note = f"The cluster's image is the payload of {other['version']} on this site, but it says it runs {said}."
+    assert note in read_cluster(cluster, payloads)["notes"]
+    page = rules("yaml-lite.js", "planner-rules.js").call("SiteGenCluster.readCluster", cluster, payloads)
+    assert note in page["notes"]
+    path = tmp_path / "other-version.json"
+    path.write_text(json.dumps(cluster), "utf-8")
+    assert main(["plan", "--site", str(sites["example"]), "--cluster", str(path)]) == 0
+    assert note in capsys.readouterr().out.splitlines()
+
+
 @pytest.mark.browser
 def test_the_page_says_which_admin_acks_the_cluster_still_needs(sites):
     """The 4.15 gate on 4.15.8 -> 4.16.4: boxed with its oc patch while the cluster's Upgradeable condition
