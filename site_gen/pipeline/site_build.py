@@ -41,7 +41,6 @@ from .steps import (
     CatalogPages,
     CatalogRead,
     GraphDataRead,
-    PageSettings,
     catalog_json,
     copy_assets,
     pack_graph_data_as_read,
@@ -63,7 +62,7 @@ if TYPE_CHECKING:
     from ..render.site import SiteTotals
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BuildOptions:
     graph_data: Path | None         # None: an operators-only site (the catalogs alone)
     releases: Path | None
@@ -82,14 +81,14 @@ class BuildOptions:
     process_ends_after: bool = False  # the program exits when the build is done: nothing to clean up
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BuildResult:
-    totals: ApiTotals | None  # None: the published site was already up to date
-    channels: int
-    arches: int
-    seconds: float
     out: Path
     warnings: Warnings
+    totals: ApiTotals | None = None  # None: the published site was already up to date
+    channels: int = 0
+    arches: int = 0
+    seconds: float = 0.0
     promotion_summary: str | None = None
     pages: SiteTotals | None = None   # None: built with --no-html
     graphs: BuiltGraphs | None = None  # what was served (None when up to date)
@@ -201,7 +200,7 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
     published = None if options.force else published_marker(where.out).get("fingerprint")
     hashing = runner.apart("hash the inputs", build_fingerprint, options, None)
     if published is not None and published == hashing.result():
-        return BuildResult(None, 0, 0, 0.0, where.out, warnings)
+        return BuildResult(out=where.out, warnings=warnings)  # up to date
     configuring = runner.apart("render nginx files", render_nginx_files)
     cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
                                     reply=catalog_json)
@@ -220,7 +219,7 @@ def operators_only_steps(options: BuildOptions, where: Destination, warnings: Wa
         from ..render.graph_drawer import DrawStats
         from ..render.site import SiteTotals
         pages = SiteTotals(drawn.pages, drawn.drawing) if drawn is not None else SiteTotals(0, DrawStats())
-    return BuildResult(ApiTotals(), 0, 0, 0.0, site.out, warnings, pages=pages, catalogs=catalogs.catalogs)
+    return BuildResult(out=site.out, warnings=warnings, totals=ApiTotals(), pages=pages, catalogs=catalogs.catalogs)
 
 
 def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, runner: Runner) -> BuildResult:
@@ -239,7 +238,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
     published = None if options.force else published_marker(where.out).get("fingerprint")
     hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since) if published else None
     if hashing is not None and published == hashing.result():
-        return BuildResult(None, 0, 0, 0.0, where.out, warnings)
+        return BuildResult(out=where.out, warnings=warnings)  # up to date
 
     # The worker reads the graph-data (it crosses the pipe in a tenth of the time the
     # releases' graph would) while this process reads the releases.
@@ -299,12 +298,15 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
                                     where.cache_dir)
         pages = None
         if options.html:
-            settings = PageSettings(where.cache_dir, options.jobs, since, blames, catalogs.links, published)
+            from ..render.site import SiteOptions  # pages only: a --no-html build never loads the renderers
+            settings = SiteOptions(cache_dir=where.cache_dir, jobs=options.jobs, changes_since=since, blames=blames,
+                                   catalogs=catalogs.links, contents=published)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
         runner.here("precompress pages", precompress_pages, site)
         site.marker["fingerprint"] = hashing.result()
         if blames.cache_problem:
             warnings.add(blames.cache_problem)
-    return BuildResult(totals, len(built.channels), len(built.arches), 0.0, site.out, warnings,
-                       promotion_summary(promotion), pages, built, catalogs=catalogs.catalogs)
+    return BuildResult(out=site.out, warnings=warnings, totals=totals, channels=len(built.channels),
+                       arches=len(built.arches), promotion_summary=promotion_summary(promotion), pages=pages,
+                       graphs=built, catalogs=catalogs.catalogs)

@@ -4,12 +4,11 @@ model or the writers: each takes typed inputs and gives one typed output."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.build_graphs import BuiltGraphs
-from ..inputs.blame_store import ChannelBlames
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
 from ..model import versions
@@ -31,12 +30,11 @@ from ..registry.contents_source import ContentsSource
 from ..render.catalog_links import CatalogLink
 
 if TYPE_CHECKING:  # the pages, site-gen diff and the contents reader only by the builds that need them
-    from ..diffing.since import ChangesSince
     from ..publish.release_contents_files import PublishedContents
     from ..registry.client import ConnectionOptions
     from ..registry.contents_reading import ContentsRead
     from ..render.graph_drawer import DrawStats
-    from ..render.site import SiteTotals
+    from ..render.site import SiteOptions, SiteTotals
 
 
 @dataclass
@@ -174,19 +172,7 @@ def write_graphs(site: StagedSite, built: BuiltGraphs, progress: Progress) -> Ap
         return write_graph_api(site, built, bar)
 
 
-@dataclass
-class PageSettings:
-    cache_dir: Path | None
-    jobs: int | None
-    changes_since: ChangesSince | None
-    blames: ChannelBlames
-    catalogs: list[CatalogLink] = field(default_factory=list)  # the home page lists them
-    contents: PublishedContents | None = None  # release contents: a page per release × arch, the compare page
-
-
-def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: PromotionJson, settings: PageSettings,
+def render_pages(site: StagedSite, built: BuiltGraphs, promotion_model: PromotionJson, options: SiteOptions,
                  warnings: Warnings, progress: Progress) -> SiteTotals:
-    from ..render.site import SiteOptions, render_site
-    drawing = SiteOptions(settings.cache_dir, settings.jobs, settings.changes_since, settings.blames,
-                          settings.catalogs, settings.contents)
-    return render_site(site, built, promotion_model, drawing, warnings, progress)
+    from ..render.site import render_site
+    return render_site(site, built, promotion_model, options, warnings, progress)

@@ -52,7 +52,7 @@ from .svg_inline import labelled, unlabelled
 Views = dict[tuple[str, str], ChannelView]  # (channel, arch) -> its page's model
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SiteOptions:
     cache_dir: Path | None   # None: draw every picture, keep nothing
     jobs: int | None = None  # parallel dot processes (default: one per core)
