@@ -376,6 +376,26 @@ def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_
     notes = read_cluster(cluster, payloads)["notes"]
     assert notes == [f"The cluster says it runs arm64, but its image is the amd64 payload of {amd64['version']} "
                      "on this site. Check status.desired.image."]
+def test_the_terminal_says_at_the_top_that_a_risk_applies_and_marks_it(sites, capsys):
+    """Issue 29 point 9 in the terminal: the page's top notice (test_planner_admin_layout holds the
+    page to these words) comes right after the cluster line, before anything else, and the lines
+    saying a risk applies to this cluster are marked with "!" where the others are not."""
+    cluster = CLUSTERS_DIR / "first-hop-applies-elsewhere.json"
+    assert main(["plan", "--site", str(sites["hints"]), "--cluster", str(cluster)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Cluster: ")
+    assert lines[1] == ("A risk applies to this cluster on the route: 4.1.1 → 4.2.0 (BareMetalNetworkStall). "
+                        "Read it before updating.")
+    marked = [line for line in lines if line.startswith("   ! ")]
+    assert marked and all("applies" in line for line in marked), lines
+    assert not any(line.startswith("   ! ") for line in lines if "does not apply" in line)
+    # a cluster with nothing applying on its route gets no such notice
+    assert main(["plan", "--site", str(sites["example"]), "--cluster",
+                 str(CLUSTERS_DIR / "single-arch-true.json")]) == 0
+    quiet = capsys.readouterr().out
+    assert "A risk applies to this cluster" not in quiet and "   ! " not in quiet
+
+
 def test_a_single_arch_cluster_whose_image_is_another_versions_payload_is_told(sites, tmp_path, capsys):
     """Issue 29 point 8, its second half: a single-arch cluster whose status.desired.image is the
     payload of another version on the site. The terminal and the page's own rules (planner-rules.js,

@@ -19,7 +19,7 @@ from ..planner.cluster_operators import has_operators, parse_objects, read_opera
 from ..planner.data import load_planner_data
 from ..planner.hop_changes import attach_hop_changes, cluster_evidence, site_reader
 from ..planner.operator_findings import attach_operators
-from ..planner.text import answer_text, cluster_text, operators_text
+from ..planner.text import answer_text, cluster_text, exposure_notice, operators_text
 
 EPILOG = """\
 The route is the one planner.html shows for the same question: both follow the same rules
@@ -161,7 +161,8 @@ def run(args, warnings: Warnings) -> int:
         sys.stdout.buffer.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2) + b"\n")
     else:
         lines = [] if cluster is None else cluster_text(answer["cluster"],
-                                                         upstream_note(cluster["upstream"], args.site_url))
+                                                         upstream_note(cluster["upstream"], args.site_url),
+                                                         exposure_notice(answer))
         lines += operators_text(answer.get("operators"))
         sys.stdout.write("".join(line + "\n" for line in lines) + answer_text(answer))
     if answer["outcome"] == "invalid":

@@ -14,15 +14,37 @@ EVALUATED = {"True": "no risk applies to this cluster (Recommended=True)",
              "Unknown": "the cluster could not evaluate the risks (Recommended=Unknown)"}
 
 
-def cluster_text(cluster: AnswerCluster, upstream: str) -> list[str]:
-    """What was read from the ClusterVersion, and where the cluster and this site disagree."""
+def exposures(answer: Answer) -> list[str]:
+    """The updates of the first route on which a risk applies to this cluster (its own evaluation
+    says False, or its evaluation of the same risk on another update applies), as the page's
+    top notice names them (planner.js ``exposures``)."""
+    found = []
+    for hop in (answer["sections"][0]["hops"] if answer["sections"] else []):
+        evaluation = hop.get("evaluation")
+        risks = ([evaluation["reason"] or "a risk"] if evaluation and evaluation["status"] == "False" else [])
+        risks += [hint["risk"] for hint in hop.get("hints", []) if hint["verdict"] == "applies"]
+        if risks:
+            found.append(f"{hop['from']} → {hop['to']} ({', '.join(dict.fromkeys(risks))})")
+    return found
+
+
+def exposure_notice(answer: Answer) -> list[str]:
+    """The page's top notice, word for word, when a risk applies to the cluster on the route."""
+    exposed = exposures(answer)
+    return [f"A risk applies to this cluster on the route: {'; '.join(exposed)}. Read it before updating."] \
+        if exposed else []
+
+
+def cluster_text(cluster: AnswerCluster, upstream: str, notice: list[str] | None = None) -> list[str]:
+    """What was read from the ClusterVersion, where the cluster and this site disagree, and (the
+    page's top notice) the risks that apply to it on the route."""
     arch_from = {"architecture": "status.desired.architecture", "image": "its image's digest",
                  "none": "not known"}[cluster["archFrom"]]
     lines = [f"Cluster: {cluster['version']} on {cluster['arch'] or '?'} ({arch_from}), channel "
              f"{cluster['channel'] or '(none)'}, "
              + (f"planning in {cluster['kind']} channels to {cluster['target']}." if cluster["target"]
                 else "no target to plan for."),
-             upstream, *cluster["notes"]]
+             *(notice or []), upstream, *cluster["notes"]]
     for evaluation in cluster["evaluations"]:
         lines.append(f"  conditional update to {evaluation['version']}: Recommended={evaluation['status']}"
                      + (f" ({evaluation['reason']})" if evaluation["reason"] else ""))
@@ -70,11 +92,13 @@ def answer_text(answer: Answer) -> str:
             lines.append(f"  {i}. {hop['from']} -> {hop['to']} ({kind}){flags} in {', '.join(hop['channels'])}")
             if hop["risks"]:
                 lines.append(f"     risks: {', '.join(hop['risks'])}")
-            if evaluation:
-                lines.append(f"     the cluster's own evaluation: {EVALUATED[evaluation['status']]}"
+            if evaluation:  # "!" marks what applies to this cluster, as the page sets it apart
+                mark = "!" if evaluation["status"] == "False" else " "
+                lines.append(f"   {mark} the cluster's own evaluation: {EVALUATED[evaluation['status']]}"
                              + (f" ({evaluation['message']})" if evaluation["message"] else ""))
             for hint in hop.get("hints", []):
-                lines.append(f"     {hint['risk']}: {hint['text']}")
+                mark = "!" if hint["verdict"] == "applies" else " "
+                lines.append(f"   {mark} {hint['risk']}: {hint['text']}")
             if "changes" in hop:
                 lines += [f"     {line}" for line in hop_text(hop["changes"])]
             if hop["alternatives"]:
