@@ -147,6 +147,23 @@ def test_the_command_prints_the_answer_in_the_pages_order(demo_site, capsys):
     assert "updating to gated.v1.2.0 lifts it" in text and "-> 1.3.0 gated.v1.3.0" in text
 
 
+def test_an_update_says_how_a_manual_subscription_approves_it(demo_site, capsys):
+    """Issue 29 point 12: the remedies named switching channel and reinstalling, never approving. Every
+    answer with updates to take says how a Manual subscription's InstallPlans are approved (right after
+    the hops), in the terminal and, through the corpus the page rules are held to, on the page; one
+    with nothing to take does not."""
+    approve = ("With installPlanApproval: Manual on its Subscription, approve each update's InstallPlan as OLM "
+               "creates it (one hop at a time): oc get installplan -n NAMESPACE lists them, and oc patch "
+               "installplan NAME -n NAMESPACE --type merge -p '{\"spec\":{\"approved\":true}}' approves one.")
+    with_hops = [entry for entry in CORPUS["demo"] if entry["answer"].get("hops")]
+    assert with_hops and all(entry["answer"]["steps"][entry["answer"]["steps"].index(approve) - 1]
+                             .startswith("OLM v0 updates ") for entry in with_hops)
+    assert all(approve not in (entry["answer"].get("steps") or []) for entry in CORPUS["demo"]
+               if not entry["answer"].get("hops"))
+    assert main(_argv(demo_site, with_hops[0]["question"])) == EXIT[with_hops[0]["answer"]["verdict"]]
+    assert approve in capsys.readouterr().out
+
+
 def test_the_command_refuses_bad_input_in_one_line(demo_site, tmp_path, capsys):
     question = CORPUS["demo"][0]["question"]
     assert main(_argv(tmp_path / "missing", question)) == 2

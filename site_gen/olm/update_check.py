@@ -396,6 +396,12 @@ def _verdict(answer: dict) -> str:
     return "update-available" if answer["hops"] else "up-to-date"
 
 
+# A Manual subscription waits for each InstallPlan to be approved (operator-rules.js says the same).
+APPROVE_MANUAL = ("With installPlanApproval: Manual on its Subscription, approve each update's InstallPlan as OLM "
+                  "creates it (one hop at a time): oc get installplan -n NAMESPACE lists them, and oc patch "
+                  "installplan NAME -n NAMESPACE --type merge -p '{\"spec\":{\"approved\":true}}' approves one.")
+
+
 def _steps(answer: dict) -> list[str]:
     question, installed, gate, target = answer["question"], answer["installed"], answer["gate"], answer["target"]
     package, channel = answer["package"], answer["channel"]
@@ -407,6 +413,7 @@ def _steps(answer: dict) -> list[str]:
     if answer["hops"]:
         steps.append(f"OLM v0 updates {package} in channel {channel} one bundle at a time: "
                      f"{_arrow([installed, *answer['hops']])}.")
+        steps.append(APPROVE_MANUAL)
     elif installed["head"]:
         steps.append(f"{installed['bundle']} is the head of channel {channel}: no update to take.")
     for item in answer["deprecations"]:

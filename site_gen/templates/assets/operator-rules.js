@@ -360,6 +360,11 @@ const SiteGenOperatorRules = (() => {
     return answer.hops.length ? answer.hops[answer.hops.length - 1].version : answer.installed.version;
   }
 
+  /* update_check.APPROVE_MANUAL: a Manual subscription waits for each InstallPlan to be approved. */
+  const APPROVE_MANUAL = "With installPlanApproval: Manual on its Subscription, approve each update's InstallPlan as OLM " +
+    "creates it (one hop at a time): oc get installplan -n NAMESPACE lists them, and oc patch " +
+    "installplan NAME -n NAMESPACE --type merge -p '{\"spec\":{\"approved\":true}}' approves one.";
+
   function stepsOf(answer) {
     const {question, installed, gate, target} = answer;
     const pkg = answer.package, channel = answer.channel, to = question.openshiftTo;
@@ -371,6 +376,7 @@ const SiteGenOperatorRules = (() => {
     if (answer.hops.length) {
       steps.push(`OLM v0 updates ${pkg} in channel ${channel} one bundle at a time: ` +
         `${arrow([installed, ...answer.hops])}.`);
+      steps.push(APPROVE_MANUAL);
     } else if (installed.head) {
       steps.push(`${installed.bundle} is the head of channel ${channel}: no update to take.`);
     }
