@@ -57,20 +57,27 @@ def test_the_real_arch_lines_of_stable_and_fast_4_2_are_dated(tmp_path):
         assert times.entered(channel, "4.2.14") == FIRST, name
 
 
+EDITED = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
+
+
+def _with_uncommitted_line(data_dir, monkeypatch):
+    """stable-4.16 gains ``- 4.16.2``, not committed, in a file last modified at EDITED."""
+    import os
+    path = data_dir / "channels/stable-4.16.yaml"
+    edit(path, "- 4.16.1+amd64\n", "- 4.16.1+amd64\n- 4.16.2\n")
+    os.utime(path, (EDITED.timestamp(), EDITED.timestamp()))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    data = load_graph_data(data_dir, Warnings())
+    return data, next(c for c in data.channels if c.name == "stable-4.16")
+
+
 def test_an_uncommitted_line_is_dated_when_the_file_was_edited(tmp_path, monkeypatch):
     """Issue 29 point 7: a version from an uncommitted edit of a channel file was dated 1970-01-01;
     it was written when the file was last modified (clamped to SOURCE_DATE_EPOCH when that is set)."""
-    import os
     data_dir = example_repo(tmp_path, _arch_line, _second)
-    path = data_dir / "channels/stable-4.16.yaml"
-    edit(path, "- 4.16.1+amd64\n", "- 4.16.1+amd64\n- 4.16.2\n")  # not committed
-    edited = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
-    os.utime(path, (edited.timestamp(), edited.timestamp()))
-    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    data = load_graph_data(data_dir, Warnings())
-    channel = next(c for c in data.channels if c.name == "stable-4.16")
+    data, channel = _with_uncommitted_line(data_dir, monkeypatch)
     times = FeedTimes(data)
-    assert times.entered(channel, "4.16.2") == edited
+    assert times.entered(channel, "4.16.2") == EDITED
     assert times.entered(channel, "4.16.1") == SECOND  # committed lines keep their commit's time
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(SECOND.timestamp())))
     assert FeedTimes(data).entered(channel, "4.16.2") == SECOND
@@ -80,7 +87,6 @@ def test_an_uncommitted_line_of_a_shallow_clone_is_dated_when_the_file_was_edite
     """Issue 29 point 7: in a shallow clone an uncommitted line was still dated 1970-01-01, as the
     clone's boundary lines are (their commit may be older than the boundary). A line committed
     after the boundary keeps its commit's time; a boundary line stays unknown."""
-    import os
     import subprocess
     origin = example_repo(tmp_path / "origin", _arch_line, _second)
     top = subprocess.run(["git", "-C", str(origin), "rev-parse", "--show-toplevel"], capture_output=True,
@@ -88,15 +94,9 @@ def test_an_uncommitted_line_of_a_shallow_clone_is_dated_when_the_file_was_edite
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{top}", str(clone)], check=True)
     data_dir = clone / origin.relative_to(top)
-    path = data_dir / "channels/stable-4.16.yaml"
-    edit(path, "- 4.16.1+amd64\n", "- 4.16.1+amd64\n- 4.16.2\n")  # not committed
-    edited = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
-    os.utime(path, (edited.timestamp(), edited.timestamp()))
-    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    data = load_graph_data(data_dir, Warnings())
-    channel = next(c for c in data.channels if c.name == "stable-4.16")
+    data, channel = _with_uncommitted_line(data_dir, monkeypatch)
     times = FeedTimes(data)
     assert times._blames.shallow
-    assert times.entered(channel, "4.16.2") == edited
+    assert times.entered(channel, "4.16.2") == EDITED
     assert times.entered(channel, "4.16.1") == SECOND  # committed after the boundary
     assert times.entered(channel, "4.15.6") == times.fallback  # the boundary's: unknown
