@@ -1,6 +1,6 @@
 """Release contents: CPU per release image, from a payload tree to the contents record.
 
-Synthetic payloads of real size (tests/release_payloads.py: 150 image tags, ~900 manifest
+Synthetic payloads of real size (tests/support/release_payloads.py: 150 image tags, ~900 manifest
 files, ~5 MB each) for the z-streams of one or more minors on five architectures, read in
 the order a build meets them, with one manifest memo (what --cache-dir would keep). The tree
 is made before the clock starts: only ``release_contents`` and the JSON bytes are timed
@@ -22,7 +22,7 @@ from pathlib import Path
 import orjson
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 
 from site_gen.contents.manifest_files import ManifestMemo  # noqa: E402
 from site_gen.contents.release_contents import contents_json, release_contents  # noqa: E402

@@ -23,7 +23,7 @@ from bench_json_build import machine, verdict
 from bench_common import benchmark_parser, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 TARGET_BYTES = 1_000_000
 TARGET_PAINT_MS = 500.0

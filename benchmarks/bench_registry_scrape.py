@@ -1,7 +1,7 @@
 """Benchmark `site-gen scrape` against a docker-registry on loopback.
 
-Starts Debian's docker-registry with TLS (tests/registry_server.py), pushes a release
-set as images through the registry API (tests/registry_images.py; not timed), then
+Starts Debian's docker-registry with TLS (tests/support/registry_server.py), pushes a release
+set as images through the registry API (tests/support/registry_images.py; not timed), then
 times `site-gen scrape docker://... --out OUT` in a subprocess:
 
 * cold: an empty --cache-dir, so every config and metadata layer is fetched;
@@ -36,7 +36,7 @@ from bench_json_build import REPO_ROOT, machine, verdict
 from bench_common import benchmark_parser, parse_benchmark_args, run_in_scratch, spread
 from synthetic_releases import write_synthetic_releases
 
-sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
 
 from registry_images import (
     Pusher,

@@ -1,8 +1,8 @@
 """Benchmark `site-gen build --release-contents docker://...` (issue 28, point 6).
 
 Pushes a synthetic release set to Debian's docker-registry on loopback (TLS,
-tests/registry_server.py): every (version, arch) an image of three layers (a base, the
-CVO's manifests/, release-manifests/) from tests/release_payloads.py (~150 tags, ~900
+tests/support/registry_server.py): every (version, arch) an image of three layers (a base, the
+CVO's manifests/, release-manifests/) from tests/support/release_payloads.py (~150 tags, ~900
 manifests, ~5 MB; files repeat across arches and z-streams as real ones do), then writes
 the release documents (benchmarks/synthetic_releases.py) with the pushed images' digests
 as their payloads. Pushing is in a process apart and not timed as the build.
@@ -54,7 +54,7 @@ from synthetic_releases import (
     serialize,
 )
 
-sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path.insert(0, str(REPO_ROOT / "tests" / "support"))
 
 from registry_server import REGISTRY, Registry, cert_dir_for, make_ca  # noqa: E402
 

@@ -27,7 +27,7 @@ import orjson
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 
 from site_gen.js_rules.release_diff import changes_json, forget_record, keep_record, release_changes  # noqa: E402
 

@@ -77,7 +77,7 @@ UTC = UTC
 TRACKED = ("channels", "internal-channels", "blocked-edges", "raw")
 ERRATA_MODES = ("entry-times", "errata-file", "trust-errata-urls")
 # Fitted to real cases: 4.12.88 did not update to 4.13.66, which entered candidate 5.4 days
-# after it; 4.13.68 did update to 4.14.68, 6.7 days after it (see tests/test_promotion_replay.py).
+# after it; 4.13.68 did update to 4.14.68, 6.7 days after it (see tests/promotion/test_replay.py).
 LEAD_DAYS = 6.0
 
 

@@ -3,7 +3,7 @@
 The slice keeps the releases of a few minors that entered the internal
 ``candidate`` channel after START, and records, from the first-parent history,
 every time one of them was added to or removed from a kept channel, plus the
-blocked-edges files about them. ``tests/test_promotion_replay.py`` rebuilds a
+blocked-edges files about them. ``tests/promotion/test_replay.py`` rebuilds a
 git repository from it, commit times included, and replays it with
 ``promotion_replay.replay``. Dropping older releases does not change any
 update path from a kept one: a release only updates to releases built after it.

@@ -4,8 +4,8 @@
     python tools/cvo_task_graphs.py /path/to/cluster-version-util [--out tests/data/cvo_task_graphs]
 
 Build the printer from openshift/cluster-version-operator (``go build ./hack/cluster-version-util``;
-the repository vendors its modules). Each fixture of tests/release_fixtures.py and the
-synthetic payload of tests/release_payloads.py is written as ``oc adm release extract``
+the repository vendors its modules). Each fixture of tests/support/release_fixtures.py and the
+synthetic payload of tests/support/release_payloads.py is written as ``oc adm release extract``
 would (``DIR/manifests``, ``DIR/release-manifests``); the printer runs on it in both modes
 (``--parallel by-number-and-component``: the update graph; ``flatten-by-number-and-component``:
 the install graph) and its output is kept: the DOT as printed for the small fixtures, and for
@@ -25,7 +25,7 @@ from pathlib import Path
 import orjson
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 
 from release_fixtures import GRAPH_FIXTURES  # noqa: E402
 from release_payloads import payload_tree, write_tree  # noqa: E402

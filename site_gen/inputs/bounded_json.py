@@ -53,7 +53,7 @@ def nesting_error(path) -> InputError:
     return InputError(f"invalid JSON: nested more than {MAX_DEPTH} levels deep", path)
 
 
-# orjson writes at most 254 levels (tests/test_no_tracebacks.py holds it to that): data wrapped
+# orjson writes at most 254 levels (tests/commands/test_no_tracebacks.py holds it to that): data wrapped
 # in this many lists is written only if it nests at most MAX_DEPTH levels itself.
 _ORJSON_DEPTH = 254
 _WRAPS = _ORJSON_DEPTH - MAX_DEPTH

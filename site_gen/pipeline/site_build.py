@@ -171,7 +171,7 @@ def catalog_pages_apart(runner: Runner, site: StagedSite, options: BuildOptions,
     """The catalog pages, rendered by the worker that holds the catalog models and written
     straight into ``site``; None when the build has no catalog pages. Should the build fail
     meanwhile, the runner waits for the worker before the output lock removes what is left
-    beside OUT (tests/test_build_catalogs.py)."""
+    beside OUT (tests/site/test_build_catalogs.py)."""
     if not (options.html and options.catalogs):
         return None
     return runner.apart("render catalog pages", render_catalog_pages, site, Earlier("read operator catalogs"),
