@@ -163,7 +163,8 @@ def _write_contents_pages(pages: PageRenderer, contents: PublishedContents, serv
                           cache: ContentsPageCache) -> None:
     """A page per release × arch with contents (rendered, or as kept in the cache), the compare
     page and the index it reads."""
-    for inputs in contents_page_inputs(contents.records, contents.changes, served):
+    for inputs in contents_page_inputs(contents.records, contents.changes, served, contents.records.record,
+                                       contents.change):
         key = page_key(inputs.record, inputs.sources, inputs.other_arches, inputs.has_release_page)
         kept = cache.get(key)
         if kept is not None:
