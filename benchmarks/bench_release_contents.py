@@ -75,6 +75,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--arches", default=",".join(SCALED_ARCHES),
                         help="comma-separated, when not --full (default: %(default)s)")
     parser.add_argument("--push-workers", type=int, default=2, help="pushing threads (default: %(default)s)")
+    parser.add_argument("--release-contents-layout", choices=("self-contained", "shared"), default="self-contained",
+                        help="the builds' --release-contents-layout (default: %(default)s)")
     return parse_benchmark_args(parser, argv)
 
 
@@ -219,7 +221,8 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
             return [sys.executable, "-m", "site_gen", "build", "--graph-data", str(graph_data),
                     "--releases", str(documents), "--out", str(out), "--no-html", "--timings",
                     "--cache-dir", str(cache), "--cert-dir", str(certs_d),
-                    *(["--release-contents", registry.docker_reference(REPO)] if contents else []),
+                    *(["--release-contents", registry.docker_reference(REPO),
+                       "--release-contents-layout", args.release_contents_layout] if contents else []),
                     *(["--force"] if force else [])]
 
         kinds = {"contents": True, "today": False}
@@ -259,6 +262,7 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
             "set": {"versions": len(versions), "channel_versions": all_versions, "minors": all_minors,
                     "arches": list(arches),
                     "images": len(releases), "new_release": str(newest), "full": args.full,
+                    "layout": args.release_contents_layout,
                     "push_seconds": round(pushed, 1)},
             "cold": {k: medians(v) for k, v in cold.items()},
             "noop": {k: medians(v) for k, v in noop.items()},
@@ -292,7 +296,8 @@ def print_report(results: dict) -> None:
           "(cores shared with other work: load below)")
     print("load:     " + ", ".join(f"{x:.1f}" for x in results["load_average"]) + " (1-minute, before and after)")
     print(f"set:      {s['versions']} versions x {len(s['arches'])} arches ({', '.join(s['arches'])}) = "
-          f"{s['images']} images{'' if s['full'] else ' (scaled)'}; pushed in {s['push_seconds']} s (not timed)")
+          f"{s['images']} images{'' if s['full'] else ' (scaled)'}; pushed in {s['push_seconds']} s (not timed); "
+          f"--release-contents-layout {s.get('layout', 'self-contained')}")
     cold, today = results["cold"]["contents"], results["cold"]["today"]
     images = s["images"] - len(s["arches"])  # the newest version comes later
     read_step = cold["steps"].get("read release contents", 0.0)

@@ -136,10 +136,10 @@ def read_release_contents(source: ContentsSource, graph: Graph, connection: Conn
 
 
 def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs,
-                           cache_dir: Path | None) -> PublishedContents:
+                           cache_dir: Path | None, layout: str = "self-contained") -> PublishedContents:
     """The contents and change files (change files kept in ``cache_dir``); what was published, for the pages."""
     from ..publish.release_contents_files import published_contents
-    return published_contents(contents.records, built.graph, built.channels, _StagedFiles(site), cache_dir)
+    return published_contents(contents.records, built.graph, built.channels, _StagedFiles(site), cache_dir, layout)
 
 
 class _StagedFiles:

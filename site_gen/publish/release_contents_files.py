@@ -42,7 +42,7 @@ from ..model import versions
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 from .record_shelf import Key, RecordShelf, shelf_of
-from .shared_parts import SharedSplitter
+from .shared_parts import SELF_CONTAINED, SHARED, SharedSplitter
 
 Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record (or its summary)
 CHANGES_CACHE = "release-changes-v1"
@@ -154,6 +154,9 @@ class PublishedContents:
     # (from, to, arch) -> the site path of the change file published for that pair, in change_pairs' order
     changes: dict[tuple[str, str, str], str] = field(default_factory=dict)
     read: Callable[[str], bytes] = field(default=lambda path: b"")  # a written file's bytes
+    layout: str = SELF_CONTAINED  # shared: no change files, the pages draw the long sections from contents.json
+    # the (from, to, arch) pairs change files are for; in the shared layout, what the pages link to compare
+    compare_pairs: list[tuple[str, str, str]] = field(default_factory=list)
 
     def change(self, pair: tuple[str, str, str]) -> dict[str, Any]:
         """The change document published for ``pair``, read back from its file."""
@@ -215,12 +218,14 @@ class _Diffs:
 
 
 def published_contents(records: Records, graph: Graph, channels: Iterable[str], files: SiteFiles,
-                       cache_dir: Path | None = None) -> PublishedContents:
+                       cache_dir: Path | None = None, layout_name: str = SELF_CONTAINED) -> PublishedContents:
     """Write the contents files, their shared files and the change file of every pair
     :func:`change_pairs` publishes (each taken from ``cache_dir`` when it holds it) into ``files``,
-    record by record in (arch, SemVer) order: the older side of a pair is written first."""
+    record by record in (arch, SemVer) order: the older side of a pair is written first. The
+    ``shared`` layout writes no change files (the browser computes them)."""
     shelf = records if isinstance(records, RecordShelf) else shelf_of(records)
-    pairs = change_pairs(shelf, graph, channels)
+    compare_pairs = change_pairs(shelf, graph, channels)
+    pairs = compare_pairs if layout_name != SHARED else []
     into: dict[Key, list[str]] = defaultdict(list)
     uses: dict[Key, int] = defaultdict(int)
     for older, newer, arch in pairs:
@@ -228,7 +233,7 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str], 
         uses[older, arch] += 1
         uses[newer, arch] += 1
     cache = ChangesCache(cache_dir)
-    splitter = SharedSplitter()
+    splitter = SharedSplitter(layout_name)
     digests: dict[Key, bytes] = {}  # of each contents file: a change file is kept by its two sides'
     published: dict[tuple[str, str, str], str] = {}
     diffs = _Diffs(files, uses)
@@ -254,7 +259,7 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str], 
     finally:
         diffs.close()
     changes = {pair: published[pair] for pair in pairs}
-    return PublishedContents(shelf, changes, files.read)
+    return PublishedContents(shelf, changes, files.read, layout_name, compare_pairs)
 
 
 def release_contents_files(records: Records, graph: Graph, channels: Iterable[str],

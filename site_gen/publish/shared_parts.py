@@ -32,6 +32,11 @@ from .. import layout
 SHARED_KEY = "shared"
 WHOLE = ("resources",)   # keys shared as a whole value
 PATCHED = ("manifestFiles",)  # object keys shared as a base table and a patch
+# --release-contents-layout: self-contained (the contract: every contract key inline, change files
+# published) or shared (for a host with a size limit: the task graphs shared too, no change files)
+SELF_CONTAINED, SHARED = "self-contained", "shared"
+LAYOUTS = (SELF_CONTAINED, SHARED)
+GRAPHS = ("updateGraph", "installGraph")
 
 
 def shared_file(value: Any) -> tuple[str, bytes]:
@@ -44,6 +49,7 @@ def shared_file(value: Any) -> tuple[str, bytes]:
 class SharedSplitter:
     """Splits records into contents files and shared files. Records of one (arch, minor) come in
     SemVer order (the first is the base of the group's tables); each shared file is given once."""
+    layout: str = SELF_CONTAINED
     given: set[str] = field(default_factory=set)              # hex names already handed out
     bases: dict[tuple[str, str, str], tuple[str, dict[str, Any]]] = field(default_factory=dict)
 
@@ -51,11 +57,14 @@ class SharedSplitter:
         """(``contents.json`` bytes, {site path: bytes} of the shared files not given before)."""
         if "error" in record or not all(key in record for key in WHOLE + PATCHED):
             return orjson.dumps(record) + b"\n", {}
-        inline = {key: value for key, value in record.items() if key not in WHOLE + PATCHED}
+        # a null graph (the CVO would refuse the payload) stays inline: it says so in four bytes
+        whole = WHOLE + tuple(key for key in GRAPHS if record.get(key) is not None) if self.layout == SHARED \
+            else WHOLE
+        inline = {key: value for key, value in record.items() if key not in whole + PATCHED}
         refs: dict[str, Any] = {}
         new: dict[str, bytes] = {}
         for key in record:
-            if key in WHOLE:
+            if key in whole:
                 hex_name, data = shared_file(record[key])
                 refs[key] = hex_name
                 self._give(new, hex_name, data)
