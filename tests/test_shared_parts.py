@@ -24,7 +24,7 @@ from site_gen import layout
 from site_gen.contents.release_contents import release_contents
 from site_gen.js_rules import JsError
 from site_gen.js_rules.release_diff import release_changes, resolve, shared_files
-from site_gen.model.errors import Warnings
+from site_gen.model.errors import InputError, Warnings
 from site_gen.model.graph import Graph
 from site_gen.publish.record_shelf import RecordShelf
 from site_gen.publish.release_contents_files import published_contents
@@ -203,3 +203,15 @@ def test_publishing_holds_one_record_at_a_time(tmp_path):
     one_record = len(orjson.dumps(record("4.16.0")))
     few, many = peak(3), peak(12)
     assert many - few < one_record, (few, many, one_record)
+
+
+def test_a_record_damaged_on_the_shelf_stops_the_build_with_one_line(tmp_path):
+    shelf = RecordShelf()
+    shelf.put(("4.16.3", "amd64"), record("4.16.3"))
+    place = shelf._places["4.16.3", "amd64"]
+    place.write_bytes(b"{not json")
+    with pytest.raises(InputError) as caught:
+        shelf.record(("4.16.3", "amd64"))
+    assert caught.value.path == place and "4.16.3 (amd64) cannot be read back" in caught.value.message
+    shelf.close()
+    assert not place.exists()

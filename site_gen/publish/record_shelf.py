@@ -22,12 +22,15 @@ from typing import Any
 
 import orjson
 
+from ..model.errors import InputError
+
 Key = tuple[str, str]  # (version, arch)
 SUMMARY_KEYS = ("version", "arch", "digest")
 
 
-class ShelfError(Exception):
-    """A record on the shelf can no longer be read (its file removed or damaged under the build)."""
+class ShelfError(InputError):
+    """A record on the shelf can no longer be read (its file removed or damaged under the build, say by
+    another build sharing the cache): the build stops with this one line, nothing is published."""
 
 
 def summary(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -82,10 +85,10 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         try:
             record = orjson.loads(place.read_bytes())
         except (OSError, orjson.JSONDecodeError) as exc:
-            raise ShelfError(f"{place}: the contents record of {key[0]} ({key[1]}) cannot be read back: {exc}") \
+            raise ShelfError(f"the contents record of {key[0]} ({key[1]}) cannot be read back: {exc}", place) \
                 from None
         if not isinstance(record, dict) or summary(record) != found:
-            raise ShelfError(f"{place}: no longer the contents record of {key[0]} ({key[1]})")
+            raise ShelfError(f"no longer the contents record of {key[0]} ({key[1]})", place)
         return record
 
     def close(self) -> None:
