@@ -6,8 +6,9 @@ record. The shelf holds, per (version, arch), only what the later steps ask of e
 (version, arch, digest, or the whole error record, a few hundred bytes) and the place of the
 record's JSON bytes; a step that needs the whole record (its files, its page, a change file)
 reads it back, one at a time. Where the record cache already holds the bytes (``--cache-dir``),
-the shelf points there; otherwise it writes them to a temporary folder of its own, removed
-when the shelf is closed (or the process ends).
+the shelf points there; otherwise it writes them to a temporary folder of its own (in the
+cache directory when there is one: image trees are not cached, but their records wait there),
+removed when the shelf is closed (or the process ends).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def summary(record: Mapping[str, Any]) -> dict[str, Any]:
 class RecordShelf(Mapping[Key, dict[str, Any]]):
     """(version, arch) -> the record's summary; :meth:`record` reads the whole record."""
 
-    def __init__(self) -> None:
+    def __init__(self, spill_dir: Path | None = None) -> None:
+        self._spill_dir = spill_dir  # where the temporary folder goes (None: the system's)
         self._summaries: dict[Key, dict[str, Any]] = {}
         self._places: dict[Key, Path] = {}
         self._temporary: Path | None = None
@@ -66,7 +68,12 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
             return
         if place is None:
             if self._temporary is None:
-                self._temporary = Path(tempfile.mkdtemp(prefix="site-gen-records-"))
+                try:
+                    if self._spill_dir is not None:
+                        self._spill_dir.mkdir(parents=True, exist_ok=True)
+                    self._temporary = Path(tempfile.mkdtemp(prefix="site-gen-records-", dir=self._spill_dir))
+                except OSError:  # a cache directory that cannot be written: the system's temporary one
+                    self._temporary = Path(tempfile.mkdtemp(prefix="site-gen-records-"))
                 atexit.register(self.close)
             place = self._temporary / f"{len(self._places)}.json"
             place.write_bytes(data if data is not None else orjson.dumps(record))

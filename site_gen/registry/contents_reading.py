@@ -116,7 +116,7 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
     # an image's digest vouches for its content; a tree's files can change under the same
     # release document, so trees are read every time (they are small and local)
     records = RecordCache(None if trees else options.cache_dir)
-    result = ContentsRead(RecordShelf())
+    result = ContentsRead(RecordShelf(options.cache_dir))
     todo = []
     for request in wanted:
         cached = records.get(request)
