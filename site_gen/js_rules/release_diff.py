@@ -35,6 +35,11 @@ def forget_record(record: Kept) -> None:
     _rules().forget(record)
 
 
+def collect_garbage() -> None:
+    """Let V8 free the records forgotten so far (see JsRules.collect_garbage)."""
+    _rules().collect_garbage()
+
+
 def release_changes(old: RecordArgument, new: RecordArgument,
                     parts: Mapping[str, RecordArgument] | None = None) -> dict[str, Any]:
     """The change document of an update from ``old`` to ``new`` (docs/release-diff.md), key order as

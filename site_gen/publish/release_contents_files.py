@@ -35,7 +35,14 @@ import orjson
 
 from .. import layout
 from ..code_identity import code_identity
-from ..js_rules.release_diff import changes_json, forget_record, keep_record, release_changes, shared_files
+from ..js_rules.release_diff import (
+    changes_json,
+    collect_garbage,
+    forget_record,
+    keep_record,
+    release_changes,
+    shared_files,
+)
 from ..js_rules.v8_context import Kept
 from ..keyed_files import KeyedFiles
 from ..model import versions
@@ -46,6 +53,7 @@ from .shared_parts import SELF_CONTAINED, SHARED, SharedSplitter
 
 Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record (or its summary)
 CHANGES_CACHE = "release-changes-v1"
+GARBAGE_EVERY = 8  # change files computed between two full collections of the rules' V8 heap
 
 
 class ChangesCache:
@@ -179,6 +187,7 @@ class _Diffs:
         self.files, self.uses = files, uses
         self.kept: dict[Key, tuple[Kept, list[str]]] = {}
         self.parts: dict[str, tuple[Kept, int]] = {}
+        self.computed = 0
 
     def _record(self, key: Key) -> tuple[Kept, list[str]]:
         if key not in self.kept:
@@ -194,6 +203,9 @@ class _Diffs:
     def changes(self, old: Key, new: Key) -> bytes:
         (a, a_names), (b, b_names) = self._record(old), self._record(new)
         parts = {name: self.parts[name][0] for name in dict.fromkeys(a_names + b_names)}
+        self.computed += 1
+        if not self.computed % GARBAGE_EVERY:  # V8 collects lazily: without this its heap grew ~0.3 MiB a diff
+            collect_garbage()
         return changes_json(release_changes(a, b, parts))
 
     def used(self, key: Key) -> None:
