@@ -215,3 +215,12 @@ def test_a_record_damaged_on_the_shelf_stops_the_build_with_one_line(tmp_path):
     assert caught.value.path == place and "4.16.3 (amd64) cannot be read back" in caught.value.message
     shelf.close()
     assert not place.exists()
+
+
+def test_a_build_from_image_trees_leaves_no_record_folder_behind(tmp_path):
+    """Image trees are not cached: their records wait in a folder of the shelf's, removed once written
+    (the program ends with os._exit, which runs no exit handler)."""
+    cache = tmp_path / "cache"
+    build(tmp_path / "site", cache)
+    assert (tmp_path / "site" / layout.contents_path("4.16.4", "amd64")).is_file()
+    assert not list(cache.glob("site-gen-records-*"))

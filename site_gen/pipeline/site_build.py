@@ -304,6 +304,8 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
                                    catalogs=catalogs.links, contents=published)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
+        if published is not None:  # the records' own folder (read back by the files and pages, all written)
+            published.records.close()
         runner.here("precompress pages", precompress_pages, site)
         site.marker["fingerprint"] = hashing.result()
         if blames.cache_problem:
