@@ -75,15 +75,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--arches", default=",".join(SCALED_ARCHES),
                         help="comma-separated, when not --full (default: %(default)s)")
     parser.add_argument("--push-workers", type=int, default=2, help="pushing threads (default: %(default)s)")
+    parser.add_argument("--release-contents-layout", choices=("self-contained", "shared"), default="self-contained",
+                        help="the builds' --release-contents-layout (default: %(default)s)")
     return parse_benchmark_args(parser, argv)
 
 
 # --- the set -----------------------------------------------------------------------------------
 
-def chosen_versions(graph_data: Path, count: int | None) -> tuple[list[Version], int]:
-    """The newest ``count`` channel versions (all when None), ascending; and how many there are."""
+def chosen_versions(graph_data: Path, count: int | None) -> tuple[list[Version], int, int]:
+    """The newest ``count`` channel versions (all when None), ascending; how many there are, and
+    how many minors they span."""
     versions, _ = channel_versions(graph_data)
-    return (versions if count is None else versions[-count:]), len(versions)
+    minors = {tuple(str(v).split(".")[:2]) for v in versions}
+    return (versions if count is None else versions[-count:]), len(versions), len(minors)
 
 
 def push_set(url: str, ca: str, repository: str, releases: list[tuple[str, str]], workers: int) -> dict:
@@ -177,11 +181,16 @@ def releases_size(out: Path) -> dict:
     gz = [p for p in files if p.suffix == ".gz"]
     contents = [p for p in files if p.name == "contents.json"]
     changes = [p for p in files if p.parent.name == "changes" and p.suffix == ".json"]
+    shared = [p for p in files if p.parent.name == "shared" and p.suffix == ".json"]
+    # the shared files grow with the (minor, arch) groups (a manifest table each, resources per minor)
+    groups = {(".".join(p.parent.parent.name.split(".")[:2]), p.parent.name) for p in contents}
     site = [p for p in out.rglob("*") if p.is_file()]
     return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
             "gz_files": len(gz), "gz_bytes": sum(p.stat().st_size for p in gz),
             "contents_files": len(contents), "contents_bytes": sum(p.stat().st_size for p in contents),
             "changes_files": len(changes), "changes_bytes": sum(p.stat().st_size for p in changes),
+            "shared_files": len(shared), "shared_bytes": sum(p.stat().st_size for p in shared),
+            "groups": len(groups),
             "site_files": len(site), "site_bytes": sum(p.stat().st_size for p in site)}
 
 
@@ -192,7 +201,7 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
         raise SystemExit("docker-registry is not installed (apt-get install docker-registry)")
     graph_data = args.graph_data.resolve()
     arches = ARCHES if args.full else tuple(a for a in args.arches.split(",") if a)
-    versions, all_versions = chosen_versions(graph_data, None if args.full else args.versions)
+    versions, all_versions, all_minors = chosen_versions(graph_data, None if args.full else args.versions)
     newest = versions[-1]
     releases = [(str(v), a) for v in versions for a in arches]
     logs = scratch / "logs"
@@ -212,7 +221,8 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
             return [sys.executable, "-m", "site_gen", "build", "--graph-data", str(graph_data),
                     "--releases", str(documents), "--out", str(out), "--no-html", "--timings",
                     "--cache-dir", str(cache), "--cert-dir", str(certs_d),
-                    *(["--release-contents", registry.docker_reference(REPO)] if contents else []),
+                    *(["--release-contents", registry.docker_reference(REPO),
+                       "--release-contents-layout", args.release_contents_layout] if contents else []),
                     *(["--force"] if force else [])]
 
         kinds = {"contents": True, "today": False}
@@ -249,8 +259,10 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
     finally:
         registry.stop()
     return {"machine": machine(), "load_average": [load_before, os.getloadavg()[0]],
-            "set": {"versions": len(versions), "channel_versions": all_versions, "arches": list(arches),
+            "set": {"versions": len(versions), "channel_versions": all_versions, "minors": all_minors,
+                    "arches": list(arches),
                     "images": len(releases), "new_release": str(newest), "full": args.full,
+                    "layout": args.release_contents_layout,
                     "push_seconds": round(pushed, 1)},
             "cold": {k: medians(v) for k, v in cold.items()},
             "noop": {k: medians(v) for k, v in noop.items()},
@@ -270,10 +282,12 @@ def full_scale(results: dict) -> dict:
     per_change = size["changes_bytes"] / max(1, size["changes_files"])
     changes_per_contents = size["changes_files"] / max(1, size["contents_files"])
     gz_ratio = size["gz_bytes"] / max(1, size["bytes"] - size["gz_bytes"])
-    plain = full_files * (per_contents + changes_per_contents * per_change)
+    full_groups = s["minors"] * len(ARCHES)
+    per_group = size.get("shared_bytes", 0) / max(1, size.get("groups", 0))
+    plain = full_files * (per_contents + changes_per_contents * per_change) + full_groups * per_group
     return {"contents_files": full_files, "per_contents": per_contents, "per_change": per_change,
             "changes_per_contents": changes_per_contents, "plain_bytes": plain, "gz_ratio": gz_ratio,
-            "with_gz_bytes": plain * (1 + gz_ratio)}
+            "with_gz_bytes": plain * (1 + gz_ratio), "groups": full_groups, "per_group": per_group}
 
 
 def print_report(results: dict) -> None:
@@ -282,7 +296,8 @@ def print_report(results: dict) -> None:
           "(cores shared with other work: load below)")
     print("load:     " + ", ".join(f"{x:.1f}" for x in results["load_average"]) + " (1-minute, before and after)")
     print(f"set:      {s['versions']} versions x {len(s['arches'])} arches ({', '.join(s['arches'])}) = "
-          f"{s['images']} images{'' if s['full'] else ' (scaled)'}; pushed in {s['push_seconds']} s (not timed)")
+          f"{s['images']} images{'' if s['full'] else ' (scaled)'}; pushed in {s['push_seconds']} s (not timed); "
+          f"--release-contents-layout {s.get('layout', 'self-contained')}")
     cold, today = results["cold"]["contents"], results["cold"]["today"]
     images = s["images"] - len(s["arches"])  # the newest version comes later
     read_step = cold["steps"].get("read release contents", 0.0)
@@ -312,12 +327,15 @@ def print_report(results: dict) -> None:
           f"{size['files'] - size['gz_files']:,} files, {(size['bytes'] - size['gz_bytes']) / MIB:.1f} MiB without")
     print(f"  {size['contents_files']} contents.json, {size['contents_bytes'] / MIB:.1f} MiB "
           f"({size['contents_bytes'] / max(1, size['contents_files']) / 1024:.0f} KiB each); "
-          f"{size['changes_files']} change files, {size['changes_bytes'] / MIB:.2f} MiB; whole site "
+          f"{size['changes_files']} change files, {size['changes_bytes'] / MIB:.2f} MiB; "
+          f"{size.get('shared_files', 0)} shared files, {size.get('shared_bytes', 0) / MIB:.2f} MiB for "
+          f"{size.get('groups', 0)} (minor, arch) groups; whole site "
           f"{size['site_files']:,} files, {size['site_bytes'] / MIB:.1f} MiB")
     full = full_scale(results)
     label = "measured" if s["full"] else "extrapolated from this run"
     print(f"full scale ({label}): {full['contents_files']:,} contents files x {full['per_contents'] / 1024:.0f} KiB"
-          f" + {full['changes_per_contents']:.2f} change files each x {full['per_change'] / 1024:.1f} KiB = "
+          f" + {full['changes_per_contents']:.2f} change files each x {full['per_change'] / 1024:.1f} KiB"
+          f" + {full['groups']:,} (minor, arch) groups x {full['per_group'] / 1024:.0f} KiB shared = "
           f"{full['plain_bytes'] / 2**30:.2f} GiB, {full['with_gz_bytes'] / 2**30:.2f} GiB with the .gz copies; "
           f"GitHub Pages' 1 GB for the whole site: {verdict(full['with_gz_bytes'] < TARGETS['site_bytes'])}")
     print(f"peak RSS at this scale {cold['peak_mib']:.0f} MiB; target <= {TARGETS['peak_mib']:g} MiB at full scale"

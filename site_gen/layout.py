@@ -85,6 +85,14 @@ def contents_path(version: str, arch: str) -> str:
     return f"{RELEASES_DIR}/{version}/{arch}/contents.json"
 
 
+SHARED_DIR = f"{RELEASES_DIR}/shared"  # content-addressed files contents.json refers to (not a version)
+
+
+def shared_path(sha256_hex: str) -> str:
+    """A shared file of release contents, named by the hex SHA-256 of its bytes (publish/shared_parts.py)."""
+    return f"{SHARED_DIR}/{sha256_hex}.json"
+
+
 def release_arch_page(version: str, arch: str) -> str:
     """The page of what one release × arch holds (beside its contents.json folder)."""
     return f"{RELEASES_DIR}/{version}/{arch}.html"

@@ -13,6 +13,7 @@ from ..olm.sources import pull_catalog_images
 from ..pipeline.site_build import BuildOptions, BuildResult, run_build
 from ..publish.api import ApiTotals
 from ..publish.output_lock import DEFAULT_WAIT_SECONDS
+from ..publish.shared_parts import LAYOUTS as CONTENTS_LAYOUTS
 from ..registry.contents_source import ContentsSource, contents_source
 from .arguments import add_graph_data_argument, add_quiet_argument, add_releases_argument
 from .build_sources import build_sources
@@ -97,6 +98,13 @@ def add_parser(sub) -> None:
                             "image trees VERSION/ARCH/{release-manifests,manifests}/; each release is found by "
                             "its payload digest, each layer read once and kept in --cache-dir "
                             "(docs/release-contents.md)")
+    build.add_argument("--release-contents-layout", choices=CONTENTS_LAYOUTS, default=CONTENTS_LAYOUTS[0],
+                       help="how release contents are published: self-contained (default: contents.json holds "
+                            "every contract key, change files for each release's previous z-stream and minor) "
+                            "or shared (for hosts with a size limit such as GitHub Pages' 1 GB: the task graphs "
+                            "in shared files too, no change files, the compare page and the planner compute "
+                            "changes in the browser, contents pages drawn from contents.json) "
+                            "(docs/release-contents.md)")
     build.add_argument("--timings", action="store_true",
                        help="after the summary, list the build's steps with where each ran (here, in "
                             "the worker process apart, or on a thread beside) and its seconds")
@@ -120,7 +128,7 @@ def run(args, warnings: Warnings) -> int:
                            jobs=args.jobs, cache_dir=args.cache_dir,
                            promotion=options_from_args(args), changes_since=args.changes_since,
                            wait=args.wait, catalogs=pull_catalog_images(sources.catalogs, registry, warnings),
-                           release_contents=contents,
+                           release_contents=contents, release_contents_layout=args.release_contents_layout,
                            connection=registry.connection if contents and contents.registry else None,
                            process_ends_after=args.exit_at_once)
     result = run_build(options, warnings)

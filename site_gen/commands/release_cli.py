@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -12,21 +13,21 @@ from typing import Any
 import orjson
 
 from ..js_rules import JsError, JsLimitError
-from ..js_rules.release_diff import DIFF_ERROR, changes_json, release_changes
-from ..layout import RELEASES_DIR, contents_path, release_dir
+from ..js_rules.release_diff import DIFF_ERROR, changes_json, release_changes, resolve, shared_files
+from ..layout import RELEASES_DIR, contents_path, release_dir, shared_path
 from ..model.errors import Warnings
 from .release_text import diff_text, info_text
 
 EPILOG = """\
-Both read the contents files a build publishes (releases/<version>/<arch>/contents.json of the
-site, docs/release-contents.md). `diff` compares any two releases the site has, any minor, a
-downgrade included, by the rules the site's compare page runs (assets/release-diff.js; the
-published change files hold the same JSON): component versions, images changed (a new commit),
-rebuilt (a new digest only) added and removed, with GitHub compare links per commit range; manifest
-files changed, added and removed; what resource identity shows (files renamed, objects deleted by
-the update or left behind, CRD versions no longer served, capabilities the update enables); cluster
-operator versions; and the admin acknowledgements an update to a later minor needs, with the
-`oc patch` that gives each. `info` shows one release.
+Both read the contents files a build publishes (releases/<version>/<arch>/contents.json of the site,
+with the shared files it names in releases/shared/, docs/release-contents.md). `diff` compares any
+two releases the site has, any minor, a downgrade included, by the rules the site's compare page
+runs (assets/release-diff.js; the published change files hold the same JSON): component versions,
+images changed (a new commit), rebuilt (a new digest only) added and removed, with GitHub compare
+links per commit range; manifest files changed, added and removed; what resource identity shows
+(files renamed, objects deleted by the update or left behind, CRD versions no longer served,
+capabilities the update enables); cluster operator versions; and the admin acknowledgements an
+update to a later minor needs, with the `oc patch` that gives each. `info` shows one release.
 
 --arch defaults to the only architecture the site has the release(s) for.
 
@@ -128,12 +129,36 @@ def _read(site: Path, version: str, arch: str) -> tuple[Path, bytes, dict[str, A
     return path, data, record
 
 
+def _shared(site: Path, path: Path, data: bytes) -> dict[str, orjson.Fragment]:
+    """The shared files the contents file at ``path`` names (releases/shared/HEX.json), checked against
+    their names, by name."""
+    try:
+        names = shared_files(orjson.Fragment(data))
+    except JsError as exc:
+        raise _Unreadable(f"{path}: error: {exc}") from None
+    parts = {}
+    for name in names:
+        part = site / shared_path(name)
+        try:
+            content = part.read_bytes()
+        except FileNotFoundError:
+            raise _Unreadable(f"{part}: error: missing (the shared file {path} names)") from None
+        except OSError as exc:
+            raise _Unreadable(f"{part}: error: {exc.strerror}") from None
+        if hashlib.sha256(content).hexdigest() != name:
+            raise _Unreadable(f"{part}: error: its bytes do not match their SHA-256 name (a damaged copy?)")
+        parts[name] = orjson.Fragment(content)
+    return parts
+
+
 def _diff(args) -> None:
     arch = _arch(args.site, [args.source, args.target], args.arch)
     old_path, old_bytes, _ = _read(args.site, args.source, arch)
-    new_path, new_bytes, new = _read(args.site, args.target, arch)
+    new_path, new_bytes, _ = _read(args.site, args.target, arch)
+    parts = {**_shared(args.site, old_path, old_bytes), **_shared(args.site, new_path, new_bytes)}
     try:
-        changes = release_changes(orjson.Fragment(old_bytes), orjson.Fragment(new_bytes))
+        changes = release_changes(orjson.Fragment(old_bytes), orjson.Fragment(new_bytes), parts)
+        new = resolve(orjson.Fragment(new_bytes), parts)
     except JsError as exc:
         where = "" if exc.name == DIFF_ERROR else f" ({exc.name} in {exc.function})"
         raise _Unreadable(f"{old_path}, {new_path}: error: {exc}{where}") from None
@@ -147,9 +172,14 @@ def _diff(args) -> None:
 
 def _info(args) -> None:
     arch = _arch(args.site, [args.version], args.arch)
-    path, data, record = _read(args.site, args.version, arch)
-    if args.format == "json":
-        sys.stdout.buffer.write(data)
+    path, data, _ = _read(args.site, args.version, arch)
+    try:
+        record = resolve(orjson.Fragment(data), _shared(args.site, path, data))
+    except JsError as exc:
+        raise _Unreadable(f"{path}: error: {exc}") from None
+    if args.format == "json":  # the whole record, as the build read it: the file itself when it names no shared file
+        sys.stdout.buffer.write(orjson.dumps(record) + b"\n" if b'"shared"' in data and "shared" in orjson.loads(data)
+                                else data)
         return
     try:
         sys.stdout.write(info_text(record))

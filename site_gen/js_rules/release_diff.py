@@ -7,6 +7,7 @@ of a change document, for the files and for ``release diff --format json`` alike
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -34,11 +35,35 @@ def forget_record(record: Kept) -> None:
     _rules().forget(record)
 
 
-def release_changes(old: RecordArgument, new: RecordArgument) -> dict[str, Any]:
+def collect_garbage() -> None:
+    """Let V8 free the records forgotten so far (see JsRules.collect_garbage)."""
+    _rules().collect_garbage()
+
+
+def release_changes(old: RecordArgument, new: RecordArgument,
+                    parts: Mapping[str, RecordArgument] | None = None) -> dict[str, Any]:
     """The change document of an update from ``old`` to ``new`` (docs/release-diff.md), key order as
-    the script builds it. Raises JsError (name ``ReleaseDiffError``) when a side has no contents."""
-    changes: dict[str, Any] = _rules().call("SiteGenReleaseDiff.diff", old, new)
+    the script builds it; ``parts``: the shared files the two contents files name, by sha256 hex (each
+    side resolved by the script's ``resolve``). Raises JsError (name ``ReleaseDiffError``) when a side
+    has no contents or a shared file is missing."""
+    names = list(parts or {})
+    changes: dict[str, Any] = _rules().call("SiteGenReleaseDiff.diffParts", old, new, names,
+                                            *((parts or {})[name] for name in names))
     return changes
+
+
+def shared_files(record: RecordArgument) -> list[str]:
+    """The sha256 names of the shared files a contents file refers to (releases/shared/HEX.json)."""
+    names: list[str] = _rules().call("SiteGenReleaseDiff.sharedFiles", record)
+    return names
+
+
+def resolve(record: RecordArgument, parts: Mapping[str, RecordArgument]) -> Record:
+    """The whole record: a contents file with its shared references replaced, by the script's ``resolve``
+    (the one reader of them). Raises JsError (``ReleaseDiffError``) when a shared file is missing."""
+    names = list(parts)
+    whole: Record = _rules().call("SiteGenReleaseDiff.resolveParts", record, names, *(parts[name] for name in names))
+    return whole
 
 
 def changes_json(changes: dict[str, Any]) -> bytes:

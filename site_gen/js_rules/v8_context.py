@@ -287,6 +287,15 @@ class JsRules:
                 racer.eval("0", timeout_sec=5)
             racer.close()
 
+    def collect_garbage(self) -> None:
+        """A full garbage collection in this process's context, if it has one. V8 collects lazily and
+        its heap may grow toward the cap before it does: a caller that parses many large values in turn
+        (the build's change files, two records each) calls this now and then to keep its memory flat."""
+        with self._lock:
+            context = self._context
+            if context is not None and context.racer is not None and context.pid == os.getpid():
+                context.racer.low_memory_notification()
+
     def close(self) -> None:
         """Free the context now (the next call makes a new one)."""
         with self._lock:

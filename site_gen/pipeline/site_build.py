@@ -77,6 +77,7 @@ class BuildOptions:
     wait: float = DEFAULT_WAIT_SECONDS  # --wait: how long to wait for another build into OUT
     catalogs: list[CatalogSource] = field(default_factory=list)  # --catalog NAME=SOURCE
     release_contents: ContentsSource | None = None  # --release-contents SOURCE
+    release_contents_layout: str = "self-contained"  # --release-contents-layout (publish/shared_parts.py)
     connection: ConnectionOptions | None = None     # how to reach a docker:// contents source
     process_ends_after: bool = False  # the program exits when the build is done: nothing to clean up
 
@@ -295,7 +296,7 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
             contents = runner.here("read release contents", read_release_contents, options.release_contents,
                                    graph, options.connection, where.cache_dir, warnings, progress)
             published = runner.here("write release contents", write_release_contents, site, contents, built,
-                                    where.cache_dir)
+                                    where.cache_dir, options.release_contents_layout)
         pages = None
         if options.html:
             from ..render.site import SiteOptions  # pages only: a --no-html build never loads the renderers
@@ -303,6 +304,8 @@ def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, r
                                    catalogs=catalogs.links, contents=published)
             pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
                                 warnings, progress)
+        if published is not None:  # the records' own folder (read back by the files and pages, all written)
+            published.records.close()
         runner.here("precompress pages", precompress_pages, site)
         site.marker["fingerprint"] = hashing.result()
         if blames.cache_problem:

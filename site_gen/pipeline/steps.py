@@ -136,12 +136,23 @@ def read_release_contents(source: ContentsSource, graph: Graph, connection: Conn
 
 
 def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs,
-                           cache_dir: Path | None) -> PublishedContents:
+                           cache_dir: Path | None, layout: str = "self-contained") -> PublishedContents:
     """The contents and change files (change files kept in ``cache_dir``); what was published, for the pages."""
     from ..publish.release_contents_files import published_contents
-    published = published_contents(contents.records, built.graph, built.channels, cache_dir)
-    write_files(site, published.files)
-    return published
+    return published_contents(contents.records, built.graph, built.channels, _StagedFiles(site), cache_dir, layout)
+
+
+class _StagedFiles:
+    """The staged site as the contents writer's files: what it wrote is read back from there."""
+
+    def __init__(self, site: StagedSite):
+        self.site = site
+
+    def write(self, relative: str, content: bytes) -> None:
+        self.site.write(relative, content)
+
+    def read(self, relative: str) -> bytes:
+        return self.site.path_for(relative).read_bytes()
 
 
 def copy_assets(site: StagedSite) -> None:

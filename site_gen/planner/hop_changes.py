@@ -16,6 +16,8 @@ from typing import Any
 import orjson
 
 from .. import layout
+from ..js_rules import JsError
+from ..js_rules.release_diff import shared_files
 from ..js_rules.v8_context import rules
 from .answer_shape import Answer, HopChanges
 
@@ -53,16 +55,25 @@ def _index(read: SiteReader, arch: str) -> set[str] | None:
         return None  # not this site's index: as if it had none
 
 
-def _record(read: SiteReader, version: str, arch: str) -> orjson.Fragment | None:
-    """A contents file as the rules get it (its bytes, not decoded here); None when it is missing or
-    not JSON, which the page's fetch also takes for missing."""
+def _record(read: SiteReader, version: str, arch: str,
+            parts: dict[str, orjson.Fragment]) -> orjson.Fragment | None:
+    """A contents file as the rules get it (its bytes, not decoded here), its shared files added to
+    ``parts``; None when it or a shared file it names is missing or not JSON, which the page's fetch
+    (planner-hops.js, through loadRecord) also takes for missing."""
     data = read(layout.contents_path(version, arch))
     if data is None:
         return None
     try:
         orjson.loads(data)
-    except orjson.JSONDecodeError:
+        names = shared_files(orjson.Fragment(data))
+        found = {name: read(layout.shared_path(name)) for name in names}
+        for part in found.values():
+            if part is None:
+                return None
+            orjson.loads(part)
+    except (orjson.JSONDecodeError, JsError):
         return None
+    parts.update((name, orjson.Fragment(part)) for name, part in found.items() if part is not None)
     return orjson.Fragment(data)
 
 
@@ -74,8 +85,10 @@ def attach_hop_changes(answer: Answer, read: SiteReader, evidence: dict[str, Any
         return
     js = rules(*SCRIPTS)
     wanted: list[str] = js.call("SiteGenPlannerHops.versionsOf", answer)
-    records = {v: (_record(read, v, answer["arch"]) if v in index else None) for v in wanted}
-    per_section: list[list[HopChanges]] = js.call("SiteGenPlannerHops.sectionsChanges", answer, records, evidence)
+    parts: dict[str, orjson.Fragment] = {}
+    records = {v: (_record(read, v, answer["arch"], parts) if v in index else None) for v in wanted}
+    per_section: list[list[HopChanges]] = js.call("SiteGenPlannerHops.sectionsChanges", answer, records, evidence,
+                                                  parts)
     for section, changes in zip(answer["sections"], per_section, strict=True):
         for hop, hop_changes in zip(section["hops"], changes, strict=True):
             hop["changes"] = hop_changes

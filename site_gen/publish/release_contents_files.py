@@ -11,6 +11,11 @@ two pairs of every release with contents:
 
 Any other pair is the compare page's and ``site-gen release diff``'s to compute.
 
+The files are written as each record is read back from its :class:`~.record_shelf.RecordShelf`,
+one record at a time (the build never holds them all); a record's bulk goes to shared files
+(:mod:`.shared_parts`), and a change file is computed from what was written, through the same
+``resolve`` every reader uses.
+
 A change file is a function of its two contents files and the code alone, so with a cache
 directory it is kept by the digest of both files' bytes (:class:`ChangesCache`): a rebuild
 calls the rules only for a pair it has not seen (each call serialises two whole records into
@@ -21,25 +26,34 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from .. import layout
 from ..code_identity import code_identity
-from ..contents.release_contents import contents_json
-from ..js_rules.release_diff import changes_json, forget_record, keep_record, release_changes
+from ..js_rules.release_diff import (
+    changes_json,
+    collect_garbage,
+    forget_record,
+    keep_record,
+    release_changes,
+    shared_files,
+)
 from ..js_rules.v8_context import Kept
 from ..keyed_files import KeyedFiles
 from ..model import versions
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
+from .record_shelf import Key, RecordShelf, shelf_of
+from .shared_parts import SELF_CONTAINED, SHARED, SharedSplitter
 
-Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record
+Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record (or its summary)
 CHANGES_CACHE = "release-changes-v1"
+GARBAGE_EVERY = 8  # change files computed between two full collections of the rules' V8 heap
 
 
 class ChangesCache:
@@ -122,70 +136,147 @@ def change_pairs(records: Records, graph: Graph, channels: Iterable[str]) -> lis
     return sorted(pairs, key=lambda p: (p[2], versions.sort_key(p[1]), versions.sort_key(p[0])))
 
 
+class SiteFiles(Protocol):
+    """Where the contents files go: a staged site, or a dict in memory."""
+
+    def write(self, relative: str, content: bytes) -> object: ...
+
+    def read(self, relative: str) -> bytes: ...
+
+
+class MemoryFiles:
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def write(self, relative: str, content: bytes) -> None:
+        self.files[relative] = content
+
+    def read(self, relative: str) -> bytes:
+        return self.files[relative]
+
+
 @dataclass
 class PublishedContents:
     """What the build publishes of release contents, for the pages to show."""
-    records: Records                  # (version, arch) -> contents record (or error record)
-    # (from, to, arch) -> the change document published for that pair, in change_pairs' order
-    changes: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
-    files: dict[str, bytes] = field(default_factory=dict)  # site path -> bytes of every file
+    records: RecordShelf              # (version, arch) -> summary; records.record(key): the whole record
+    # (from, to, arch) -> the site path of the change file published for that pair, in change_pairs' order
+    changes: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    read: Callable[[str], bytes] = field(default=lambda path: b"")  # a written file's bytes
+    layout: str = SELF_CONTAINED  # shared: no change files, the pages draw the long sections from contents.json
+    # the (from, to, arch) pairs change files are for; in the shared layout, what the pages link to compare
+    compare_pairs: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def change(self, pair: tuple[str, str, str]) -> dict[str, Any]:
+        """The change document published for ``pair``, read back from its file."""
+        document: dict[str, Any] = orjson.loads(self.read(self.changes[pair]))
+        return document
 
 
-def published_contents(records: Records, graph: Graph, channels: Iterable[str],
-                       cache_dir: Path | None = None) -> PublishedContents:
-    """The contents files, and the change document of every pair :func:`change_pairs` publishes,
-    each taken from ``cache_dir`` when it holds it (change files kept there)."""
-    files = {layout.contents_path(version, arch): contents_json(record) + b"\n"
-             for (version, arch), record in records.items()}
-    cache = ChangesCache(cache_dir)
-    digests: dict[tuple[str, str], bytes] = {}
+def _minor_text(version: str) -> str:
+    try:
+        return versions.minor_of(version)
+    except ValueError:
+        return version
 
-    def digest(version: str, arch: str) -> bytes:  # of the contents file: each record hashed once
-        if (version, arch) not in digests:
-            digests[version, arch] = hashlib.sha256(files[layout.contents_path(version, arch)]).digest()
-        return digests[version, arch]
 
-    pairs = change_pairs(records, graph, channels)
-    found: dict[tuple[str, str, str], bytes] = {}
+class _Diffs:
+    """The rules' context, holding each written contents file and shared file parsed once while a
+    change file still needs it (``uses``: how many pairs each record is in)."""
+
+    def __init__(self, files: SiteFiles, uses: dict[Key, int]):
+        self.files, self.uses = files, uses
+        self.kept: dict[Key, tuple[Kept, list[str]]] = {}
+        self.parts: dict[str, tuple[Kept, int]] = {}
+        self.computed = 0
+
+    def _record(self, key: Key) -> tuple[Kept, list[str]]:
+        if key not in self.kept:
+            record = keep_record(orjson.Fragment(self.files.read(layout.contents_path(*key))))
+            names = shared_files(record)
+            for name in names:
+                kept, count = self.parts.get(name) or (
+                    keep_record(orjson.Fragment(self.files.read(layout.shared_path(name)))), 0)
+                self.parts[name] = (kept, count + 1)
+            self.kept[key] = (record, names)
+        return self.kept[key]
+
+    def changes(self, old: Key, new: Key) -> bytes:
+        (a, a_names), (b, b_names) = self._record(old), self._record(new)
+        parts = {name: self.parts[name][0] for name in dict.fromkeys(a_names + b_names)}
+        self.computed += 1
+        if not self.computed % GARBAGE_EVERY:  # V8 collects lazily: without this its heap grew ~0.3 MiB a diff
+            collect_garbage()
+        return changes_json(release_changes(a, b, parts))
+
+    def used(self, key: Key) -> None:
+        self.uses[key] -= 1
+        if not self.uses[key] and key in self.kept:
+            self._forget(key)
+
+    def _forget(self, key: Key) -> None:
+        record, names = self.kept.pop(key)
+        forget_record(record)
+        for name in names:
+            kept, count = self.parts[name]
+            if count == 1:
+                del self.parts[name]
+                forget_record(kept)
+            else:
+                self.parts[name] = (kept, count - 1)
+
+    def close(self) -> None:
+        for key in list(self.kept):
+            self._forget(key)
+
+
+def published_contents(records: Records, graph: Graph, channels: Iterable[str], files: SiteFiles,
+                       cache_dir: Path | None = None, layout_name: str = SELF_CONTAINED) -> PublishedContents:
+    """Write the contents files, their shared files and the change file of every pair
+    :func:`change_pairs` publishes (each taken from ``cache_dir`` when it holds it) into ``files``,
+    record by record in (arch, SemVer) order: the older side of a pair is written first. The
+    ``shared`` layout writes no change files (the browser computes them)."""
+    shelf = records if isinstance(records, RecordShelf) else shelf_of(records)
+    compare_pairs = change_pairs(shelf, graph, channels)
+    pairs = compare_pairs if layout_name != SHARED else []
+    into: dict[Key, list[str]] = defaultdict(list)
+    uses: dict[Key, int] = defaultdict(int)
     for older, newer, arch in pairs:
-        old, new = (digest(older, arch), digest(newer, arch)) if cache.directory is not None else (b"", b"")
-        cached = cache.get(old, new, older, newer)
-        if cached is not None:
-            found[older, newer, arch] = cached
-    # what the cache lacks, from the rules: each record parsed into their context once
-    missing = [pair for pair in pairs if pair not in found]
-    uses: dict[tuple[str, str], int] = defaultdict(int)
-    for older, newer, arch in missing:
+        into[newer, arch].append(older)
         uses[older, arch] += 1
         uses[newer, arch] += 1
-    kept: dict[tuple[str, str], Kept] = {}
+    cache = ChangesCache(cache_dir)
+    splitter = SharedSplitter(layout_name)
+    digests: dict[Key, bytes] = {}  # of each contents file: a change file is kept by its two sides'
+    published: dict[tuple[str, str, str], str] = {}
+    diffs = _Diffs(files, uses)
     try:
-        for older, newer, arch in missing:
-            sides = []
-            for key in ((older, arch), (newer, arch)):
-                if key not in kept:
-                    kept[key] = keep_record(records[key])
-                sides.append(kept[key])
-            data = changes_json(release_changes(*sides))
-            if cache.directory is not None:
-                cache.put(digest(older, arch), digest(newer, arch), data)
-            found[older, newer, arch] = data
-            for key in ((older, arch), (newer, arch)):
-                uses[key] -= 1
-                if not uses[key]:
-                    forget_record(kept.pop(key))
+        for key in sorted(shelf, key=lambda k: (k[1], versions.sort_key(k[0]))):
+            version, arch = key
+            data, shared = splitter.split(shelf.record(key), _minor_text(version))
+            for path, part in shared.items():
+                files.write(path, part)
+            files.write(layout.contents_path(version, arch), data)
+            digests[key] = hashlib.sha256(data).digest()
+            for older in into.get(key, []):
+                old = (older, arch)
+                change = cache.get(digests[old], digests[key], older, version) if cache.directory else None
+                if change is None:
+                    change = diffs.changes(old, key)
+                    cache.put(digests[old], digests[key], change)
+                path = layout.changes_path(older, arch, version)
+                files.write(path, change)
+                published[older, version, arch] = path
+                diffs.used(old)
+                diffs.used(key)
     finally:
-        for value in kept.values():
-            forget_record(value)
-    changes = {}
-    for older, newer, arch in pairs:
-        files[layout.changes_path(older, arch, newer)] = found[older, newer, arch]
-        changes[older, newer, arch] = orjson.loads(found[older, newer, arch])
-    return PublishedContents(records, changes, files)
-    return files
+        diffs.close()
+    changes = {pair: published[pair] for pair in pairs}
+    return PublishedContents(shelf, changes, files.read, layout_name, compare_pairs)
 
 
 def release_contents_files(records: Records, graph: Graph, channels: Iterable[str],
                            cache_dir: Path | None = None) -> dict[str, bytes]:
-    """Site path -> bytes of every contents and change file."""
-    return published_contents(records, graph, channels, cache_dir).files
+    """Site path -> bytes of every contents, shared and change file."""
+    files = MemoryFiles()
+    published_contents(records, graph, channels, files, cache_dir)
+    return files.files

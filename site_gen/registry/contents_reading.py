@@ -32,6 +32,7 @@ from ..event_loop import each, loop_factory
 from ..keyed_files import KeyedFiles
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
+from ..publish.record_shelf import RecordShelf
 from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
 from .contents_source import ContentsSource
 from .layer_apply import TreeLimits
@@ -69,21 +70,31 @@ class RecordCache:
         # names (a retag) gives two records
         return f"{request.digest.removeprefix('sha256:')}-{request.version}-{request.arch}"
 
-    def get(self, request: PayloadRequest) -> dict[str, Any] | None:
+    def get(self, request: PayloadRequest) -> tuple[dict[str, Any], Path | None] | None:
+        """The record kept for ``request`` and its file."""
         data = self.files.read(self._key(request))
         try:
             record = orjson.loads(data) if data is not None else None
         except ValueError:
             return None
-        return record if isinstance(record, dict) else None
+        return (record, self.files.path(self._key(request))) if isinstance(record, dict) else None
 
-    def put(self, request: PayloadRequest, record: dict[str, Any]) -> None:
-        self.files.write(self._key(request), orjson.dumps(record))
+    def put(self, request: PayloadRequest, record: dict[str, Any]) -> tuple[Path | None, bytes]:
+        """Keep ``record``: its file (None when there is no cache or the write failed) and bytes."""
+        data = orjson.dumps(record)
+        self.files.write(self._key(request), data)
+        path = self.files.path(self._key(request))
+        try:  # the key names the image and the code: a file of that size there holds these bytes
+            written = path is not None and path.stat().st_size == len(data)
+        except OSError:
+            written = False
+        return (path if written else None), data
 
 
 @dataclass
 class ContentsRead:
-    records: dict[tuple[str, str], dict[str, Any]]   # (version, arch) -> contents record
+    # (version, arch) -> the record's summary; records.record(key) reads the whole record back
+    records: RecordShelf
     read: int = 0        # images read from the source (the rest came from the cache)
     cached: int = 0
     errors: int = 0      # releases published with an error record
@@ -105,12 +116,12 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
     # an image's digest vouches for its content; a tree's files can change under the same
     # release document, so trees are read every time (they are small and local)
     records = RecordCache(None if trees else options.cache_dir)
-    result = ContentsRead({})
+    result = ContentsRead(RecordShelf(options.cache_dir))
     todo = []
     for request in wanted:
         cached = records.get(request)
         if cached is not None:
-            result.records[request.version, request.arch] = cached
+            result.records.put((request.version, request.arch), cached[0], place=cached[1])
             result.cached += 1
         else:
             todo.append(request)
@@ -134,7 +145,7 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
                     ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="contents"))
                 runner.run(_read_images(source, todo, options, memo, result, records, warnings, bar))
     save_memo(options.cache_dir, memo)
-    result.records = {key: result.records[key] for key in sorted(result.records)}
+    result.records.sort()
     return result
 
 
@@ -150,14 +161,16 @@ def _from_tree(root: Path, request: PayloadRequest, memo: ManifestMemo) -> dict[
 
 def _keep(result: ContentsRead, records: RecordCache, request: PayloadRequest, record: dict[str, Any],
           warnings: Warnings, source: ContentsSource) -> None:
-    result.records[request.version, request.arch] = record
     result.read += 1
     if "error" in record:
+        result.records.put((request.version, request.arch), record)
         result.errors += 1
         warnings.add(f"release {request.version} ({request.arch}): contents not published: {record['error']}",
                      str(source))
         return  # an error is not cached: the next build tries again
-    records.put(request, record)
+    place, data = records.put(request, record)
+    # the shelf keeps the record's summary; the whole record waits on disk (the cache's file) until written
+    result.records.put((request.version, request.arch), record, place=place, data=data)
 
 
 async def _read_images(source: ContentsSource, todo: list[PayloadRequest], options: ContentsOptions,

@@ -28,11 +28,12 @@ CACHE = "contents-pages"
 
 
 def page_key(record: Mapping[str, Any], sources: Sequence[tuple[str, str | None]], other_arches: Sequence[str],
-             has_release_page: bool) -> str:
+             has_release_page: bool, drawn: bool = False) -> str:
     """The key of a contents page: ``sources`` are the (version, image digest) of the releases a change
-    file into it comes from."""
+    file into it comes from; ``drawn``: the shared layout's page, its long sections drawn in the browser."""
     identity = [record.get("version"), record.get("arch"), record.get("digest"), record.get("error")]
-    made_of = orjson.dumps([identity, [list(source) for source in sources], list(other_arches), has_release_page])
+    made_of = orjson.dumps([identity, [list(source) for source in sources], list(other_arches), has_release_page]
+                           + ([True] if drawn else []))
     return hashlib.sha256(made_of).hexdigest()
 
 

@@ -12,7 +12,7 @@ read as an ordered list of steps, and how manifests are counted for people.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,6 +145,11 @@ class ContentsPage:
     changes: list[ChangeSummary] = field(default_factory=list)
     other_arches: list[str] = field(default_factory=list)
     has_release_page: bool = True  # served in a channel (a release of the graph in none has no page)
+    # the shared layout: the long sections (operators, images, manifests, the orders) are drawn in the
+    # browser from contents.json (assets/release-contents-drawn.js), and the changes into the release are
+    # links to the compare page (no change files): the versions to compare with, newest first
+    drawn: bool = False
+    compare_from: list[tuple[str, str]] = field(default_factory=list)  # (version, "previous z-stream"|...)
 
 
 def _object(resource: Record) -> str:
@@ -338,10 +343,14 @@ def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
 
 
 def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str],
-                  has_release_page: bool = True) -> ContentsPage:
-    """The page model of one contents record (or error record)."""
+                  has_release_page: bool = True, compare_from: list[str] | None = None) -> ContentsPage:
+    """The page model of one contents record (or error record); ``compare_from`` (the shared layout:
+    no change files) the versions to link the compare page with, and the long sections drawn by JS."""
     page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches,
-                        has_release_page=has_release_page)
+                        has_release_page=has_release_page, drawn=compare_from is not None)
+    for source in compare_from or []:
+        same_minor = versions.minor_of(source) == versions.minor_of(page.version)
+        page.compare_from.append((source, "previous z-stream" if same_minor else "previous minor"))
     if "error" in record:
         page.error = str(record["error"])
         return page
@@ -349,6 +358,10 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
     page.graph_error = record.get("graphError")
     page.warnings = list(record.get("warnings") or [])
     page.components = _components(record)
+    if page.drawn:  # the rest is drawn in the browser from contents.json: only what the page says first
+        page.manifests = int(record.get("manifests") or 0)
+        page.gates = _gates(page.version, record.get("adminGates") or {})
+        return page
     page.images = _images(record)
     page.operators = [(name, list((value.get("versions") or {}).items()))
                       for name, value in sorted((record.get("clusterOperators") or {}).items())]
@@ -367,43 +380,57 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
 
 @dataclass
 class PageInputs:
-    """Everything one contents page is made of."""
+    """Everything one contents page is made of: the record's summary (record_shelf.summary) and the
+    published change documents into it, newest source first, read when the page is made."""
     record: Record
-    changes_into: list[Changes]   # the published change documents into it, newest source first
+    changes_into: list[tuple[str, str, str]]   # (from, to, arch) of each change document into it
     other_arches: list[str]
     has_release_page: bool
     sources: list[tuple[str, str | None]]  # (version, image digest) of each change's source
+    load_record: Callable[[tuple[str, str]], Record]
+    load_change: Callable[[tuple[str, str, str]], Changes]
+    drawn: bool = False  # the shared layout: changes_into are pairs to compare, no change document is read
 
     @property
     def path(self) -> str:
         return layout.release_arch_page(str(self.record.get("version")), str(self.record.get("arch")))
 
     def page(self) -> ContentsPage:
-        return contents_page(self.record, self.changes_into, self.other_arches, self.has_release_page)
+        record = self.load_record((str(self.record.get("version")), str(self.record.get("arch"))))
+        if self.drawn:
+            return contents_page(record, [], self.other_arches, self.has_release_page,
+                                 [pair[0] for pair in self.changes_into])
+        return contents_page(record, [self.load_change(pair) for pair in self.changes_into], self.other_arches,
+                             self.has_release_page)
 
 
-def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
-                         served: set[str]) -> Iterator[PageInputs]:
+def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Iterable[tuple[str, str, str]],
+                         served: set[str], load_record: Callable[[tuple[str, str]], Record],
+                         load_change: Callable[[tuple[str, str, str]], Changes],
+                         drawn: bool = False) -> Iterator[PageInputs]:
     """The inputs of a page per release × arch with a contents record, in (arch, SemVer) order
-    (a full-scale site has thousands: each page's model is made when it is needed);
-    ``served``: the versions with a release page."""
-    into: dict[tuple[str, str], list[Changes]] = defaultdict(list)
-    for (_, newer, arch), document in changes.items():
-        into[newer, arch].append(document)
+    (a full-scale site has thousands: each page's record and changes are read when it is made);
+    ``records``: (version, arch) -> the record or its summary (version, arch, digest, error);
+    ``changes``: the (from, to, arch) of the change documents published; ``served``: the versions
+    with a release page."""
+    into: dict[tuple[str, str], list[tuple[str, str, str]]] = defaultdict(list)
+    for pair in changes:
+        into[pair[1], pair[2]].append(pair)
     arches: dict[str, list[str]] = defaultdict(list)
     for version, arch in records:
         arches[version].append(arch)
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
-        changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c["from"]), reverse=True)
-        sources = [(c["from"], records.get((c["from"], arch), {}).get("digest")) for c in changes_into]
-        yield PageInputs(records[version, arch], changes_into, others, version in served, sources)
+        changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c[0]), reverse=True)
+        sources = [(c[0], records.get((c[0], arch), {}).get("digest")) for c in changes_into]
+        yield PageInputs(records[version, arch], changes_into, others, version in served, sources, load_record,
+                         load_change, drawn)
 
 
 def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],
                    served: set[str]) -> Iterator[ContentsPage]:
-    """The page model of each release × arch with a contents record (see contents_page_inputs)."""
-    for inputs in contents_page_inputs(records, changes, served):
+    """The page model of each release × arch with a contents record in hand (see contents_page_inputs)."""
+    for inputs in contents_page_inputs(records, changes, served, records.__getitem__, changes.__getitem__):
         yield inputs.page()
 
 
@@ -418,6 +445,7 @@ def contents_index_json(records: Mapping[tuple[str, str], Record]) -> bytes:
     arches = sorted(set(readable) | set(unreadable))
     document = {
         "contents": layout.contents_path("{version}", "{arch}"),
+        "shared": layout.shared_path("{sha256}"),  # the files contents.json names under "shared"
         "page": layout.release_arch_page("{version}", "{arch}"),
         "changes": layout.changes_path("{from}", "{arch}", "{to}"),
         "arches": {arch: sorted(readable.get(arch, []), key=versions.sort_key) for arch in arches},

@@ -53,7 +53,7 @@ def make_environment() -> Environment:
     env.filters["count"] = count
     env.globals.update(
         channel_page=layout.channel_page, release_page=layout.release_page,
-        release_arch_page=layout.release_arch_page, contents_path=layout.contents_path,
+        release_arch_page=layout.release_arch_page, contents_path=layout.contents_path, shared_path=layout.shared_path,
         RELEASE_COMPARE=layout.RELEASE_COMPARE, RELEASE_CONTENTS_INDEX=layout.RELEASE_CONTENTS_INDEX,
         risk_page=layout.risk_page, graph_json=layout.graph_path, feed_path=layout.feed_path,
         kind_feed_path=layout.kind_feed_path,

@@ -25,6 +25,7 @@ from ..progress import Progress
 from ..promotion.model_shape import PromotionJson
 from ..publish import graph_json
 from ..publish.release_contents_files import PublishedContents
+from ..publish.shared_parts import SHARED
 from ..publish.staging import StagedSite
 from ..resources import ASSET_DIR
 from ..two_processes import ChildJob
@@ -163,8 +164,10 @@ def _write_contents_pages(pages: PageRenderer, contents: PublishedContents, serv
                           cache: ContentsPageCache) -> None:
     """A page per release × arch with contents (rendered, or as kept in the cache), the compare
     page and the index it reads."""
-    for inputs in contents_page_inputs(contents.records, contents.changes, served):
-        key = page_key(inputs.record, inputs.sources, inputs.other_arches, inputs.has_release_page)
+    drawn = contents.layout == SHARED
+    for inputs in contents_page_inputs(contents.records, contents.compare_pairs if drawn else contents.changes,
+                                       served, contents.records.record, contents.change, drawn):
+        key = page_key(inputs.record, inputs.sources, inputs.other_arches, inputs.has_release_page, drawn)
         kept = cache.get(key)
         if kept is not None:
             pages.write_page(inputs.path, kept)

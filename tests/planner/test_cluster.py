@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 import pytest
 import yaml
 
+from site_gen import layout
 from site_gen.cli import main
+from site_gen.js_rules.release_diff import shared_files
 
 from cluster_operator_site import operators_site
 from conftest import REPO
@@ -194,6 +197,9 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
         asked = {url[len(base_url):].split("?")[0] for _, url, _ in requests}
         catalogs = {path.relative_to(sites[site_name]).as_posix() for path in (sites[site_name] / "olm").rglob("*.json")
                     } if (sites[site_name] / "olm").is_dir() else set()
+        contents = {f"releases/{v}/amd64/contents.json" for v in ("4.15.8", "4.15.9", "4.16.4")}
+        shared = {layout.shared_path(name) for path in contents if (sites[site_name] / path).is_file()
+                  for name in shared_files(orjson.Fragment((sites[site_name] / path).read_bytes()))}
         assert asked <= {"planner.html", "assets/site.css", "assets/favicon.svg", "assets/common.js",
                          "assets/yaml-lite.js", "assets/planner-rules.js", "assets/planner.js",
                          "assets/site-paths.js", "assets/olm-blang.js", "assets/operator-rules.js",
@@ -201,8 +207,8 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
                          "assets/release-diff.js", "assets/planner-hops.js", "olm/catalogs.json",
                          "data/payloads.json"} | {f"{folder}{arch}.json"
                                                   for arch in ("amd64", "arm64", "multi", "s390x")
-                                                  for folder in ("data/planner-",)} | {"data/release-contents.json"} | {
-                         f"releases/{v}/amd64/contents.json" for v in ("4.15.8", "4.15.9", "4.16.4")} | catalogs
+                                                  for folder in ("data/planner-",)} | {"data/release-contents.json"} | \
+            contents | shared | catalogs
         assert not any("5b1f2a8e" in url for _, url, _ in requests)  # the pasted clusterID
         # the operators' catalog files are public and asked for by package; nothing else of theirs goes out
         assert not any("-ops" in url or "packageserver" in url for _, url, _ in requests)

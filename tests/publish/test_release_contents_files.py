@@ -18,6 +18,7 @@ import orjson
 import pytest
 
 from conftest import EXAMPLE, REPO
+from contents_records import whole_contents
 
 EXAMPLE_CONTENTS = REPO / "example-release-contents"
 WITH_CONTENTS = ("4.14.12", "4.15.8", "4.15.9", "4.16.4", "4.16.5")
@@ -42,7 +43,7 @@ def site(tmp_path_factory) -> Path:
 
 
 def contents(site: Path, version: str, arch: str = "amd64") -> dict:
-    return orjson.loads((site / "releases" / version / arch / "contents.json").read_bytes())
+    return whole_contents(site, version, arch)
 
 
 def changes(site: Path, older: str, newer: str, arch: str = "amd64") -> dict:

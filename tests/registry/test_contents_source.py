@@ -20,6 +20,7 @@ import pytest
 from site_gen.cli import main
 
 from conftest import REPO, SHARED
+from contents_records import whole_contents
 from registry_images import Pusher, gzip_bytes, tar_bytes
 from registry_server import REGISTRY, cert_dir_for
 from release_images import push_release, release_layers, write_layout
@@ -47,7 +48,7 @@ def build(scenario, *options: str) -> int:
 
 
 def contents(out: Path, version: str) -> dict:
-    return orjson.loads((out / "releases" / version / "amd64" / "contents.json").read_bytes())
+    return whole_contents(out, version)
 
 
 def without_digest(record: dict) -> dict:

@@ -20,6 +20,7 @@ from site_gen.render.links import href
 
 from contents_records import image as contents_image
 from contents_records import record as contents_record
+from contents_records import whole_contents
 from site_helpers import EXAMPLE_CONTENTS, build_site, page_links, page_section, page_text
 
 VERSIONS = ["4.14.12", "4.15.8", "4.15.9", "4.16.4", "4.16.5"]
@@ -35,7 +36,7 @@ def site(tmp_path_factory) -> Path:
 
 
 def record(site: Path, version: str) -> dict:
-    return orjson.loads((site / layout.contents_path(version, "amd64")).read_bytes())
+    return whole_contents(site, version)
 
 
 def page_html(site: Path, version: str) -> str:

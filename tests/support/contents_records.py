@@ -84,3 +84,14 @@ def record_from_image_references(minor: str, version: str | None = None) -> dict
             components[key] = {"version": value, "displayName": names.get(key)}
     return record(version or stream["metadata"]["name"], images=dict(sorted(images.items())),
                   components=dict(sorted(components.items())))
+
+
+def whole_contents(site, version: str, arch: str = "amd64") -> dict:
+    """A built site's contents record of ``version``, whole: its contents.json with the shared files it
+    names resolved by the one reader of them (assets/release-diff.js ``resolve``)."""
+    from site_gen import layout
+    from site_gen.js_rules.release_diff import resolve, shared_files
+    data = (site / layout.contents_path(version, arch)).read_bytes()
+    parts = {name: orjson.Fragment((site / layout.shared_path(name)).read_bytes())
+             for name in shared_files(orjson.Fragment(data))}
+    return resolve(orjson.Fragment(data), parts)

@@ -19,7 +19,7 @@
 "use strict";
 
 const SiteGenPlannerHops = (() => {
-  const {diff, gatesFor, ackCommand, gateLink, componentLabel} = SiteGenReleaseDiff;
+  const {diff, gatesFor, ackCommand, gateLink, componentLabel, resolve, loadRecord} = SiteGenReleaseDiff;
   const SHOWN = 5;  // objects and API versions listed per line; the rest counted
   const ACK_CONDITION = "UpgradeableAdminAckRequired";
   const UNREADABLE = ["UnableToGetClusterVersion", "UnableToAccessAdminGatesConfigMap",
@@ -118,10 +118,13 @@ const SiteGenPlannerHops = (() => {
     return [...needed].sort();
   }
 
-  /* Each section's hops' changes: `records` holds a record (or null: none on the site) per versionsOf. */
-  function sectionsChanges(answer, records, cluster) {
+  /* Each section's hops' changes: `records` holds a contents file (or null: none on the site) per
+     versionsOf, resolved with `parts` (the shared files they name, by sha256 name; {} for whole records). */
+  function sectionsChanges(answer, records, cluster, parts = {}) {
+    const whole = Object.fromEntries(Object.entries(records).map(([version, record]) =>
+      [version, record === null ? null : resolve(record, parts)]));
     return answer.sections.map((section) => section.hops.map((hop) =>
-      hopChanges(hop.from, hop.to, records[hop.from] ?? null, records[hop.to] ?? null, cluster)));
+      hopChanges(hop.from, hop.to, whole[hop.from] ?? null, whole[hop.to] ?? null, cluster)));
   }
 
   /* One acknowledgement in a line, its state first: what the admin must do. */
@@ -168,7 +171,8 @@ const SiteGenPlannerHops = (() => {
     const records = {};
     await Promise.all(versionsOf(answer).map(async (version) => {
       records[version] = have.has(version)
-        ? await readJson(`releases/${version}/${arch}/contents.json`).catch(() => null) : null;
+        ? await loadRecord(`releases/${version}/${arch}/contents.json`, (hex) => `releases/shared/${hex}.json`,
+          readJson).catch(() => null) : null;
     }));
     const cluster = clusterDocument === null ? null : evidence(clusterDocument);
     sectionsChanges(answer, records, cluster).forEach((changes, s) => changes.forEach((hopChanges, h) => {

@@ -16,6 +16,8 @@
 
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name]));
   const contentsUrl = (version, arch) => root + fill(index.contents, {version, arch});
+  const sharedUrl = (sha256) => root + fill(index.shared, {sha256});
+  const load = (version, arch) => D.loadRecord(contentsUrl(version, arch), sharedUrl, SiteGen.fetchJSON);
   const pageUrl = (version, arch) => root + fill(index.page, {version, arch});
 
   function options(select, values, chosen) {
@@ -170,7 +172,7 @@
     status.textContent = `Comparing ${from} and ${to} (${arch})…`;
     result.replaceChildren();
     try {
-      const [older, newer] = await Promise.all([SiteGen.fetchJSON(contentsUrl(from, arch)), SiteGen.fetchJSON(contentsUrl(to, arch))]);
+      const [older, newer] = await Promise.all([load(from, arch), load(to, arch)]);
       const changes = D.diff(older, newer);
       render(changes, older, newer);
       status.textContent = "";

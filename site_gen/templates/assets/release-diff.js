@@ -30,6 +30,86 @@ const SiteGenReleaseDiff = (() => {
   const sorted = (texts) => [...texts].sort();  // strings: the default order is by UTF-16 code unit, as byText
   const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
+  /* Shared references. A contents file may keep bulk keys out of itself, in content-addressed files
+     (releases/shared/<sha256 of the file>.json), named under its key "shared" (docs/release-contents.md):
+     {KEY: HEX} (the key's value is that file's JSON), or, for an object, {KEY: {"base": HEX, "patch":
+     {NAME: value | null}}} (the base file's object with the patch's entries set, null ones deleted, names
+     sorted). Every reader (the compare page, the planner's hops, and through site_gen/js_rules the CLI
+     and the build's change files) goes through `resolve`; `sharedFiles` says which files to read first. */
+  const SHA256 = /^[0-9a-f]{64}$/;
+
+  function sharedRefs(record) {
+    if (!isObject(record) || !own(record, "shared")) return [];
+    const shared = record.shared;
+    const where = isObject(record) && typeof record.version === "string" ? named(record) : "a contents file";
+    if (!isObject(shared)) throw new ReleaseDiffError(`the contents of ${where} have a "shared" that is not an object`);
+    return Object.entries(shared).map(([key, ref]) => {
+      const base = isObject(ref) ? ref.base : ref;
+      if (typeof base !== "string" || !SHA256.test(base) || (isObject(ref) && !isObject(ref.patch))) {
+        throw new ReleaseDiffError(`the contents of ${where} have a "shared" reference for "${key}" this site-gen does not read`);
+      }
+      return [key, base, isObject(ref) ? ref.patch : null];
+    });
+  }
+
+  /* The sha256 names of the shared files `record` refers to, each once, in order. */
+  const sharedFiles = (record) => [...new Set(sharedRefs(record).map(([, hex]) => hex))];
+
+  /* The whole record: `record` with every shared reference replaced by its value, from `parts` ({HEX:
+     parsed file}); a record without "shared" as it is. The keys come in the file's order, the shared ones
+     where "shared" stands. The record is not changed (a kept record serves several diffs). */
+  function resolve(record, parts) {
+    const refs = sharedRefs(record);
+    if (!refs.length && !(isObject(record) && own(record, "shared"))) return record;
+    const out = {};
+    for (const [key, value] of Object.entries(record)) {
+      if (key !== "shared") {
+        out[key] = value;
+        continue;
+      }
+      for (const [name, hex, patch] of refs) {
+        if (!isObject(parts) || !own(parts, hex)) {
+          throw new ReleaseDiffError(`the contents of ${named(record)} name the shared file ${hex}.json for "${name}", which is missing`);
+        }
+        const part = parts[hex];
+        if (patch === null) {
+          out[name] = part;
+          continue;
+        }
+        if (!isObject(part)) {
+          throw new ReleaseDiffError(`the shared file ${hex}.json (for "${name}" of ${named(record)}) is not an object`);
+        }
+        const merged = {};
+        for (const entry of sorted(new Set([...Object.keys(part), ...Object.keys(patch)]))) {
+          const entryValue = own(patch, entry) ? patch[entry] : part[entry];
+          if (entryValue !== null) merged[entry] = entryValue;
+        }
+        out[name] = merged;
+      }
+    }
+    return out;
+  }
+
+  /* The record at `url`, resolved, with its shared files fetched from `sharedUrl(hex)` (a page's reader:
+     `fetchJSON(url)` answers the parsed JSON). */
+  async function loadRecord(url, sharedUrl, fetchJSON) {
+    const record = await fetchJSON(url);
+    const hexes = sharedFiles(record);
+    const values = await Promise.all(hexes.map((hex) => fetchJSON(sharedUrl(hex))));
+    return resolve(record, Object.fromEntries(hexes.map((hex, i) => [hex, values[i]])));
+  }
+
+  /* `diff` for callers that pass the shared files apart (site_gen/js_rules keeps each one parsed once):
+     `names[i]` is the sha256 name of `values[i]`. */
+  function diffParts(a, b, names, ...values) {
+    return diff(a, b, Object.fromEntries(names.map((name, i) => [name, values[i]])));
+  }
+
+  /* `resolve` with the shared files apart, as diffParts takes them. */
+  function resolveParts(record, names, ...values) {
+    return resolve(record, Object.fromEntries(names.map((name, i) => [name, values[i]])));
+  }
+
   /* "4.10.0 (amd64)": how an error names a release. */
   const named = (record) => `${record.version} (${record.arch})`;
 
@@ -388,8 +468,8 @@ const SiteGenReleaseDiff = (() => {
   const commitUrls = (pairs) => pairs.map(([repository, commit]) => commitUrl(repository, commit));
 
   /* What an update from `from` to `to` changes: the change file's document (docs/release-diff.md). */
-  function diff(from, to) {
-    const a = checked(from, "FROM"), b = checked(to, "TO");
+  function diff(from, to, parts = null) {
+    const a = checked(resolve(from, parts), "FROM"), b = checked(resolve(to, parts), "TO");
     if (a.arch !== b.arch) {
       throw new ReleaseDiffError(`${named(a)} and ${named(b)} are releases of different architectures`);
     }
@@ -422,6 +502,6 @@ const SiteGenReleaseDiff = (() => {
     return lists.every((list) => !list.length) && maps.every((map) => !Object.keys(map).length);
   }
 
-  return {ReleaseDiffError, diff, isEmpty, componentLabel, componentLabels, componentLines, compareUrl, commitUrl, commitUrls, imageIdentity, implicitlyEnabledCapabilities,
+  return {ReleaseDiffError, diff, diffParts, sharedFiles, resolve, resolveParts, loadRecord, isEmpty, componentLabel, componentLabels, componentLines, compareUrl, commitUrl, commitUrls, imageIdentity, implicitlyEnabledCapabilities,
     isMinorOrMajorUpdate, adminGates, gatesFor, ackCommand, gateLink};
 })();

@@ -1,0 +1,112 @@
+"""Contents records kept on disk between the steps of a build, and a summary of each in memory.
+
+A contents record is ~2 MiB as Python objects (~800 KB as JSON); holding every record of a
+full-scale site (6,845) until its files and pages were written grew the build by ~2 MiB a
+record. The shelf holds, per (version, arch), only what the later steps ask of every record
+(version, arch, digest, or the whole error record, a few hundred bytes) and the place of the
+record's JSON bytes; a step that needs the whole record (its files, its page, a change file)
+reads it back, one at a time. Where the record cache already holds the bytes (``--cache-dir``),
+the shelf points there; otherwise it writes them to a temporary folder of its own (in the
+cache directory when there is one: image trees are not cached, but their records wait there),
+removed when the shelf is closed (or the process ends).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..model.errors import InputError
+
+Key = tuple[str, str]  # (version, arch)
+SUMMARY_KEYS = ("version", "arch", "digest")
+
+
+class ShelfError(InputError):
+    """A record on the shelf can no longer be read (its file removed or damaged under the build, say by
+    another build sharing the cache): the build stops with this one line, nothing is published."""
+
+
+def summary(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What the shelf keeps in memory of a record: an error record whole (small), else its identity."""
+    if "error" in record:
+        return dict(record)
+    return {key: record.get(key) for key in SUMMARY_KEYS}
+
+
+class RecordShelf(Mapping[Key, dict[str, Any]]):
+    """(version, arch) -> the record's summary; :meth:`record` reads the whole record."""
+
+    def __init__(self, spill_dir: Path | None = None) -> None:
+        self._spill_dir = spill_dir  # where the temporary folder goes (None: the system's)
+        self._summaries: dict[Key, dict[str, Any]] = {}
+        self._places: dict[Key, Path] = {}
+        self._temporary: Path | None = None
+        self._owner = os.getpid()  # a forked child (the pages) reads the folder, never removes it
+
+    def __getitem__(self, key: Key) -> dict[str, Any]:
+        return self._summaries[key]
+
+    def __iter__(self) -> Iterator[Key]:
+        return iter(self._summaries)
+
+    def __len__(self) -> int:
+        return len(self._summaries)
+
+    def put(self, key: Key, record: Mapping[str, Any], place: Path | None = None, data: bytes | None = None) -> None:
+        """Shelve ``record``: its bytes are at ``place`` (a cache file holding ``data``), or, for a
+        readable record without one, written to the shelf's own folder."""
+        self._summaries[key] = summary(record)
+        if "error" in record:
+            return
+        if place is None:
+            if self._temporary is None:
+                try:
+                    if self._spill_dir is not None:
+                        self._spill_dir.mkdir(parents=True, exist_ok=True)
+                    self._temporary = Path(tempfile.mkdtemp(prefix="site-gen-records-", dir=self._spill_dir))
+                except OSError:  # a cache directory that cannot be written: the system's temporary one
+                    self._temporary = Path(tempfile.mkdtemp(prefix="site-gen-records-"))
+                atexit.register(self.close)
+            place = self._temporary / f"{len(self._places)}.json"
+            place.write_bytes(data if data is not None else orjson.dumps(record))
+        self._places[key] = place
+
+    def sort(self) -> None:
+        """Order the keys (version, arch), as the record mapping always was."""
+        self._summaries = {key: self._summaries[key] for key in sorted(self._summaries)}
+
+    def record(self, key: Key) -> dict[str, Any]:
+        """The whole record of ``key`` (an error record is its summary)."""
+        found = self._summaries[key]
+        if "error" in found:
+            return dict(found)
+        place = self._places[key]
+        try:
+            record = orjson.loads(place.read_bytes())
+        except (OSError, orjson.JSONDecodeError) as exc:
+            raise ShelfError(f"the contents record of {key[0]} ({key[1]}) cannot be read back: {exc}", place) \
+                from None
+        if not isinstance(record, dict) or summary(record) != found:
+            raise ShelfError(f"no longer the contents record of {key[0]} ({key[1]})", place)
+        return record
+
+    def close(self) -> None:
+        if self._temporary is not None and os.getpid() == self._owner:
+            shutil.rmtree(self._temporary, ignore_errors=True)
+            self._temporary = None
+
+
+def shelf_of(records: Mapping[Key, dict[str, Any]]) -> RecordShelf:
+    """A shelf holding ``records`` (tests and callers with records in hand)."""
+    shelf = RecordShelf()
+    for key, record in records.items():
+        shelf.put(key, record)
+    return shelf

@@ -1,0 +1,93 @@
+"""A contents record as published: ``contents.json`` and the shared files its bulk lives in.
+
+Most of a record's bytes are keys no contract names and that repeat from file to file:
+``resources`` (two thirds of a record, the same for every arch and for most z-streams of a
+minor: it holds object identities and annotations, no versions or pull specs) and
+``manifestFiles`` (a SHA-256 per manifest file: a z-stream changes a few hundred of ~900).
+Published whole in every contents file they were 5.7 GiB at full scale, against GitHub
+Pages' 1 GB. So they go to content-addressed files, ``releases/shared/<sha256>.json``
+(the hex SHA-256 of the file's bytes: written once however many records name it), and
+``contents.json`` names them under its key ``shared`` (docs/release-contents.md):
+
+- ``"resources": HEX``: the whole list, shared by every record with the same one;
+- ``"manifestFiles": {"base": HEX, "patch": {NAME: HASH | null}}``: the table of the
+  oldest release of the same minor and arch the build publishes, and what differs from it
+  (null: a file this release lacks). Sharing the whole table would share nothing: files
+  that embed the version or a pull spec differ in every record.
+
+``resolve`` in assets/release-diff.js is the one reader of these references. The contract
+keys stay inline, unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from .. import layout
+
+SHARED_KEY = "shared"
+WHOLE = ("resources",)   # keys shared as a whole value
+PATCHED = ("manifestFiles",)  # object keys shared as a base table and a patch
+# --release-contents-layout: self-contained (the contract: every contract key inline, change files
+# published) or shared (for a host with a size limit: the task graphs shared too, no change files)
+SELF_CONTAINED, SHARED = "self-contained", "shared"
+LAYOUTS = (SELF_CONTAINED, SHARED)
+GRAPHS = ("updateGraph", "installGraph")
+
+
+def shared_file(value: Any) -> tuple[str, bytes]:
+    """(hex name, bytes) of the shared file holding ``value``."""
+    data = orjson.dumps(value) + b"\n"
+    return hashlib.sha256(data).hexdigest(), data
+
+
+@dataclass
+class SharedSplitter:
+    """Splits records into contents files and shared files. Records of one (arch, minor) come in
+    SemVer order (the first is the base of the group's tables); each shared file is given once."""
+    layout: str = SELF_CONTAINED
+    given: set[str] = field(default_factory=set)              # hex names already handed out
+    bases: dict[tuple[str, str, str], tuple[str, dict[str, Any]]] = field(default_factory=dict)
+
+    def split(self, record: dict[str, Any], minor: str) -> tuple[bytes, dict[str, bytes]]:
+        """(``contents.json`` bytes, {site path: bytes} of the shared files not given before)."""
+        if "error" in record or not all(key in record for key in WHOLE + PATCHED):
+            return orjson.dumps(record) + b"\n", {}
+        # a null graph (the CVO would refuse the payload) stays inline: it says so in four bytes
+        whole = WHOLE + tuple(key for key in GRAPHS if record.get(key) is not None) if self.layout == SHARED \
+            else WHOLE
+        inline = {key: value for key, value in record.items() if key not in whole + PATCHED}
+        refs: dict[str, Any] = {}
+        new: dict[str, bytes] = {}
+        for key in record:
+            if key in whole:
+                hex_name, data = shared_file(record[key])
+                refs[key] = hex_name
+                self._give(new, hex_name, data)
+            elif key in PATCHED:
+                refs[key] = self._patched(record, key, minor, new)
+        inline[SHARED_KEY] = refs
+        # a group's base table is held only while its group is written: the next group replaces it
+        return orjson.dumps(inline) + b"\n", new
+
+    def _give(self, new: dict[str, bytes], hex_name: str, data: bytes) -> None:
+        if hex_name not in self.given:
+            self.given.add(hex_name)
+            new[layout.shared_path(hex_name)] = data
+
+    def _patched(self, record: dict[str, Any], key: str, minor: str, new: dict[str, bytes]) -> dict[str, Any]:
+        table: dict[str, Any] = record[key]
+        group = (str(record.get("arch")), minor, key)
+        if group not in self.bases:
+            self.bases = {k: v for k, v in self.bases.items() if k[2] != key}
+            hex_name, data = shared_file(dict(sorted(table.items())))
+            self._give(new, hex_name, data)
+            self.bases[group] = (hex_name, table)
+        hex_name, base = self.bases[group]
+        patch = {name: table.get(name) for name in sorted(set(base) | set(table))
+                 if table.get(name) != base.get(name) or (name in base) != (name in table)}
+        return {"base": hex_name, "patch": patch}

@@ -1,0 +1,147 @@
+/* A release's contents page in the shared layout (--release-contents-layout shared): the page carries what
+   an admin reads first (digest, components, admin acknowledgements, links); this script draws the long
+   sections (cluster operators, images, manifests, the update and install orders) from the release's
+   contents.json, its shared files resolved by SiteGenReleaseDiff.loadRecord (release-diff.js, the one
+   reader of them). The sections match the self-contained layout's page, which the build renders from
+   the same record (render/contents_pages.py): a step holds the nodes whose longest path from a root is
+   the same, spacer nodes left out. */
+"use strict";
+
+(() => {
+  const box = document.getElementById("contents-drawn");
+  if (!box) return;
+  const {el, count, safeUrl} = SiteGen;
+  const D = SiteGenReleaseDiff;
+  const DEFAULT_PROFILE = "self-managed-high-availability";
+  const status = box.querySelector(".contents-drawn-status");
+  const sharedUrl = (sha256) => box.dataset.shared.replace(/\{sha256\}|%7Bsha256%7D/, sha256);
+
+  const objectName = (r) => `${r.kind || ""} ${r.namespace ? `${r.namespace}/` : ""}${r.name || ""}`;
+  const section = (id, title, ...body) => el("section", {"aria-labelledby": id, "data-drawn": id},
+    el("h2", {id}, ...title), ...body);
+  const table = (cls, heads, rows) => el("div", {class: "table-scroll"}, el("table", {class: cls},
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", {scope: "col"}, h)))), el("tbody", {}, rows)));
+
+  function operators(record) {
+    const names = Object.keys(record.clusterOperators).sort();
+    return section("operators-h", ["Cluster operators ", el("span", {class: "count"}, `(${names.length})`)],
+      el("p", {}, "An update waits for each to be available and to report these versions."),
+      table("operators", ["Cluster operator", "Versions it reports"], names.map((name) => {
+        const versions = Object.entries(record.clusterOperators[name].versions || {});
+        return el("tr", {}, el("th", {scope: "row"}, name), el("td", {}, versions.flatMap(([operand, version], i) =>
+          [i ? ", " : null, `${operand} `, el("code", {}, version)])));
+      })));
+  }
+
+  function images(record) {
+    const tags = Object.keys(record.images).sort();
+    return section("images-h", ["Images ", el("span", {class: "count"}, `(${tags.length})`)],
+      table("images", ["Tag", "Source", "Commit", "Digest"], tags.map((tag) => {
+        const image = record.images[tag];
+        const own = Object.entries(image.versions || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+        const repository = image.sourceRepository;
+        const commitUrl = D.commitUrl(repository, image.commit);
+        const at = (image.image || "").lastIndexOf("@");
+        return el("tr", {}, el("th", {scope: "row"}, tag, own ? [" ", el("span", {class: "count"}, own)] : null),
+          el("td", {}, repository ? (safeUrl(repository) ? el("a", {href: repository},
+            repository.replace(/^https:\/\/github\.com\//, "")) : repository) : el("span", {class: "count"}, "unknown")),
+          el("td", {}, commitUrl ? el("a", {href: commitUrl}, el("code", {}, image.commit.slice(0, 12)))
+            : image.commit ? el("code", {}, image.commit.slice(0, 12)) : null),
+          el("td", {}, el("code", {class: "digest"}, at >= 0 ? image.image.slice(at + 1) : image.image)));
+      })));
+  }
+
+  function manifests(record) {
+    const resources = record.resources;
+    const rows = new Map();
+    for (const r of resources) {
+      const key = `${r.runLevel ?? ""}\u0000${r.component ?? ""}`;
+      if (!rows.has(key)) rows.set(key, {level: r.runLevel ?? null, component: r.component ?? null, all: 0, applied: 0});
+      const row = rows.get(key);
+      row.all += 1;
+      row.applied += r.included ? 1 : 0;
+    }
+    const sorted = [...rows.values()].sort((a, b) => (a.level === null) - (b.level === null)
+      || (a.level ?? 0) - (b.level ?? 0) || (a.component ?? "").localeCompare(b.component ?? ""));
+    const applied = resources.filter((r) => r.included).length;
+    const deleted = resources.filter((r) => r.delete);
+    return section("manifests-h", ["Manifests"],
+      el("p", {class: "manifest-counts"}, `${count(record.manifests, "manifest file")} in release-manifests/; with the `
+        + `cluster-version operator's own, ${count(resources.length, "object")}, of which ${applied} are applied on the `
+        + `default profile (${DEFAULT_PROFILE}) and feature set.`),
+      el("details", {}, el("summary", {}, `By run level and component (${sorted.length})`),
+        table("levels", ["Run level", "Component", "Objects", "Applied"], sorted.map((row) => el("tr", {},
+          el("td", {class: "num"}, row.level === null ? "–" : String(row.level).padStart(2, "0")),
+          el("td", {}, row.component || "–"), el("td", {class: "num"}, row.all), el("td", {class: "num"}, row.applied))))),
+      el("h3", {}, "Deleted by an update to this release ", el("span", {class: "count"}, `(${deleted.length})`)),
+      deleted.length ? el("ul", {class: "diff-items"}, deleted.map((r) => el("li", {}, `${objectName(r)} (${r.file})`)))
+        : el("p", {}, "None."));
+  }
+
+  /* The graph as steps: a node's step is one more than its latest predecessor's; empty nodes left out. */
+  function steps(graph) {
+    const parents = graph.nodes.map(() => []);
+    for (const [from, to] of graph.edges) parents[to].push(from);
+    const level = new Map();
+    const levelOf = (node) => {
+      const stack = [node];
+      while (stack.length) {
+        const current = stack[stack.length - 1];
+        const pending = parents[current].filter((p) => !level.has(p));
+        if (pending.length) {
+          stack.push(...pending);
+          continue;
+        }
+        level.set(current, 1 + Math.max(-1, ...parents[current].map((p) => level.get(p))));
+        stack.pop();
+      }
+      return level.get(node);
+    };
+    const byLevel = new Map();
+    graph.nodes.forEach((ids, node) => {
+      if (!ids.length) return;
+      const at = levelOf(node);
+      if (!byLevel.has(at)) byLevel.set(at, []);
+      byLevel.get(at).push(ids);
+    });
+    return [...byLevel.keys()].sort((a, b) => a - b).map((at) => byLevel.get(at));
+  }
+
+  function order(id, title, graph, byId, mode, open) {
+    if (!graph) {
+      return section(id, [title], el("p", {class: "notice"},
+        `The cluster-version operator would refuse this payload, so it has no order: ${record.graphError}`));
+    }
+    const item = (mid) => el("li", {}, el("code", {}, mid), " ", objectName(byId.get(mid) || {}));
+    const node = (ids) => el("li", {class: "task-node"}, el("details", {},
+      el("summary", {}, `${ids[0]}${ids.length > 1 ? ` … ${ids[ids.length - 1]}` : ""} `,
+        el("span", {class: "count"}, `(${ids.length})`)),
+      el("ul", {class: "manifest-items"}, ids.map(item))));
+    const step = (nodes, i) => el("li", {class: "task-step", id: `${mode}-step-${i + 1}`},
+      el("p", {class: "step-head"}, el("strong", {}, `Step ${i + 1}`),
+        nodes.length > 1 ? ` · ${nodes.length} in parallel` : "",
+        ` · ${count(nodes.reduce((sum, ids) => sum + ids.length, 0), "manifest")}`),
+      el("ul", {class: "task-nodes"}, nodes.map(node)));
+    const list = el("ol", {class: "task-steps", "data-mode": mode}, steps(graph).map(step));
+    return section(id, [title], open ? list : el("details", {}, el("summary", {}, "Show the steps"), list));
+  }
+
+  let record = null;
+  async function draw() {
+    try {
+      record = await D.loadRecord(box.dataset.contents, sharedUrl, SiteGen.fetchJSON);
+    } catch (error) {
+      status.textContent = `The contents could not be loaded: ${error.message}`;
+      status.classList.add("problem");
+      return;
+    }
+    const byId = new Map(record.resources.map((r) => [r.id, r]));
+    status.remove();
+    box.append(operators(record), images(record), manifests(record),
+      order("update-order-h", "Update order", record.updateGraph, byId, "update", true),
+      order("install-order-h", "Install order", record.installGraph, byId, "install", false));
+    box.dataset.drawn = "true";
+  }
+
+  draw();
+})();
