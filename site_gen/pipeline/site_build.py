@@ -252,8 +252,10 @@ def plan_steps(plan: BuildPlan, options: BuildOptions, where: Destination, warni
                                    where.cache_dir)
         changes = None
         if since is not None and old_side is not None and graphs is not None and graphs.releases is not None:
-            changes = runner.here("changes since", compare_with_old_side, since, old_side.result(), graphs.releases,
+            releases_graph, graphs.releases = graphs.releases, None  # used up: not held while the pages render
+            changes = runner.here("changes since", compare_with_old_side, since, old_side.result(), releases_graph,
                                   graphs.built, warnings)
+            del releases_graph
         pages = None
         if plan.pages and graphs is not None:
             from ..render.site import SiteOptions  # pages only: a --no-html build never loads the renderers
