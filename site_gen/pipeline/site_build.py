@@ -1,7 +1,8 @@
 """The story of ``site-gen build``: graph-data + releases -> a published static site.
 
-Read :func:`build_steps` top to bottom: each ``runner.here/apart/beside`` call is one
-named step (see :mod:`.runner` for where each runs). Everything is built in a staging
+Every build is one :class:`.build_plan.BuildPlan` (:func:`plan_of`); read :func:`plan_steps`
+top to bottom: each ``runner.here/apart/beside`` call is one named step (see :mod:`.runner`
+for where each runs), a part absent from the plan leaving its steps out. Everything is built in a staging
 directory that replaces the published site only when every step succeeded.
 """
 
