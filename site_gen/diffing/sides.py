@@ -4,16 +4,19 @@ revision built in memory with the given releases."""
 from __future__ import annotations
 
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
-from ..engine.build_graphs import build_graphs
+from ..engine.build_graphs import BuiltGraphs, prepare_graph, serve_channels
 from ..inputs.git_revisions import extract_revision, resolve_revision
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.regular_files import read_regular
 from ..layout import GRAPH_API_DIR
 from ..model.errors import InputError, Warnings
+from ..model.graph import Graph
+from ..model.graph_data import GraphData
 from ..publish.graph_json import GraphJson, graph_documents
 
 Graphs = dict[tuple[str, str], GraphJson]  # (channel, arch) -> served document
@@ -34,6 +37,44 @@ def graphs_from_site(site: Path) -> Graphs:
     return graphs
 
 
+@dataclass
+class CommittedGraphData:
+    """The graph-data as committed in a git revision, read as the build reads its own."""
+    data: GraphData
+    label: str   # the revision as the user named it
+    root: Path   # where it was read from (gone since): files in errors are named LABEL:path
+
+
+def _name_at(exc: InputError, root: Path, label: str) -> None:
+    """Make ``exc`` name its file as ``LABEL:path`` and say which graph-data it is about."""
+    if exc.path is not None and Path(exc.path).is_relative_to(root):
+        exc.path = f"{label}:{Path(exc.path).relative_to(root).as_posix()}"
+    exc.message = f"graph-data at {label}: {exc.message}"
+
+
+def read_graph_data_at(graph_data: Path, commit: str, label: str) -> CommittedGraphData:
+    """``graph_data`` as committed in ``commit``, through the same reader as the build's own
+    graph-data; errors name the file as ``LABEL:path``."""
+    with tempfile.TemporaryDirectory(prefix="site-gen-diff-") as tmp:
+        root = Path(tmp)
+        extract_revision(graph_data, commit, root)
+        try:
+            return CommittedGraphData(load_graph_data(root, Warnings()), label, root)
+        except InputError as exc:
+            _name_at(exc, root, label)
+            raise
+
+
+def served_at(committed: CommittedGraphData, releases: Path, releases_graph: Graph | None = None) -> BuiltGraphs:
+    """The graphs served from ``committed`` with ``releases``; ``releases_graph``: those releases
+    as the read-releases stage already read them (used up: the stages change it in place)."""
+    try:
+        return serve_channels(prepare_graph(committed.data, releases, Warnings(), releases_graph), committed.data)
+    except InputError as exc:
+        _name_at(exc, committed.root, committed.label)
+        raise
+
+
 def graphs_from_revision(graph_data: Path, revision: str, releases: Path) -> Graphs:
     """Build ``graph_data`` at a git revision (with today's ``releases``) in memory."""
     commit = resolve_revision(graph_data, revision)
@@ -46,14 +87,4 @@ def graphs_from_revision(graph_data: Path, revision: str, releases: Path) -> Gra
 def graphs_from_commit(graph_data: Path, commit: str, label: str, releases: Path) -> Graphs:
     """Build ``graph_data`` as committed in ``commit`` (with today's ``releases``) in memory;
     errors name the file as ``LABEL:path``."""
-    with tempfile.TemporaryDirectory(prefix="site-gen-diff-") as tmp:
-        root = Path(tmp)
-        extract_revision(graph_data, commit, root)
-        try:
-            built = build_graphs(load_graph_data(root, Warnings()), releases, Warnings())
-        except InputError as exc:
-            if exc.path is not None and Path(exc.path).is_relative_to(root):
-                exc.path = f"{label}:{Path(exc.path).relative_to(root).as_posix()}"
-            exc.message = f"graph-data at {label}: {exc.message}"
-            raise
-    return graph_documents(built)
+    return graph_documents(served_at(read_graph_data_at(graph_data, commit, label), releases))

@@ -4,7 +4,9 @@ the same releases.
 
 REV is resolved to a commit once, before the build starts, so the page (which
 records it) and the build fingerprint name the same, immutable input even when
-a ref like ``HEAD~1`` or ``main`` moves.
+a ref like ``HEAD~1`` or ``main`` moves. The build reads the graph-data at REV with
+its own reader (:func:`read_old_side`, beside its own graph-data) and builds it from
+the releases it already read (:func:`changes_since`): the releases are read once.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.build_graphs import BuiltGraphs
 from ..inputs.git import git_revision
 from ..inputs.git_revisions import resolve_revision
 from ..model.errors import InputError
+from ..model.graph import Graph
+from ..publish.graph_json import graph_documents
 from .compare import compare
-from .sides import Graphs, graphs_from_commit
+from .sides import CommittedGraphData, read_graph_data_at, served_at
 
 NEW_LABEL = "this build"
 
@@ -27,6 +32,13 @@ class ChangesSince:
     commit: str         # what it named when the build started
     graph_data: Path
     releases: Path      # the releases of this build; the old side is built with them too
+
+
+@dataclass
+class OldSide:
+    """The graph-data at REV, or why it could not be read."""
+    read: CommittedGraphData | None
+    problem: str | None = None
 
 
 @dataclass
@@ -45,13 +57,23 @@ def resolve_changes_since(graph_data: Path, revision: str, releases: Path) -> Ch
     return ChangesSince(revision, commit, graph_data, releases)
 
 
-def changes_since(since: ChangesSince, new: Graphs) -> Changes:
-    """The diff from the graph-data at ``since`` to this build's graphs ``new``.
-
-    The old side failing to build is not this build's problem (a fix may follow a
-    broken commit): the page says why there is nothing to compare instead."""
+def read_old_side(since: ChangesSince) -> OldSide:
+    """The graph-data at ``since``. It failing to read is not this build's problem (a fix
+    may follow a broken commit): the page says why there is nothing to compare instead."""
     try:
-        old = graphs_from_commit(since.graph_data, since.commit, since.revision, since.releases)
+        return OldSide(read_graph_data_at(since.graph_data, since.commit, since.revision))
+    except InputError as exc:
+        return OldSide(None, str(exc))
+
+
+def changes_since(since: ChangesSince, old: OldSide, releases_graph: Graph, new: BuiltGraphs) -> Changes:
+    """The diff from the graph-data at ``since`` to this build's served graphs ``new``, the old
+    side built from ``releases_graph``: this build's releases as read (used up), the same
+    releases by the same pull specs, so every release is the same node on both sides."""
+    if old.read is None:
+        return Changes(since, None, old.problem)
+    try:
+        built = served_at(old.read, since.releases, releases_graph)
     except InputError as exc:
         return Changes(since, None, str(exc))
-    return Changes(since, compare(old, new, since.revision, NEW_LABEL))
+    return Changes(since, compare(graph_documents(built), graph_documents(new), since.revision, NEW_LABEL))

@@ -1,7 +1,8 @@
 """The story of ``site-gen build``: graph-data + releases -> a published static site.
 
-Read :func:`build_steps` top to bottom: each ``runner.here/apart/beside`` call is one
-named step (see :mod:`.runner` for where each runs). Everything is built in a staging
+Every build is one :class:`.build_plan.BuildPlan` (:func:`plan_of`); read :func:`plan_steps`
+top to bottom: each ``runner.here/apart/beside`` call is one named step (see :mod:`.runner`
+for where each runs), a part absent from the plan leaving its steps out. Everything is built in a staging
 directory that replaces the published site only when every step succeeded.
 """
 
@@ -17,6 +18,7 @@ from ..cache_dir import default_cache_dir, pulled_catalogs_dir
 from ..engine.build_graphs import BuiltGraphs, prepare_graph, read_releases, serve_channels
 from ..inputs.git import git_revision
 from ..model.errors import InputError, Warnings
+from ..model.graph import Graph
 from ..olm.sources import CatalogSource
 from ..progress import Progress
 from ..promotion.resolve import (
@@ -36,16 +38,20 @@ from ..publish.signature_store import write_signatures
 from ..publish.staging import StagedSite, check_destination, published_marker, refuse_inside
 from ..registry.contents_source import ContentsSource
 from ..registry.source import scrapes_dir
+from .build_plan import BuildPlan, ClusterPart, ContentsPart
 from .runner import Earlier, Pending, Runner, StepTime
 from .steps import (
     CatalogPages,
     CatalogRead,
     GraphDataRead,
     catalog_json,
+    compare_with_old_side,
     copy_assets,
+    copy_graph,
     pack_graph_data_as_read,
     read_catalogs,
     read_graph_data,
+    read_old_side,
     read_release_contents,
     render_catalog_pages,
     render_nginx_files,
@@ -58,6 +64,8 @@ from .steps import (
 
 if TYPE_CHECKING:
     from ..diffing.since import ChangesSince
+    from ..inputs.blame_store import ChannelBlames
+    from ..promotion.resolve import PromotionResult
     from ..registry.client import ConnectionOptions
     from ..render.site import SiteTotals
 
@@ -124,23 +132,38 @@ def build_fingerprint(options: BuildOptions, releases: Path | None, since: Chang
 @dataclass
 class Destination:
     """Where the build reads and writes, once checked."""
-    releases: Path | None  # None: an operators-only site
     inputs: list[Path]
     out: Path
     cache_dir: Path | None
 
 
+def plan_of(options: BuildOptions) -> BuildPlan:
+    """The parts ``options`` ask for; InputError for an option that needs a part the build lacks."""
+    catalogs = tuple(options.catalogs)
+    if options.graph_data is None:
+        if options.changes_since is not None:
+            raise InputError("--changes-since compares update graphs: give --graph-data too (this build has only "
+                             "--catalog)")
+        if options.promotion.until is not None or options.promotion.files():
+            raise InputError("--promote-until, --entry-times and --errata act on update graphs: give --graph-data "
+                             "too (this build has only --catalog)")
+        return BuildPlan(catalogs=catalogs, pages=options.html)
+    if options.changes_since is not None and not options.html:
+        raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
+    releases = options.releases if options.releases is not None else options.graph_data / "releases"
+    cluster = ClusterPart(graph_data=options.graph_data, releases=releases, promotion=options.promotion,
+                          changes_since=options.changes_since)
+    contents = None
+    if options.release_contents is not None:
+        contents = ContentsPart(source=options.release_contents, connection=options.connection,
+                                layout=options.release_contents_layout)
+    return BuildPlan(cluster=cluster, catalogs=catalogs, contents=contents, pages=options.html)
+
+
 def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
     started = time.perf_counter()
-    if options.graph_data is None:
-        releases = None
-        inputs = [catalog.source for catalog in options.catalogs]
-    else:
-        releases = options.releases if options.releases is not None else options.graph_data / "releases"
-        inputs = [options.graph_data, releases, *options.promotion.files().values(),
-                  *(catalog.source for catalog in options.catalogs)]
-        if options.release_contents is not None and options.release_contents.directory is not None:
-            inputs.append(options.release_contents.directory)
+    plan = plan_of(options)
+    inputs = plan.inputs()
     out = check_destination(options.out, inputs)
     chosen_cache = options.cache_dir or default_cache_dir()
     cache_dir: Path | None = chosen_cache
@@ -152,31 +175,28 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
                       [path for path in [*inputs, out]
                        if not any(folder in path.absolute().resolve().parents for folder in own)], "--cache-dir")
     except InputError:
-        if options.html:
+        if plan.pages:
             raise
         cache_dir = None  # no pages, no SVG cache: skip the blame cache rather than write into an input
-    where = Destination(releases, inputs, out, cache_dir)
+    where = Destination(inputs, out, cache_dir)
     with OutputLock(out, options.wait, options.quiet), collector.paused(options.process_ends_after), Runner() as runner:
         check_destination(out, inputs)  # again: another build may have written it meanwhile
-        if options.graph_data is None:
-            result = operators_only_steps(options, where, warnings, runner)
-        else:
-            result = build_steps(options, where, warnings, runner)
+        result = plan_steps(plan, options, where, warnings, runner)
     result.seconds = time.perf_counter() - started
     result.timings = runner.timings
     return result
 
 
-def catalog_pages_apart(runner: Runner, site: StagedSite, options: BuildOptions, where: Destination,
-                        has_changes_page: bool, has_graphs: bool) -> Pending[CatalogPages] | None:
+def catalog_pages_apart(runner: Runner, site: StagedSite, plan: BuildPlan, where: Destination, jobs: int | None,
+                        has_changes_page: bool) -> Pending[CatalogPages] | None:
     """The catalog pages, rendered by the worker that holds the catalog models and written
     straight into ``site``; None when the build has no catalog pages. Should the build fail
     meanwhile, the runner waits for the worker before the output lock removes what is left
     beside OUT (tests/site/test_build_catalogs.py)."""
-    if not (options.html and options.catalogs):
+    if not (plan.pages and plan.catalogs):
         return None
     return runner.apart("render catalog pages", render_catalog_pages, site, Earlier("read operator catalogs"),
-                        where.cache_dir, options.jobs, has_changes_page, has_graphs)
+                        where.cache_dir, jobs, has_changes_page, plan.cluster is not None)
 
 
 def catalog_pages_written(site: StagedSite, paging: Pending[CatalogPages] | None) -> CatalogPages | None:
@@ -188,128 +208,146 @@ def catalog_pages_written(site: StagedSite, paging: Pending[CatalogPages] | None
     return drawn
 
 
-def operators_only_steps(options: BuildOptions, where: Destination, warnings: Warnings,
-                         runner: Runner) -> BuildResult:
-    """The catalogs alone (``--catalog`` without graph-data or releases): their JSON and pages,
-    a home page listing them, the assets and the nginx files; no update graphs."""
-    if options.changes_since is not None:
-        raise InputError("--changes-since compares update graphs: give --graph-data too (this build has only "
-                         "--catalog)")
-    if options.promotion.until is not None or options.promotion.files():
-        raise InputError("--promote-until, --entry-times and --errata act on update graphs: give --graph-data too "
-                         "(this build has only --catalog)")
-    published = None if options.force else published_marker(where.out).get("fingerprint")
-    hashing = runner.apart("hash the inputs", build_fingerprint, options, None)
-    if published is not None and published == hashing.result():
-        return BuildResult(out=where.out, warnings=warnings)  # up to date
-    configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
-                                    reply=catalog_json)
-    with StagedSite(where.out, where.inputs) as site:
-        paging = catalog_pages_apart(runner, site, options, where, has_changes_page=False, has_graphs=False)
-        runner.here("write nginx files", write_files, site, configuring.result())
-        catalogs = cataloguing.result()
-        runner.here("write operator catalogs", write_catalogs, site, catalogs)
-        drawn = catalog_pages_written(site, paging)
-        if options.html:
-            runner.here("copy assets", copy_assets, site)
-        runner.here("precompress pages", precompress_pages, site)
-        site.marker["fingerprint"] = hashing.result()
-    pages = None
-    if options.html:
-        from ..render.graph_drawer import DrawStats
-        from ..render.site import SiteTotals
-        pages = SiteTotals(drawn.pages, drawn.drawing) if drawn is not None else SiteTotals(0, DrawStats())
-    return BuildResult(out=site.out, warnings=warnings, totals=ApiTotals(), pages=pages, catalogs=catalogs.catalogs)
-
-
-def build_steps(options: BuildOptions, where: Destination, warnings: Warnings, runner: Runner) -> BuildResult:
-    assert options.graph_data is not None and where.releases is not None
+def plan_steps(plan: BuildPlan, options: BuildOptions, where: Destination, warnings: Warnings,
+               runner: Runner) -> BuildResult:
+    """Every build: the steps of the parts ``plan`` has, in one order."""
     progress = Progress(options.quiet)
+    cluster = plan.cluster
     since = None
-    if options.changes_since is not None:
-        if not options.html:
-            raise InputError("--changes-since adds a page (changes.html); it cannot be combined with --no-html")
+    if cluster is not None and cluster.changes_since is not None:
         from ..diffing.since import resolve_changes_since
         since = runner.here("resolve --changes-since", resolve_changes_since,
-                            options.graph_data, options.changes_since, where.releases)
+                            cluster.graph_data, cluster.changes_since, cluster.releases)
 
     # Nothing to do when the inputs hash to what the published site was built from.
     # The worker hashes them first only when that may spare the whole build.
     published = None if options.force else published_marker(where.out).get("fingerprint")
-    hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since) if published else None
+    releases = cluster.releases if cluster is not None else None
+    hashing = runner.apart("hash the inputs", build_fingerprint, options, releases, since) if published else None
     if hashing is not None and published == hashing.result():
         return BuildResult(out=where.out, warnings=warnings)  # up to date
 
     # The worker reads the graph-data (it crosses the pipe in a tenth of the time the
     # releases' graph would) while this process reads the releases.
-    reading = runner.apart("read graph-data", read_graph_data, options.graph_data, where.cache_dir, keep=True)
-    if options.promotion.until is None:  # the channels stay as read: pack them now
-        packing = runner.apart("pack graph-data tarball", pack_graph_data_as_read, Earlier("read graph-data"))
+    reading = start_cluster(runner, cluster, where) if cluster is not None else None
     if hashing is None:
-        hashing = runner.apart("hash the inputs", build_fingerprint, options, where.releases, since)
+        hashing = runner.apart("hash the inputs", build_fingerprint, options, releases, since)
     configuring = runner.apart("render nginx files", render_nginx_files)
-    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, options.catalogs, where.cache_dir,
+    cataloguing = runner.apart_kept("read operator catalogs", read_catalogs, list(plan.catalogs), where.cache_dir,
                                     reply=catalog_json)
+    old_side = runner.apart("read graph-data at --changes-since", read_old_side, since) if since else None
 
     with StagedSite(where.out, where.inputs) as site:
-        paging = catalog_pages_apart(runner, site, options, where, has_changes_page=since is not None,
-                                     has_graphs=True)
-        try:
-            releases_graph, release_warnings = runner.here("read releases", read_releases,
-                                                    where.releases, where.cache_dir)
-        except InputError:
-            reading.result()  # a graph-data error is reported first, as when read in order
-            raise
-        read: GraphDataRead = reading.result()
-        for warning in (*read.warnings, *release_warnings):
-            warnings.add(warning.message, warning.path, warning.line)
-        data = read.data
-        runner.here("check feeders", report_problems, data, options.promotion, warnings)
-
-        # git blame of the channel files (promotion's entry times, the feeds): the
-        # cache's misses run as git processes while this process builds the graph
-        blames = build_blames(data, where.cache_dir)
-        blaming = runner.beside("git blame channels", blames.prefetch,
-                                [c.path for c in data.channels if options.html and c.written])
-        # promotion needs the graph's edges (the update-path guard); the graphs
-        # served need promotion's channels (with --promote-until)
-        graph = runner.here("graph-builder stages", prepare_graph, data, where.releases, warnings,
-                            releases_graph)
-        blaming.result()
-        promotion = runner.here("promotion", resolve_promotions, data, options.promotion, warnings, graph,
-                                problems_reported=True, blames=blames)
-        if options.promotion.until is not None:  # the tarball carries the promoted channels
-            packing = runner.apart("pack graph-data tarball", graph_data_tarball, promotion.data)
-        built = runner.here("policy engine", serve_channels, graph, promotion.data)
-
-        runner.here("write promotion data", write_promotion_data, site, promotion)
-        totals = runner.here("write graphs", write_graphs, site, built, progress)
-        runner.here("write signatures", write_signatures, site, built.data)
-        runner.here("write graph-data tarball", write_graph_data_tarball, site, packing.result())
+        paging = catalog_pages_apart(runner, site, plan, where, options.jobs, has_changes_page=since is not None)
+        graphs = None
+        if cluster is not None and reading is not None:
+            graphs = cluster_steps(runner, site, cluster, reading, where, plan.pages, warnings, progress,
+                                   keep_releases=since is not None)
         runner.here("write nginx files", write_files, site, configuring.result())
         catalogs = cataloguing.result()
         runner.here("write operator catalogs", write_catalogs, site, catalogs)
-        catalog_pages_written(site, paging)
-        published = None
-        if options.release_contents is not None:
-            contents = runner.here("read release contents", read_release_contents, options.release_contents,
-                                   graph, options.connection, where.cache_dir, warnings, progress)
-            published = runner.here("write release contents", write_release_contents, site, contents, built,
-                                    where.cache_dir, options.release_contents_layout)
+        drawn = catalog_pages_written(site, paging)
+        contents = None
+        if graphs is not None and plan.contents is not None:
+            read = runner.here("read release contents", read_release_contents, plan.contents.source,
+                               graphs.built.graph, plan.contents.connection, where.cache_dir, warnings, progress)
+            contents = runner.here("write release contents", write_release_contents, site, read, graphs.built,
+                                   where.cache_dir, plan.contents.layout)
+        changes = None
+        if since is not None and old_side is not None and graphs is not None and graphs.releases is not None:
+            releases_graph, graphs.releases = graphs.releases, None  # used up: not held while the pages render
+            changes = runner.here("changes since", compare_with_old_side, since, old_side.result(), releases_graph,
+                                  graphs.built, warnings)
+            del releases_graph
         pages = None
-        if options.html:
+        if plan.pages and graphs is not None:
             from ..render.site import SiteOptions  # pages only: a --no-html build never loads the renderers
-            settings = SiteOptions(cache_dir=where.cache_dir, jobs=options.jobs, changes_since=since, blames=blames,
-                                   catalogs=catalogs.links, contents=published)
-            pages = runner.here("render pages", render_pages, site, built, promotion.model, settings,
+            settings = SiteOptions(cache_dir=where.cache_dir, jobs=options.jobs, changes=changes,
+                                   blames=graphs.blames, catalogs=catalogs.links, contents=contents)
+            pages = runner.here("render pages", render_pages, site, graphs.built, graphs.promotion.model, settings,
                                 warnings, progress)
-        if published is not None:  # the records' own folder (read back by the files and pages, all written)
-            published.records.close()
+        elif plan.pages:  # an operators-only site: the catalog pages drew the home page
+            runner.here("copy assets", copy_assets, site)
+        if contents is not None:  # the records' own folder (read back by the files and pages, all written)
+            contents.records.close()
         runner.here("precompress pages", precompress_pages, site)
         site.marker["fingerprint"] = hashing.result()
-        if blames.cache_problem:
-            warnings.add(blames.cache_problem)
-    return BuildResult(out=site.out, warnings=warnings, totals=totals, channels=len(built.channels),
-                       arches=len(built.arches), promotion_summary=promotion_summary(promotion), pages=pages,
+        if graphs is not None and graphs.blames.cache_problem:
+            warnings.add(graphs.blames.cache_problem)
+    if graphs is None:
+        if plan.pages:
+            from ..render.graph_drawer import DrawStats
+            from ..render.site import SiteTotals
+            pages = SiteTotals(drawn.pages, drawn.drawing) if drawn is not None else SiteTotals(0, DrawStats())
+        return BuildResult(out=site.out, warnings=warnings, totals=ApiTotals(), pages=pages,
+                           catalogs=catalogs.catalogs)
+    built = graphs.built
+    return BuildResult(out=site.out, warnings=warnings, totals=graphs.totals, channels=len(built.channels),
+                       arches=len(built.arches), promotion_summary=promotion_summary(graphs.promotion), pages=pages,
                        graphs=built, catalogs=catalogs.catalogs)
+
+
+@dataclass
+class ClusterReading:
+    """The cluster part's reading under way in the worker."""
+    graph_data: Pending[GraphDataRead]
+    tarball: Pending[bytes] | None  # None: packed after promotion (--promote-until changes the channels)
+
+
+def start_cluster(runner: Runner, cluster: ClusterPart, where: Destination) -> ClusterReading:
+    reading = runner.apart("read graph-data", read_graph_data, cluster.graph_data, where.cache_dir, keep=True)
+    packing = None
+    if cluster.promotion.until is None:  # the channels stay as read: pack them now
+        packing = runner.apart("pack graph-data tarball", pack_graph_data_as_read, Earlier("read graph-data"))
+    return ClusterReading(reading, packing)
+
+
+@dataclass
+class ClusterBuilt:
+    built: BuiltGraphs
+    promotion: PromotionResult
+    blames: ChannelBlames
+    totals: ApiTotals
+    releases: Graph | None  # the releases as read, for --changes-since's old side (None: not asked)
+
+
+def cluster_steps(runner: Runner, site: StagedSite, cluster: ClusterPart, reading: ClusterReading,
+                  where: Destination, pages: bool, warnings: Warnings, progress: Progress,
+                  keep_releases: bool) -> ClusterBuilt:
+    """The update graphs: read, built, promoted, served, and their files written."""
+    try:
+        releases_graph, release_warnings = runner.here("read releases", read_releases,
+                                                       cluster.releases, where.cache_dir)
+    except InputError:
+        reading.graph_data.result()  # a graph-data error is reported first, as when read in order
+        raise
+    read: GraphDataRead = reading.graph_data.result()
+    for warning in (*read.warnings, *release_warnings):
+        warnings.add(warning.message, warning.path, warning.line)
+    data = read.data
+    runner.here("check feeders", report_problems, data, cluster.promotion, warnings)
+
+    # git blame of the channel files (promotion's entry times, the feeds): the
+    # cache's misses run as git processes while this process builds the graph
+    blames = build_blames(data, where.cache_dir)
+    blaming = runner.beside("git blame channels", blames.prefetch,
+                            [c.path for c in data.channels if pages and c.written])
+    # the graph-builder stages change the releases' graph in place: --changes-since's old
+    # side is built from a copy made before
+    kept = runner.here("copy releases for --changes-since", copy_graph, releases_graph) if keep_releases else None
+    # promotion needs the graph's edges (the update-path guard); the graphs
+    # served need promotion's channels (with --promote-until)
+    graph = runner.here("graph-builder stages", prepare_graph, data, cluster.releases, warnings, releases_graph)
+    blaming.result()
+    promotion = runner.here("promotion", resolve_promotions, data, cluster.promotion, warnings, graph,
+                            problems_reported=True, blames=blames)
+    packing = reading.tarball
+    if packing is None:  # the tarball carries the promoted channels
+        packing = runner.apart("pack graph-data tarball", graph_data_tarball, promotion.data)
+    built = runner.here("policy engine", serve_channels, graph, promotion.data)
+
+    runner.here("write promotion data", write_promotion_data, site, promotion)
+    totals = runner.here("write graphs", write_graphs, site, built, progress)
+    runner.here("write signatures", write_signatures, site, built.data)
+    runner.here("write graph-data tarball", write_graph_data_tarball, site, packing.result())
+    return ClusterBuilt(built, promotion, blames, totals, kept)

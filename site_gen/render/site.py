@@ -16,14 +16,13 @@ from pathlib import Path
 import orjson
 
 from .. import collector, layout
-from ..diffing.since import Changes, ChangesSince, changes_since
+from ..diffing.since import Changes
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.blame_store import ChannelBlames
 from ..model import versions
 from ..model.errors import Warnings
 from ..progress import Progress
 from ..promotion.model_shape import PromotionJson
-from ..publish import graph_json
 from ..publish.release_contents_files import PublishedContents
 from ..publish.shared_parts import SHARED
 from ..publish.staging import StagedSite
@@ -57,7 +56,7 @@ Views = dict[tuple[str, str], ChannelView]  # (channel, arch) -> its page's mode
 class SiteOptions:
     cache_dir: Path | None   # None: draw every picture, keep nothing
     jobs: int | None = None  # parallel dot processes (default: one per core)
-    changes_since: ChangesSince | None = None  # also write changes.html (--changes-since)
+    changes: Changes | None = None  # --changes-since: the comparison, for changes.html and the feeds
     blames: ChannelBlames | None = None  # the build's git blame of channel files (for the feeds)
     catalogs: list[CatalogLink] = field(default_factory=list)  # published too: the menu and home link them
     contents: PublishedContents | None = None  # release contents published (--release-contents)
@@ -142,17 +141,6 @@ def _write_promotion_page(pages: PageRenderer, promotion: PromotionPage, served:
                 errata_source=promotion.errata_source, path_guard=promotion.path_guard)
 
 
-def _compare_with(since: ChangesSince | None, built: BuiltGraphs, warnings: Warnings) -> Changes | None:
-    """--changes-since: the diff (computed while dot draws) of the served JSON documents,
-    the only reader of them here: site-gen diff compares the wire format."""
-    if since is None:
-        return None
-    changes = changes_since(since, graph_json.graph_documents(built))
-    if changes.problem:
-        warnings.add(f"--changes-since {since.revision}: {changes.problem}")
-    return changes
-
-
 def _write_changes_page(pages: PageRenderer, changes: Changes, revision: dict[str, object] | None,
                         all_versions: list[str], views: Views, catalog: RiskCatalog) -> None:
     view = ChangesView(changes.model, changes.problem, changes.since.revision, changes.since.commit, revision)
@@ -215,7 +203,8 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
     page models copy-on-write; it is forked before any ``dot`` starts, so it holds no copy
     of a pipe a drawing waits on."""
     revision = built.data.revision
-    has_changes_page = options.changes_since is not None
+    changes = options.changes
+    has_changes_page = changes is not None
     pages = PageRenderer(site, has_changes_page, options.has_catalogs)
     # the page models live until the end of the build: see collector.frozen
     with collector.frozen(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
@@ -231,7 +220,6 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
             _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
 
-            changes = _compare_with(options.changes_since, built, warnings)
             all_versions = sorted({v for index in indexes.values() for v in index.versions},
                                   key=versions.sort_key)
             served_versions = set(all_versions)
@@ -244,7 +232,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
             if changes is not None:
                 _write_changes_page(pages, changes, revision, all_versions, views, catalog)
             write_feeds(site, built.data, served, changes.model if changes else None,
-                        options.changes_since.revision if options.changes_since else None, options.blames,
+                        changes.since.revision if changes else None, options.blames,
                         promotion)
 
             with progress.stage("drawing graphs", len(views), "graph") as bar:
