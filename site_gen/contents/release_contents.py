@@ -78,6 +78,10 @@ def contents_json(record: Mapping[str, Any]) -> bytes:
     return orjson.dumps(record)
 
 
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def _release_version(files: Mapping[str, bytes]) -> tuple[str | None, str | None]:
     """release-metadata's version, or why the CVO would refuse it (``loadReleaseMetadata``)."""
     data = files.get(METADATA)
@@ -190,7 +194,8 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
             annotations[name] = {"commitRef": ref, "inconsistency": inconsistency}
 
     counted = sorted(name for name in files if has_manifest_extension(name))
-    hashes = {name: hashlib.sha256(files[name]).hexdigest() for name in counted}
+    sha256 = memo.digests.sha256 if memo is not None else _sha256
+    hashes = {name: sha256(files[name]) for name in counted}
     loaded = load_payload_manifests(tree, references, memo=memo, profile=profile, hashes=hashes)
     warnings.extend(loaded.warnings)
 
