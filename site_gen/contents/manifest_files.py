@@ -120,6 +120,11 @@ class ManifestMemo:
         self.hits = self.misses = 0
         self.added = 0  # entries put since it was made (whether it is worth keeping again)
         self.digests = FileDigests()
+        # (directory, file) -> (the documents list an entry holds, its Manifest objects): an
+        # image with the same file (the same entry) takes them as they are; one per file name
+        self.loaded: dict[tuple[str, str], tuple[list[dict[str, Any]], list[Manifest]]] = {}
+        # (directory, manifest id) -> what the record derives from one Manifest (release_contents)
+        self.derived: dict[tuple[str, str], tuple[Any, ...]] = {}
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)
@@ -422,7 +427,7 @@ def _remembered(data: bytes, path: str, memo: ManifestMemo | None, key: str | No
                 version: str | None) -> list[dict[str, Any]]:
     if memo is None:
         return parse_file(data, path)
-    key = key or hashlib.sha256(data).hexdigest()
+    key = key or memo.digests.sha256(data)
     found = memo.get(key)
     if found is None:
         masked = _masked(data, version)
@@ -489,9 +494,15 @@ def load_manifests(cvo_files: Mapping[str, bytes], release_files: Mapping[str, b
             except ContentsError as exc:
                 loaded.errors.append(exc)
                 continue
-            for index, summary in enumerate(documents):
-                loaded.manifests.append(Manifest(
-                    id=f"{name}#{index}", file=name, directory=directory, api_version=summary["apiVersion"],
-                    kind=summary["kind"], namespace=summary["namespace"], name=summary["name"],
-                    annotations=summary["annotations"], extra=summary["extra"], traits=summary["traits"]))
+            known = memo.loaded.get((directory, name)) if memo is not None else None
+            if known is not None and known[0] is documents:  # the same memo entry: the same manifests
+                loaded.manifests.extend(known[1])
+                continue
+            made = [Manifest(id=f"{name}#{index}", file=name, directory=directory, api_version=summary["apiVersion"],
+                             kind=summary["kind"], namespace=summary["namespace"], name=summary["name"],
+                             annotations=summary["annotations"], extra=summary["extra"], traits=summary["traits"])
+                    for index, summary in enumerate(documents)]
+            if memo is not None:
+                memo.loaded[directory, name] = (documents, made)
+            loaded.manifests.extend(made)
     return loaded

@@ -171,6 +171,36 @@ def taken_by_cluster(manifests: list[Manifest], version: str, *, profile: str = 
             for m in manifests]
 
 
+def _taken_and_resources(manifests: list[Manifest], version: str, memo: ManifestMemo | None, *, profile: str,
+                         feature_set: str, enabled_feature_gates: Collection[str]
+                         ) -> tuple[list[bool], list[dict[str, Any]]]:
+    """:func:`taken_by_cluster` and each manifest's resource entry. A Manifest object the memo
+    gave an earlier image (the same file, the same entry) under the same settings has the same
+    answers: they are taken from ``memo.derived``, the resource dict shared between records."""
+    if memo is None:
+        flags = taken_by_cluster(manifests, version, profile=profile, feature_set=feature_set,
+                                 enabled_feature_gates=enabled_feature_gates)
+        return flags, [_resource(m, flag) for m, flag in zip(manifests, flags)]
+    major = _major(version)
+    settings = (major, profile, feature_set, frozenset(enabled_feature_gates))
+    derived = memo.derived
+    flags, resources = [], []
+    for manifest in manifests:
+        known = derived.get((manifest.directory, manifest.id))
+        if known is not None and known[0] is manifest and known[1] == settings:
+            flags.append(known[2])
+            resources.append(known[3])
+            continue
+        flag = exclusion_reason(manifest.annotations, manifest.group, manifest.kind, major_version=major,
+                                profile=profile, feature_set=feature_set,
+                                enabled_feature_gates=enabled_feature_gates) is None
+        resource = _resource(manifest, flag)
+        derived[manifest.directory, manifest.id] = (manifest, settings, flag, resource)
+        flags.append(flag)
+        resources.append(resource)
+    return flags, resources
+
+
 def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, profile: str = DEFAULT_PROFILE,
                      feature_set: str = "", enabled_feature_gates: Collection[str] = frozenset()) -> dict[str, Any]:
     """The contents record of ``tree``. Raises :class:`ContentsError` (naming the file) when
@@ -208,8 +238,9 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         more = len(loaded.errors) - _ERRORS_SHOWN
         graph_error = f"manifests the cluster-version operator cannot load: {shown}" + \
             (f"; and {more} more" if more > 0 else "")
-    included_flags = taken_by_cluster(loaded.manifests, version, profile=profile, feature_set=feature_set,
-                                      enabled_feature_gates=enabled_feature_gates)
+    included_flags, resources = _taken_and_resources(loaded.manifests, version, memo, profile=profile,
+                                                     feature_set=feature_set,
+                                                     enabled_feature_gates=enabled_feature_gates)
     applied = [m for m, flag in zip(loaded.manifests, included_flags) if flag]
 
     operators = _cluster_operators(applied, warnings)
@@ -235,5 +266,5 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         "componentStreams": components.streams,
         "imageAnnotations": annotations,
         "manifestFiles": hashes,
-        "resources": [_resource(m, flag) for m, flag in zip(loaded.manifests, included_flags)],
+        "resources": resources,
     }
