@@ -125,6 +125,7 @@ class ManifestMemo:
         self.loaded: dict[tuple[str, str], tuple[list[dict[str, Any]], list[Manifest]]] = {}
         # (directory, manifest id) -> what the record derives from one Manifest (release_contents)
         self.derived: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self.graphs: dict[tuple[Any, ...], dict[str, list[Any]]] = {}   # release_contents' task graphs
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)

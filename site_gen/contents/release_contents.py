@@ -54,6 +54,7 @@ from .task_graph import run_level_and_component, task_graph
 METADATA = "release-metadata"
 IMAGE_REFERENCES = "image-references"
 _ERRORS_SHOWN = 5
+GRAPHS_KEPT = 16   # task graphs the memo keeps (each ~100 KB at ~900 manifests)
 
 
 @dataclass(frozen=True)
@@ -106,11 +107,22 @@ def _major(version: str) -> int | None:
     return int(head) if head.isascii() and head.isdigit() else None
 
 
-def _graph(manifests: list[Manifest], install: bool) -> dict[str, list[Any]]:
+def _graph(manifests: list[Manifest], install: bool, memo: ManifestMemo | None = None) -> dict[str, list[Any]]:
+    """The task graph of ``manifests``: a function of their ids (which name their files) and
+    which are Jobs, so the memo keeps the last few (z-streams and arches mostly share one)."""
     jobs = [m.api_version == "batch/v1" and m.kind == "Job" for m in manifests]
+    key = (install, tuple(m.id for m in manifests), tuple(jobs))
+    known = memo.graphs.get(key) if memo is not None else None
+    if known is not None:
+        return known
     graph = task_graph([m.file for m in manifests], jobs, install=install)
-    return {"nodes": [[manifests[task].id for task in node] for node in graph.nodes],
+    made = {"nodes": [[manifests[task].id for task in node] for node in graph.nodes],
             "edges": [[start, end] for start, end in graph.edges]}
+    if memo is not None:
+        if len(memo.graphs) >= GRAPHS_KEPT:
+            memo.graphs.pop(next(iter(memo.graphs)), None)
+        memo.graphs[key] = made
+    return made
 
 
 def _resource(manifest: Manifest, included: bool) -> dict[str, Any]:
@@ -258,8 +270,8 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         "images": images,
         "clusterOperators": operators,
         "manifests": len(counted),
-        "updateGraph": None if graph_error else _graph(applied, install=False),
-        "installGraph": None if graph_error else _graph(applied, install=True),
+        "updateGraph": None if graph_error else _graph(applied, install=False, memo=memo),
+        "installGraph": None if graph_error else _graph(applied, install=True, memo=memo),
         "adminGates": gates,
         "graphError": graph_error,
         "warnings": warnings,
