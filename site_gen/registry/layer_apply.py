@@ -315,7 +315,7 @@ class ImageTree:
         path = (*parent, base)
         if len(path) > self.limits.depth:
             raise LayerRefused(f"holds {_shown(header.name)}, deeper than {self.limits.depth} directories")
-        self._make_parents(parent, header.name)
+        directory = self._make_parents(parent, header.name)  # the node at parent: no link, a directory
         if base == OPAQUE:
             self._opaque(parent, unpacked)
             return
@@ -326,20 +326,20 @@ class ImageTree:
             self._remove((*parent, gone))
             return
         kind = header.kind
-        existing = self._node(path)
+        existing = directory.children.get(base)
         if existing is not None and not (existing.kind == "dir" and kind == "dir"):
             self._remove(path)
         kept = self._under_prefix(path)
         if kind == "dir":
-            if self._node(path) is None:
-                self._add(path, _Node("dir"))
+            if directory.children.get(base) is None:
+                self._add(path, _Node("dir"), directory)
         elif kind == "file":
             if kept:
-                self._write(path, header, stream)
+                self._write(path, header, stream, directory)
             elif self._above_prefix(path):
-                self._add(path, _Node("other"))
+                self._add(path, _Node("other"), directory)
         elif kind == "link":
-            self._add(path, _Node("link", header.linkname))
+            self._add(path, _Node("link", header.linkname), directory)
             if kept:
                 self.target.symlink(path, header.linkname)
         elif kind == "hardlink":
@@ -423,7 +423,7 @@ class ImageTree:
 
     # --- changes ------------------------------------------------------------------------------
 
-    def _make_parents(self, parent: Parts, name: str) -> None:
+    def _make_parents(self, parent: Parts, name: str) -> _Node:
         """containerd's mkparent: missing directories made; a parent that is not one refuses."""
         node = self.root
         for depth, part in enumerate(parent, 1):
@@ -437,13 +437,15 @@ class ImageTree:
                 raise LayerRefused(f"holds {_shown(name)} below {_shown('/'.join(parent[:depth]))}, "
                                    "which is not a directory")
             node = child
+        return node
 
     def _mirrored(self, parts: Parts) -> bool:
         """Whether the target holds ``parts`` as a directory (under a prefix, or above one)."""
         return self._under_prefix(parts) or self._above_prefix(parts)
 
-    def _add(self, parts: Parts, node: _Node) -> None:
-        parent = self._node(parts[:-1])
+    def _add(self, parts: Parts, node: _Node, parent: _Node | None = None) -> None:
+        """``parent``: the node at parts[:-1] when the caller holds it already."""
+        parent = parent or self._node(parts[:-1])
         assert parent is not None and parent.kind == "dir"  # made by _make_parents
         parent.children[parts[-1]] = node
         if node.kind == "dir" and self._mirrored(parts):
@@ -480,14 +482,14 @@ class ImageTree:
                 elif node.children[name].kind == "dir":
                     stack.append(child)
 
-    def _write(self, path: Parts, header: TarHeader, stream: TarReader) -> None:
+    def _write(self, path: Parts, header: TarHeader, stream: TarReader, directory: _Node) -> None:
         if header.size > self.limits.file_bytes:
             raise LayerRefused(f"holds {_shown(header.name)} of {header.size:,} bytes, more than the limit of "
                                f"{self.limits.file_bytes:,} for a file read")
         self.kept += header.size
         if self.kept > self.limits.kept_bytes:
             raise LayerRefused(f"takes the files read past {self.limits.kept_bytes:,} bytes, the limit")
-        self._add(path, _Node("file", size=header.size))
+        self._add(path, _Node("file", size=header.size), directory)
         self.target.write(path, stream.file_data(header))
 
     def _hardlink(self, path: Parts, header: TarHeader, kept: bool) -> None:
