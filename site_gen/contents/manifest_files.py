@@ -126,6 +126,7 @@ class ManifestMemo:
         # (directory, manifest id) -> what the record derives from one Manifest (release_contents)
         self.derived: dict[tuple[str, str], tuple[Any, ...]] = {}
         self.graphs: dict[tuple[Any, ...], dict[str, list[Any]]] = {}   # release_contents' task graphs
+        self.lock = threading.Lock()  # for evictions: records are computed in worker threads
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)
@@ -136,9 +137,10 @@ class ManifestMemo:
         return found
 
     def put(self, key: str, value: Any) -> None:
-        if len(self.entries) >= self.limit:
-            self.entries.pop(next(iter(self.entries)))  # oldest first
-        self.entries[key] = value
+        with self.lock:
+            if len(self.entries) >= self.limit:
+                self.entries.pop(next(iter(self.entries)))  # oldest first
+            self.entries[key] = value
         self.added += 1
 
 

@@ -116,12 +116,13 @@ def _graph(manifests: list[Manifest], install: bool, memo: ManifestMemo | None =
     if known is not None:
         return known
     graph = task_graph([m.file for m in manifests], jobs, install=install)
-    made = {"nodes": [[manifests[task].id for task in node] for node in graph.nodes],
+    made: dict[str, list[Any]] = {"nodes": [[manifests[task].id for task in node] for node in graph.nodes],
             "edges": [[start, end] for start, end in graph.edges]}
     if memo is not None:
-        if len(memo.graphs) >= GRAPHS_KEPT:
-            memo.graphs.pop(next(iter(memo.graphs)), None)
-        memo.graphs[key] = made
+        with memo.lock:
+            if len(memo.graphs) >= GRAPHS_KEPT:
+                memo.graphs.pop(next(iter(memo.graphs)))
+            memo.graphs[key] = made
     return made
 
 
