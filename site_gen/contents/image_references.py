@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import orjson
 import yaml
 
-from ..inputs.bounded_json import text_too_deep
+from ..inputs.bounded_json import check_depth, text_too_deep
 from ..inputs.bounded_yaml import MAX_DEPTH, load_bounded
 from ..model.errors import InputError
 from .payload_errors import ContentsError
@@ -73,6 +73,16 @@ def _decode(data: bytes) -> object:
     except UnicodeDecodeError as exc:
         raise _fail("not UTF-8", data[:exc.start].count(b"\n") + 1) from None
     if text.lstrip().startswith("{"):  # what every payload holds; the CVO also takes YAML
+        try:  # parsed first: the depth of what parsed is the text's, checked in C (check_depth)
+            value = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            value = None
+        else:
+            try:
+                check_depth(value, PATH)
+            except InputError:
+                raise _fail(f"invalid JSON: nested more than {MAX_DEPTH} levels deep") from None
+            return value
         if text_too_deep(text):
             raise _fail(f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
         try:

@@ -54,6 +54,7 @@ from .task_graph import run_level_and_component, task_graph
 METADATA = "release-metadata"
 IMAGE_REFERENCES = "image-references"
 _ERRORS_SHOWN = 5
+GRAPHS_KEPT = 16   # task graphs the memo keeps (each ~100 KB at ~900 manifests)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ def error_contents(version: str, arch: str, message: str) -> dict[str, Any]:
 def contents_json(record: Mapping[str, Any]) -> bytes:
     """The published bytes: key order as built, so the same tree gives the same bytes."""
     return orjson.dumps(record)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _release_version(files: Mapping[str, bytes]) -> tuple[str | None, str | None]:
@@ -102,11 +107,23 @@ def _major(version: str) -> int | None:
     return int(head) if head.isascii() and head.isdigit() else None
 
 
-def _graph(manifests: list[Manifest], install: bool) -> dict[str, list[Any]]:
+def _graph(manifests: list[Manifest], install: bool, memo: ManifestMemo | None = None) -> dict[str, list[Any]]:
+    """The task graph of ``manifests``: a function of their ids (which name their files) and
+    which are Jobs, so the memo keeps the last few (z-streams and arches mostly share one)."""
     jobs = [m.api_version == "batch/v1" and m.kind == "Job" for m in manifests]
+    key = (install, tuple(m.id for m in manifests), tuple(jobs))
+    known = memo.graphs.get(key) if memo is not None else None
+    if known is not None:
+        return known
     graph = task_graph([m.file for m in manifests], jobs, install=install)
-    return {"nodes": [[manifests[task].id for task in node] for node in graph.nodes],
+    made: dict[str, list[Any]] = {"nodes": [[manifests[task].id for task in node] for node in graph.nodes],
             "edges": [[start, end] for start, end in graph.edges]}
+    if memo is not None:
+        with memo.lock:
+            if len(memo.graphs) >= GRAPHS_KEPT:
+                memo.graphs.pop(next(iter(memo.graphs)))
+            memo.graphs[key] = made
+    return made
 
 
 def _resource(manifest: Manifest, included: bool) -> dict[str, Any]:
@@ -167,6 +184,36 @@ def taken_by_cluster(manifests: list[Manifest], version: str, *, profile: str = 
             for m in manifests]
 
 
+def _taken_and_resources(manifests: list[Manifest], version: str, memo: ManifestMemo | None, *, profile: str,
+                         feature_set: str, enabled_feature_gates: Collection[str]
+                         ) -> tuple[list[bool], list[dict[str, Any]]]:
+    """:func:`taken_by_cluster` and each manifest's resource entry. A Manifest object the memo
+    gave an earlier image (the same file, the same entry) under the same settings has the same
+    answers: they are taken from ``memo.derived``, the resource dict shared between records."""
+    if memo is None:
+        flags = taken_by_cluster(manifests, version, profile=profile, feature_set=feature_set,
+                                 enabled_feature_gates=enabled_feature_gates)
+        return flags, [_resource(m, flag) for m, flag in zip(manifests, flags)]
+    major = _major(version)
+    settings = (major, profile, feature_set, frozenset(enabled_feature_gates))
+    derived = memo.derived
+    flags, resources = [], []
+    for manifest in manifests:
+        known = derived.get((manifest.directory, manifest.id))
+        if known is not None and known[0] is manifest and known[1] == settings:
+            flags.append(known[2])
+            resources.append(known[3])
+            continue
+        flag = exclusion_reason(manifest.annotations, manifest.group, manifest.kind, major_version=major,
+                                profile=profile, feature_set=feature_set,
+                                enabled_feature_gates=enabled_feature_gates) is None
+        resource = _resource(manifest, flag)
+        derived[manifest.directory, manifest.id] = (manifest, settings, flag, resource)
+        flags.append(flag)
+        resources.append(resource)
+    return flags, resources
+
+
 def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, profile: str = DEFAULT_PROFILE,
                      feature_set: str = "", enabled_feature_gates: Collection[str] = frozenset()) -> dict[str, Any]:
     """The contents record of ``tree``. Raises :class:`ContentsError` (naming the file) when
@@ -190,7 +237,8 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
             annotations[name] = {"commitRef": ref, "inconsistency": inconsistency}
 
     counted = sorted(name for name in files if has_manifest_extension(name))
-    hashes = {name: hashlib.sha256(files[name]).hexdigest() for name in counted}
+    sha256 = memo.digests.sha256 if memo is not None else _sha256
+    hashes = {name: sha256(files[name]) for name in counted}
     loaded = load_payload_manifests(tree, references, memo=memo, profile=profile, hashes=hashes)
     warnings.extend(loaded.warnings)
 
@@ -203,8 +251,9 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         more = len(loaded.errors) - _ERRORS_SHOWN
         graph_error = f"manifests the cluster-version operator cannot load: {shown}" + \
             (f"; and {more} more" if more > 0 else "")
-    included_flags = taken_by_cluster(loaded.manifests, version, profile=profile, feature_set=feature_set,
-                                      enabled_feature_gates=enabled_feature_gates)
+    included_flags, resources = _taken_and_resources(loaded.manifests, version, memo, profile=profile,
+                                                     feature_set=feature_set,
+                                                     enabled_feature_gates=enabled_feature_gates)
     applied = [m for m, flag in zip(loaded.manifests, included_flags) if flag]
 
     operators = _cluster_operators(applied, warnings)
@@ -222,13 +271,13 @@ def release_contents(tree: PayloadTree, *, memo: ManifestMemo | None = None, pro
         "images": images,
         "clusterOperators": operators,
         "manifests": len(counted),
-        "updateGraph": None if graph_error else _graph(applied, install=False),
-        "installGraph": None if graph_error else _graph(applied, install=True),
+        "updateGraph": None if graph_error else _graph(applied, install=False, memo=memo),
+        "installGraph": None if graph_error else _graph(applied, install=True, memo=memo),
         "adminGates": gates,
         "graphError": graph_error,
         "warnings": warnings,
         "componentStreams": components.streams,
         "imageAnnotations": annotations,
         "manifestFiles": hashes,
-        "resources": [_resource(m, flag) for m, flag in zip(loaded.manifests, included_flags)],
+        "resources": resources,
     }

@@ -60,6 +60,7 @@ import hashlib
 import os
 import re
 import shutil
+import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ _HEADER_ONLY = frozenset(b"123456")  # link, symlink, char, block, dir, FIFO: no
 _LOW_BYTES = bytes(range(128))
 GZIP_MAGIC = b"\x1f\x8b\x08"                 # containerd's, deflate method included
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()  # os.fsdecode's
 ZSTD_WINDOW_LOG = 29                          # 512 MiB: the zstd window klauspost's decoder accepts (opm's)
 
 
@@ -313,7 +315,7 @@ class ImageTree:
         path = (*parent, base)
         if len(path) > self.limits.depth:
             raise LayerRefused(f"holds {_shown(header.name)}, deeper than {self.limits.depth} directories")
-        self._make_parents(parent, header.name)
+        directory = self._make_parents(parent, header.name)  # the node at parent: no link, a directory
         if base == OPAQUE:
             self._opaque(parent, unpacked)
             return
@@ -324,20 +326,20 @@ class ImageTree:
             self._remove((*parent, gone))
             return
         kind = header.kind
-        existing = self._node(path)
+        existing = directory.children.get(base)
         if existing is not None and not (existing.kind == "dir" and kind == "dir"):
             self._remove(path)
         kept = self._under_prefix(path)
         if kind == "dir":
-            if self._node(path) is None:
-                self._add(path, _Node("dir"))
+            if directory.children.get(base) is None:
+                self._add(path, _Node("dir"), directory)
         elif kind == "file":
             if kept:
-                self._write(path, header, stream)
+                self._write(path, header, stream, directory)
             elif self._above_prefix(path):
-                self._add(path, _Node("other"))
+                self._add(path, _Node("other"), directory)
         elif kind == "link":
-            self._add(path, _Node("link", header.linkname))
+            self._add(path, _Node("link", header.linkname), directory)
             if kept:
                 self.target.symlink(path, header.linkname)
         elif kind == "hardlink":
@@ -354,7 +356,8 @@ class ImageTree:
     def _checked_parts(self, name: str) -> Parts:
         """The cleaned components of a tar name (``filepath.Clean``; ``..`` at the top dropped,
         as resolving from the root drops it), after the size limits."""
-        size = len(os.fsencode(name))
+        ascii = name.isascii()  # then its length is its length in bytes: nothing to encode
+        size = len(name) if ascii else len(os.fsencode(name))
         if size > self.limits.path_bytes:
             raise LayerRefused(f"holds a path of {size:,} bytes, more than {self.limits.path_bytes:,}")
         parts: list[str] = []
@@ -365,7 +368,7 @@ class ImageTree:
                 if parts:
                     parts.pop()
                 continue
-            if len(os.fsencode(part)) > self.limits.name_bytes:
+            if (len(part) if ascii else len(os.fsencode(part))) > self.limits.name_bytes:
                 raise LayerRefused(f"holds a name of {len(os.fsencode(part)):,} bytes, more than "
                                    f"{self.limits.name_bytes} (no file system holds it)")
             parts.append(part)
@@ -420,7 +423,7 @@ class ImageTree:
 
     # --- changes ------------------------------------------------------------------------------
 
-    def _make_parents(self, parent: Parts, name: str) -> None:
+    def _make_parents(self, parent: Parts, name: str) -> _Node:
         """containerd's mkparent: missing directories made; a parent that is not one refuses."""
         node = self.root
         for depth, part in enumerate(parent, 1):
@@ -434,13 +437,15 @@ class ImageTree:
                 raise LayerRefused(f"holds {_shown(name)} below {_shown('/'.join(parent[:depth]))}, "
                                    "which is not a directory")
             node = child
+        return node
 
     def _mirrored(self, parts: Parts) -> bool:
         """Whether the target holds ``parts`` as a directory (under a prefix, or above one)."""
         return self._under_prefix(parts) or self._above_prefix(parts)
 
-    def _add(self, parts: Parts, node: _Node) -> None:
-        parent = self._node(parts[:-1])
+    def _add(self, parts: Parts, node: _Node, parent: _Node | None = None) -> None:
+        """``parent``: the node at parts[:-1] when the caller holds it already."""
+        parent = parent or self._node(parts[:-1])
         assert parent is not None and parent.kind == "dir"  # made by _make_parents
         parent.children[parts[-1]] = node
         if node.kind == "dir" and self._mirrored(parts):
@@ -477,14 +482,14 @@ class ImageTree:
                 elif node.children[name].kind == "dir":
                     stack.append(child)
 
-    def _write(self, path: Parts, header: TarHeader, stream: TarReader) -> None:
+    def _write(self, path: Parts, header: TarHeader, stream: TarReader, directory: _Node) -> None:
         if header.size > self.limits.file_bytes:
             raise LayerRefused(f"holds {_shown(header.name)} of {header.size:,} bytes, more than the limit of "
                                f"{self.limits.file_bytes:,} for a file read")
         self.kept += header.size
         if self.kept > self.limits.kept_bytes:
             raise LayerRefused(f"takes the files read past {self.limits.kept_bytes:,} bytes, the limit")
-        self._add(path, _Node("file", size=header.size))
+        self._add(path, _Node("file", size=header.size), directory)
         self.target.write(path, stream.file_data(header))
 
     def _hardlink(self, path: Parts, header: TarHeader, kept: bool) -> None:
@@ -648,19 +653,26 @@ class TarReader:
     def __init__(self, pieces: Iterator[bytes], budget: ImageTree | Budget, compression: str):
         self._pieces = pieces
         self._compression = compression  # "gzip-compressed", "zstd-compressed" or "" (as it is)
-        self._buffer = bytearray()
+        self._buffer = b""   # decoded bytes not taken yet start at self._at: sliced, never shifted
+        self._at = 0
         self._budget = budget
         self._allowed = lambda: 0
         self.read = 0
 
     def _take(self, size: int) -> bytes:
-        while len(self._buffer) < size:
-            piece = next(self._pieces, None)
-            if piece is None:
-                break
-            self._buffer += piece
-        taken = bytes(self._buffer[:size])
-        del self._buffer[:size]
+        available = len(self._buffer) - self._at
+        if available < size:  # joined once with the pieces it needs, as many as before
+            parts = [self._buffer[self._at:]]
+            while available < size:
+                piece = next(self._pieces, None)
+                if piece is None:
+                    break
+                parts.append(piece)
+                available += len(piece)
+            self._buffer, self._at = b"".join(parts), 0
+        end = self._at + min(size, available)
+        taken = self._buffer[self._at:end]
+        self._at = end
         self._count(len(taken))
         return taken
 
@@ -683,13 +695,13 @@ class TarReader:
         """``size`` bytes of data and their padding, counted, not copied."""
         left = size + (-size % BLOCK)
         while left:
-            if not self._buffer:
+            if self._at == len(self._buffer):
                 piece = next(self._pieces, None)
                 if piece is None:
                     raise LayerRefused("is corrupt: its tar stream breaks off")
-                self._buffer = bytearray(piece)
-            step = min(left, len(self._buffer))
-            del self._buffer[:step]
+                self._buffer, self._at = piece, 0
+            step = min(left, len(self._buffer) - self._at)
+            self._at += step
             left -= step
             self._count(step)
 
@@ -746,24 +758,28 @@ class TarReader:
                 else:
                     yield TarHeader("", "skip", 0, "")  # global PAX header: containerd ignores it
                 continue
-            name = _c_string(block[0:100])
+            name = _field_string(block, 0, 100)
             if block[257:263] == b"ustar\0":  # USTAR and PAX; STAR's prefix is shorter (Go's getFormat)
-                prefix = _c_string(block[345:476] if block[508:512] == b"tar\0" else block[345:500])
+                prefix = _field_string(block, 345, 476 if block[508:512] == b"tar\0" else 500)
                 name = f"{prefix}/{name}" if prefix else name
-            linkname = _c_string(block[157:257])
+            linkname = _field_string(block, 157, 257)
             # Go's mergePAX (an empty value keeps the header's; a number it cannot parse is an
             # invalid header), then the GNU long names, which win over PAX's when not empty
-            for key in ("uid", "gid", "size", "mtime", "atime", "ctime"):
-                if extended.get(key) and not _pax_number(extended[key], key.endswith("time")):
-                    raise LayerRefused(f"is corrupt: a PAX {key} Go's archive/tar cannot read")
-            size = int(extended["size"]) if extended.get("size") else size
-            name = extended.get("path") or name
-            linkname = extended.get("linkpath") or linkname
+            sparse = flag == ord("S")
+            if extended:  # most entries have none: nothing to merge
+                for key in ("uid", "gid", "size", "mtime", "atime", "ctime"):
+                    if extended.get(key) and not _pax_number(extended[key], key.endswith("time")):
+                        raise LayerRefused(f"is corrupt: a PAX {key} Go's archive/tar cannot read")
+                size = int(extended["size"]) if extended.get("size") else size
+                name = extended.get("path") or name
+                linkname = extended.get("linkpath") or linkname
+                sparse = sparse or any(key.startswith("GNU.sparse") for key in extended)
+                extended = {}
             name = long_name or name
             linkname = long_link or linkname
-            if any(key.startswith("GNU.sparse") for key in extended) or flag == ord("S"):
+            if sparse:
                 raise LayerRefused(f"holds {_shown(name)}, a sparse file, which is not supported")
-            extended, long_name, long_link = {}, None, None
+            long_name = long_link = None
             if size < 0 and flag not in _HEADER_ONLY:
                 raise LayerRefused("is corrupt: a negative size")
             kind = _kind(flag, name)
@@ -777,7 +793,11 @@ class TarReader:
     def file_data(self, header: TarHeader) -> Iterator[bytes]:
         """The data of the entry just yielded, for the tree to keep."""
         header.consumed = True
-        return self.data(header.size)
+        if header.size > 1 << 20:
+            return self.data(header.size)
+        data = self._exact(header.size) if header.size else None  # what data() does, taken at once
+        self._exact(-header.size % BLOCK)
+        return iter(()) if data is None else iter((data,))
 
 
 def _kind(flag: int, name: str) -> str | None:
@@ -789,6 +809,12 @@ def _kind(flag: int, name: str) -> str | None:
 
 def _c_string(data: bytes) -> str:
     return os.fsdecode(data.split(b"\0", 1)[0])
+
+
+def _field_string(block: bytes, start: int, end: int) -> str:
+    """_c_string(block[start:end]) without copying the field first (os.fsdecode's codec)."""
+    nul = block.find(b"\0", start, end)
+    return block[start:end if nul < 0 else nul].decode(_FS_ENCODING, _FS_ERRORS)
 
 
 class _BadNumber(Exception):
@@ -821,9 +847,21 @@ def _numeric(field: bytes) -> int:
     return _octal(field)
 
 
+# A field of octal digits between blanks and NULs (what every tar writer writes): _octal reads it
+# as int(digits, 8), and 12 digits stay far below 64 bits, so one regex match stands for it.
+_PLAIN_OCTAL = re.compile(rb"[ \0]*([0-7]*)[ \0]*")
+
+
 def _header_numbers(block: bytes) -> int:
     """The entry's size, once every number Go's reader parses parsed as it parses them (a field
     it cannot parse makes the header invalid: ErrHeader)."""
+    plain = _PLAIN_OCTAL.fullmatch
+    if plain(block, 100, 108) and plain(block, 108, 116) and plain(block, 116, 124) and plain(block, 136, 148) \
+            and (not (block[257:263] == b"ustar\0" or block[257:265] == b"ustar  \0")
+                 or (plain(block, 329, 337) and plain(block, 337, 345))):
+        size = plain(block, 124, 136)
+        if size is not None:
+            return int(size.group(1) or b"0", 8)
     try:
         for start, end in ((100, 108), (108, 116), (116, 124), (136, 148)):  # mode, uid, gid, mtime
             _numeric(block[start:end])
