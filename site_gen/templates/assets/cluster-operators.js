@@ -347,5 +347,6 @@ const SiteGenClusterOperators = (() => {
     return answer;
   }
 
-  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, attachOperators};
+  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, evaluateOperators,
+    attachOperators};
 })();
