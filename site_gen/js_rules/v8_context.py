@@ -307,16 +307,19 @@ class JsRules:
         limit = self.timeout if timeout is None else timeout
         with self._lock:
             context = self._own_context()
-            reading = self._answer_locked(context, "*" + function,
-                                          _dumps([plain, readers[0], functions]), kept, limit)
-            while True:
-                state = self._answer_locked(context, "?", str(reading), [], limit)
-                if "done" in state:
-                    return state["done"]
-                if not state["wants"]:  # nothing Python can give would settle it
-                    raise JsError(function, "Error", f"{function} waits for something other than site files")
-                files = [[path, read_json(path)] for path in state["wants"]]
-                self._answer_locked(context, "!", _dumps([reading, files]), [], limit)
+            try:
+                reading = self._answer_locked(context, "*" + function,
+                                              _dumps([plain, readers[0], functions]), kept, limit)
+                while True:
+                    state = self._answer_locked(context, "?", str(reading), [], limit)
+                    if "done" in state:
+                        return state["done"]
+                    if not state["wants"]:  # nothing Python can give would settle it
+                        raise JsError(function, "Error", f"{function} waits for something other than site files")
+                    files = [[path, read_json(path)] for path in state["wants"]]
+                    self._answer_locked(context, "!", _dumps([reading, files]), [], limit)
+            except JsError as error:  # thrown by one of the steps: the function's
+                raise JsError(function, error.name, error.message, error.stack) from None
 
     def keep(self, value: Any) -> Kept:
         """``value`` (anything orjson serialises) parsed into the context once, for calls to take by
