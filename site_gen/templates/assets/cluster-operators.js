@@ -1,8 +1,9 @@
-/* The operators installed on a cluster: the rules of site_gen/planner/cluster_operators.py (reading
-   what `oc get subscriptions,clusterserviceversions -A` prints) and operator_findings.py (what they
-   say about the cluster's route), step for step, so the page and `site-gen plan --cluster` give the
-   same answer (the cluster corpus holds both to it). Everything happens here, in the page: the pasted
-   text is never sent anywhere; only the site's own catalog JSON is read. */
+/* The operators installed on a cluster, the only copy of these rules: which operators what
+   `oc get subscriptions,clusterserviceversions -A` prints holds, and what they say about the
+   cluster's route. The planner page runs them, and so does `site-gen plan --cluster`
+   (site_gen/planner/cluster_operators.py and operator_findings.py, through site_gen/js_rules), so both
+   give the same answer (the cluster corpus holds them to it). Everything happens here, in the page: the
+   pasted text is never sent anywhere; only the site's own catalog JSON is read. */
 "use strict";
 
 const SiteGenClusterOperators = (() => {
@@ -158,9 +159,9 @@ const SiteGenClusterOperators = (() => {
   const hasOperators = (objects) => objects.some((item) => ["Subscription", "ClusterServiceVersion"].includes(item.kind));
 
 
-  /* --- What the operators say about the route: site_gen/planner/operator_findings.py --- */
+  /* --- What the operators say about the route --- */
 
-  /* operator_findings.minor_of: a cluster version's minor; a prerelease or build suffix is allowed. */
+  /* A cluster version's minor; a prerelease or build suffix is allowed. */
   const minorOf = (version) => SiteGenOperatorRules.parseMinor((version || "").split(/[-+]/)[0]);
 
   const minorText = (minor) => `${minor[0]}.${minor[1]}`;

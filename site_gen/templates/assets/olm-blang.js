@@ -1,6 +1,7 @@
 /* Versions and skipRanges exactly as blang/semver v4 reads them (OLM's and opm's library): the rules of
-   site_gen/olm/blang.py, step for step. The operator checker needs them where OLM tests a skipRange
-   against an installed version the channel does not list. Numbers are BigInts, as blang's are uint64. */
+   site_gen/olm/blang.py (the build's), step for step, held to it by tests/test_olm_blang_js.py. The
+   operator checker needs them where OLM tests a skipRange against an installed version the channel
+   does not list. Numbers are BigInts, as blang's are uint64. */
 "use strict";
 
 const SiteGenBlang = (() => {
