@@ -315,11 +315,11 @@ const SiteGenClusterOperators = (() => {
     }
     now = now || [0, 0];
     to = to || now;
-    const findings = [];
-    for (const o of read.operators) {
-      findings.push(catalogs.length && result.to ? await finding(o, now, to, catalogs, readJson, checkOperator)
-        : unchecked(o, now, to, !catalogs.length ? "this site publishes no operator catalog" : "there is no target minor"));
-    }
+    // every operator at once: their reads overlap (the page fetches in parallel, the terminal hands over
+    // the files of all operators in one round), and the findings keep the operators' order
+    const findings = await Promise.all(read.operators.map((o) => (catalogs.length && result.to
+      ? finding(o, now, to, catalogs, readJson, checkOperator)
+      : unchecked(o, now, to, !catalogs.length ? "this site publishes no operator catalog" : "there is no target minor"))));
     result.operators = findings;
     result.summary = summary(findings, catalogs.length > 0);
     return result;
