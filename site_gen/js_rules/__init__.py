@@ -7,6 +7,17 @@ wrappers of one family of rules sit beside it (:mod:`.release_diff`). See :mod:`
 safe across threads and forks.
 """
 
-from .v8_context import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, JsError, JsLimitError, JsRules, Kept, rules
+from .v8_context import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_TIMEOUT,
+    READ_JSON,
+    JsError,
+    JsFunction,
+    JsLimitError,
+    JsRules,
+    Kept,
+    rules,
+)
 
-__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "JsError", "JsLimitError", "JsRules", "Kept", "rules"]
+__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "READ_JSON", "JsError", "JsFunction", "JsLimitError", "JsRules",
+           "Kept", "rules"]

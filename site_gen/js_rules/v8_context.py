@@ -34,7 +34,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -69,6 +69,44 @@ globalThis.__siteGenCall = (() => {
   }
   const kept = new Map();  // values parsed once, passed by reference: id -> value
   let lastId = 0;
+  const failure = (error) => {
+    const isError = error instanceof Error;
+    return {error: {
+      name: !isError ? typeof error : error.name === "Error" ? error.constructor.name : error.name,
+      message: isError ? error.message : String(error),
+      stack: isError && typeof error.stack === "string" ? error.stack : null,
+    }};
+  };
+  // Calls answering a Promise whose function reads site files through readJson(path): the read waits
+  // for Python to give the file ("!"), the answer is asked for once pending microtasks have run ("?").
+  const readings = new Map();  // id -> {files: Map(path -> value), waiting: Map(path -> resolvers), outcome}
+  function startReading(target, owner, args, readerAt) {
+    const reading = {files: new Map(), waiting: new Map(), outcome: null};
+    args[readerAt] = (path) => {
+      if (reading.files.has(path)) return Promise.resolve(reading.files.get(path));
+      if (!reading.waiting.has(path)) reading.waiting.set(path, []);
+      return new Promise((resolve) => reading.waiting.get(path).push(resolve));
+    };
+    Promise.resolve().then(() => target.apply(owner, args))
+      .then((value) => { reading.outcome = {ok: value}; }, (error) => { reading.outcome = failure(error); });
+    readings.set(++lastId, reading);
+    return lastId;
+  }
+  function giveFiles(id, files) {
+    const reading = readings.get(id);
+    for (const [path, value] of files) {
+      reading.files.set(path, value);
+      for (const resolve of reading.waiting.get(path) || []) resolve(value);
+      reading.waiting.delete(path);
+    }
+    return null;
+  }
+  function readingState(id) {
+    const reading = readings.get(id);
+    if (reading.outcome === null) return {ok: {wants: [...reading.waiting.keys()]}};
+    readings.delete(id);
+    return reading.outcome.error ? reading.outcome : {ok: {done: reading.outcome.ok}};
+  }
   return function (name, argumentsText, keptText) {
     try {
       if (name === "") {  // keep: argumentsText is the value
@@ -79,17 +117,21 @@ globalThis.__siteGenCall = (() => {
         kept.delete(Number(argumentsText));
         return JSON.stringify({ok: null});
       }
-      const [owner, target] = resolve(name);
-      const args = JSON.parse(argumentsText);
+      if (name === "?") return JSON.stringify(readingState(Number(argumentsText)));
+      if (name === "!") return JSON.stringify({ok: giveFiles(...JSON.parse(argumentsText))});
+      const reading = name.startsWith("*");  // "*NAME": argumentsText is [args, readerAt, functionArguments]
+      const [owner, target] = resolve(reading ? name.slice(1) : name);
+      const parsed = JSON.parse(argumentsText);
+      const args = reading ? parsed[0] : parsed;
       for (const [position, id] of JSON.parse(keptText)) args[position] = kept.get(id);
-      return JSON.stringify({ok: target.apply(owner, args)});
+      if (!reading) return JSON.stringify({ok: target.apply(owner, args)});
+      for (const [position, functionName] of parsed[2]) {
+        const [functionOwner, found] = resolve(functionName);
+        args[position] = (...given) => found.apply(functionOwner, given);
+      }
+      return JSON.stringify({ok: startReading(target, owner, args, parsed[1])});
     } catch (error) {
-      const isError = error instanceof Error;
-      return JSON.stringify({error: {
-        name: isError ? error.name : typeof error,
-        message: isError ? error.message : String(error),
-        stack: isError && typeof error.stack === "string" ? error.stack : null,
-      }});
+      return JSON.stringify(failure(error));
     }
   };
 })();
@@ -121,6 +163,30 @@ class Kept:
     def __init__(self, text: str) -> None:
         self.text = text
         self.ids: weakref.WeakKeyDictionary[_Context, int] = weakref.WeakKeyDictionary()
+
+
+# A script given as (name, source): one written by the caller (site_gen/layout.py's site-paths.js),
+# not an asset file
+Script = str | tuple[str, str]
+# a site file's JSON value by its site path, None when the site lacks it (see JsRules.call_reading)
+ReadJson = Callable[[str], Any]
+
+
+class JsFunction:
+    """An argument of :meth:`JsRules.call_reading` that is a function of the scripts (a dotted name):
+    a rule handed another rule to call (``attachOperators(..., checkOperator)``)."""
+
+    def __init__(self, name: str) -> None:
+        if not _FUNCTION.fullmatch(name):
+            raise ValueError(f"not a JavaScript function name: {name!r}")
+        self.name = name
+
+
+class _ReadJsonSlot:
+    """Where :meth:`JsRules.call_reading` puts the function's ``readJson(path)``."""
+
+
+READ_JSON = _ReadJsonSlot()
 
 
 class _Context:
@@ -175,13 +241,35 @@ def _new_racer() -> MiniRacer:
         return pool.submit(MiniRacer).result()
 
 
+def _as_doubles(value: Any) -> Any:
+    """``value`` with every integer past 64 bits as the double JavaScript reads it as."""
+    if isinstance(value, dict):
+        return {key: _as_doubles(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_doubles(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**64:
+        return float(value) if abs(value) < 2**1024 else None  # past a double: JSON.parse makes it Infinity
+    return value
+
+
+def _dumps(value: Any) -> str:
+    """The JSON text of arguments: a YAML document read in Python may hold an integer past 64 bits,
+    which orjson refuses and JSON.parse reads as a double anyway."""
+    try:
+        return orjson.dumps(value).decode("utf-8")
+    except TypeError as exc:
+        if "64-bit" not in str(exc):
+            raise
+        return orjson.dumps(_as_doubles(value)).decode("utf-8")
+
+
 class JsRules:
     """Asset scripts loaded into one V8 context of this process (made on the first call)."""
 
-    def __init__(self, scripts: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
+    def __init__(self, scripts: Sequence[Script], *, timeout: float = DEFAULT_TIMEOUT,
                  max_memory: int = DEFAULT_MAX_MEMORY) -> None:
         for script in scripts:
-            if not _SCRIPT.fullmatch(script):
+            if not _SCRIPT.fullmatch(script if isinstance(script, str) else script[0]):
                 raise ValueError(f"not an asset script name: {script!r}")
         self.scripts = tuple(scripts)
         self.timeout = timeout
@@ -198,14 +286,45 @@ class JsRules:
         (default: the instance's) or its memory cap."""
         if not _FUNCTION.fullmatch(function):
             raise ValueError(f"not a JavaScript function name: {function!r}")
-        arguments = orjson.dumps([None if isinstance(arg, Kept) else arg for arg in args]).decode("utf-8")
+        arguments = _dumps([None if isinstance(arg, Kept) else arg for arg in args])
         kept = [(position, arg) for position, arg in enumerate(args) if isinstance(arg, Kept)]
         return self._answer(function, arguments, kept, self.timeout if timeout is None else timeout)
+
+    def call_reading(self, function: str, *args: Any, read_json: ReadJson, timeout: float | None = None) -> Any:
+        """The answer of ``function(*args)``, an async JavaScript function that reads the site's files through
+        the ``readJson(path)`` it is given where an argument is :data:`READ_JSON` (a :class:`JsFunction`
+        argument is that function of the scripts). Each file the function waits for is ``read_json(path)``
+        (its JSON value, None when missing), read here in Python and handed over once per call; the rules
+        never touch the file system. ``timeout`` bounds each step (the start, and each round of files)."""
+        if not _FUNCTION.fullmatch(function):
+            raise ValueError(f"not a JavaScript function name: {function!r}")
+        readers = [position for position, arg in enumerate(args) if arg is READ_JSON]
+        if len(readers) != 1:
+            raise ValueError("call_reading needs READ_JSON as exactly one argument")
+        functions = [[position, arg.name] for position, arg in enumerate(args) if isinstance(arg, JsFunction)]
+        plain = [None if isinstance(arg, Kept | JsFunction | _ReadJsonSlot) else arg for arg in args]
+        kept = [(position, arg) for position, arg in enumerate(args) if isinstance(arg, Kept)]
+        limit = self.timeout if timeout is None else timeout
+        with self._lock:
+            context = self._own_context()
+            try:
+                reading = self._answer_locked(context, "*" + function,
+                                              _dumps([plain, readers[0], functions]), kept, limit)
+                while True:
+                    state = self._answer_locked(context, "?", str(reading), [], limit)
+                    if "done" in state:
+                        return state["done"]
+                    if not state["wants"]:  # nothing Python can give would settle it
+                        raise JsError(function, "Error", f"{function} waits for something other than site files")
+                    files = [[path, read_json(path)] for path in state["wants"]]
+                    self._answer_locked(context, "!", _dumps([reading, files]), [], limit)
+            except JsError as error:  # thrown by one of the steps: the function's
+                raise JsError(function, error.name, error.message, error.stack) from None
 
     def keep(self, value: Any) -> Kept:
         """``value`` (anything orjson serialises) parsed into the context once, for calls to take by
         reference; it stays there until :meth:`forget` or the context's end."""
-        kept = Kept(orjson.dumps(value).decode("utf-8"))
+        kept = Kept(_dumps(value))
         with self._lock:
             self._kept_id(self._own_context(), kept)
         return kept
@@ -265,7 +384,8 @@ class JsRules:
             caller = racer.eval(_CALLER)
             assert isinstance(caller, JSFunction)
             for script in self.scripts:
-                source = (ASSET_DIR / script).read_text("utf-8")
+                script, source = (script, (ASSET_DIR / script).read_text("utf-8")) if isinstance(script, str) \
+                    else script
                 try:  # sourceURL names the script in the stack traces of JsError
                     racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout)
                 except JSEvalException as exc:
@@ -302,12 +422,13 @@ class JsRules:
             self._discard()
 
 
-_BY_SCRIPTS: dict[tuple[str, ...], JsRules] = {}
+_BY_SCRIPTS: dict[tuple[Script, ...], JsRules] = {}
 _BY_SCRIPTS_LOCK = threading.Lock()
 
 
-def rules(*scripts: str) -> JsRules:
-    """This process's one :class:`JsRules` for these scripts, in this order (default limits)."""
+def rules(*scripts: Script) -> JsRules:
+    """This process's one :class:`JsRules` for these scripts, in this order (default limits); a script
+    given as (name, source) is loaded from that source."""
     with _BY_SCRIPTS_LOCK:
         found = _BY_SCRIPTS.get(scripts)
         if found is None:

@@ -1,8 +1,8 @@
 """``OUT/olm/checker.html``: the operator update checker's page.
 
 The page holds no data: its script reads ``olm/catalogs.json`` and the catalogs' JSON as
-the terminal command does, and answers with assets/operator-rules.js (the rules of
-site_gen/olm/update_check.py).
+the terminal command does, and answers with assets/operator-rules.js (the one copy of the rules,
+which site_gen/olm/update_check.py runs for the terminal).
 """
 
 from __future__ import annotations

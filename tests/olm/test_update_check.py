@@ -15,6 +15,7 @@ from site_gen.cli import main
 from site_gen.layout import site_paths_script
 from site_gen.olm.update_check import VERDICTS
 
+from blang_cases import HOSTILE_RANGES, VERSIONS
 from conftest import OLM_CATALOGS, REPO, needs_catalogs
 from operator_corpus import build_site, load_corpus, python_answer, verify_answer
 from site_helpers import DESKTOP, PHONE, chromium, serve
@@ -296,15 +297,6 @@ def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
 
 
 # ----------------------------------------------------------------------------- blang in the browser
-HOSTILE_RANGES = [">=1.0.0 <2.0.0", ">=1.2.x <1.3.0", "1.2.x", "<=1.x.x", "!=1.2.x", ">1.x", "1.x", ">= 1.0.0",
-                  "<1.0.0 || >=3.0.0", "|| 1.0.0", "1.0.0 ||", ">=4.7 <4.8", "=1.0.0-rc.1", ">=1.0.0-rc.x",
-                  "~1.0.0", "a", ">=01.0.0", "*", ">=1.0.0  <2.0.0", "<1.0.0-0", "> 1.0.0 <= 2.0.0", "!1.0.0",
-                  "1.0.0 || || 2.0.0", ">=1.0.0+build", "<2.0.0-rc.1 >1.0.0-alpha.beta", "x", "<=1.2.x", ">1.2.x",
-                  ">=1.2.3-x.1"]
-VERSIONS = ["0.9.9", "1.0.0", "1.0.0-0", "1.0.0-1", "1.0.0-alpha.beta", "1.0.0-rc.1", "1.0.0-rc.2", "1.0.0-rc.10",
-            "1.2.0", "1.2.5", "1.3.0-alpha", "2.0.0", "2.0.0-rc.1", "3.0.0+build", "1.2.3-x.1", "1.2.3-x.2"]
-
-
 def _python_matches(ranges: list[str], versions: list[str]) -> list:
     from site_gen.olm import blang
     results = []

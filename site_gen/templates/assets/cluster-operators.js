@@ -1,8 +1,9 @@
-/* The operators installed on a cluster: the rules of site_gen/planner/cluster_operators.py (reading
-   what `oc get subscriptions,clusterserviceversions -A` prints) and operator_findings.py (what they
-   say about the cluster's route), step for step, so the page and `site-gen plan --cluster` give the
-   same answer (the cluster corpus holds both to it). Everything happens here, in the page: the pasted
-   text is never sent anywhere; only the site's own catalog JSON is read. */
+/* The operators installed on a cluster, the only copy of these rules: which operators what
+   `oc get subscriptions,clusterserviceversions -A` prints holds, and what they say about the
+   cluster's route. The planner page runs them, and so does `site-gen plan --cluster`
+   (site_gen/planner/cluster_operators.py and operator_findings.py, through site_gen/js_rules), so both
+   give the same answer (the cluster corpus holds them to it). Everything happens here, in the page: the
+   pasted text is never sent anywhere; only the site's own catalog JSON is read. */
 "use strict";
 
 const SiteGenClusterOperators = (() => {
@@ -158,9 +159,9 @@ const SiteGenClusterOperators = (() => {
   const hasOperators = (objects) => objects.some((item) => ["Subscription", "ClusterServiceVersion"].includes(item.kind));
 
 
-  /* --- What the operators say about the route: site_gen/planner/operator_findings.py --- */
+  /* --- What the operators say about the route --- */
 
-  /* operator_findings.minor_of: a cluster version's minor; a prerelease or build suffix is allowed. */
+  /* A cluster version's minor; a prerelease or build suffix is allowed. */
   const minorOf = (version) => SiteGenOperatorRules.parseMinor((version || "").split(/[-+]/)[0]);
 
   const minorText = (minor) => `${minor[0]}.${minor[1]}`;
@@ -314,11 +315,11 @@ const SiteGenClusterOperators = (() => {
     }
     now = now || [0, 0];
     to = to || now;
-    const findings = [];
-    for (const o of read.operators) {
-      findings.push(catalogs.length && result.to ? await finding(o, now, to, catalogs, readJson, checkOperator)
-        : unchecked(o, now, to, !catalogs.length ? "this site publishes no operator catalog" : "there is no target minor"));
-    }
+    // every operator at once: their reads overlap (the page fetches in parallel, the terminal hands over
+    // the files of all operators in one round), and the findings keep the operators' order
+    const findings = await Promise.all(read.operators.map((o) => (catalogs.length && result.to
+      ? finding(o, now, to, catalogs, readJson, checkOperator)
+      : unchecked(o, now, to, !catalogs.length ? "this site publishes no operator catalog" : "there is no target minor"))));
     result.operators = findings;
     result.summary = summary(findings, catalogs.length > 0);
     return result;
@@ -347,5 +348,6 @@ const SiteGenClusterOperators = (() => {
     return answer;
   }
 
-  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, attachOperators};
+  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, evaluateOperators,
+    attachOperators};
 })();

@@ -1,6 +1,7 @@
 /* Versions and skipRanges exactly as blang/semver v4 reads them (OLM's and opm's library): the rules of
-   site_gen/olm/blang.py, step for step. The operator checker needs them where OLM tests a skipRange
-   against an installed version the channel does not list. Numbers are BigInts, as blang's are uint64. */
+   site_gen/olm/blang.py (the build's), step for step, held to it by tests/olm/test_blang_js.py. The
+   operator checker needs them where OLM tests a skipRange against an installed version the channel
+   does not list. Numbers are BigInts, as blang's are uint64. */
 "use strict";
 
 const SiteGenBlang = (() => {
@@ -228,5 +229,24 @@ const SiteGenBlang = (() => {
     return (version) => alternatives.some((terms) => terms.every(([test, bound]) => test(compare(version, bound))));
   }
 
-  return {SemverError, parse, parseTolerant, versionText, parseRange};
+  /* Every range against every version, in one call (for callers outside a page, through
+     site_gen/js_rules): per range null when blang rejects it, else whether it holds each version
+     (null for a version blang rejects). */
+  function matchAll(ranges, versions) {
+    const orNull = (read, text) => {
+      try {
+        return read(text);
+      } catch (error) {
+        if (error instanceof SemverError) return null;
+        throw error;
+      }
+    };
+    const parsed = versions.map((text) => orNull(parse, text));
+    return ranges.map((text) => {
+      const test = orNull(parseRange, text);
+      return test === null ? null : parsed.map((version) => (version === null ? null : test(version)));
+    });
+  }
+
+  return {SemverError, parse, parseTolerant, versionText, parseRange, matchAll};
 })();

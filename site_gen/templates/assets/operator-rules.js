@@ -1,7 +1,8 @@
-/* The operator update checker's rules: site_gen/olm/update_check.py, the same steps under the same
-   names, so olm/checker.html answers as `site-gen plan-operator` does (tests/data/operator_corpus.json
-   holds both to it). They read only the site's published JSON through readJson(path), a Promise of the
-   parsed file or null when it is missing. docs/operator-catalogs.md describes the answer. */
+/* The operator update checker's rules, the only copy: olm/checker.html runs them, and so does
+   `site-gen plan-operator` (site_gen/olm/update_check.py, through site_gen/js_rules), so both give the
+   same answer (tests/data/operator_corpus.json holds them to it). They read only the site's published
+   JSON through readJson(path), a Promise of the parsed file or null when it is missing.
+   docs/operator-catalogs.md describes the answer. */
 "use strict";
 
 const SiteGenOperatorRules = (() => {
@@ -41,7 +42,7 @@ const SiteGenOperatorRules = (() => {
     return {value: [Number(version.major), Number(version.minor)], error: null};
   }
 
-  /* update_check.published_maximum: a channel file's io.openshift.maxOpenShiftVersion (one value,
+  /* a channel file's io.openshift.maxOpenShiftVersion (one value,
      unquoted; invalid ones carry the .error key) read as OLM reads it ("4" is 4.0). */
   const publishedMaximum = (text) => parseMaxVersion(text ? [text] : []);
 
@@ -76,7 +77,7 @@ const SiteGenOperatorRules = (() => {
       ?? null;
   }
 
-  /* update_check.catalog_families: the families of olm/catalogs.json's entries, sorted. */
+  /* the families of olm/catalogs.json's entries, sorted. */
   const catalogFamilies = (catalogs) => [...new Set(catalogs.map((entry) => String(entry.family)))].sort();
 
   const meta = (node, key) => String(node.metadata[key] ?? "");
@@ -158,7 +159,7 @@ const SiteGenOperatorRules = (() => {
     return {hops, path, end, head: head !== null ? bundleOf(document.nodes[head], true) : null, stranded};
   }
 
-  /* update_check._blocks: OLM's reason when the bundle at index blocks the cluster somewhere on the
+  /* OLM's reason when the bundle at index blocks the cluster somewhere on the
      way from now to to (max < to), else null. */
   function blocks(document, index, now, to) {
     const node = document.nodes[index];
@@ -172,7 +173,7 @@ const SiteGenOperatorRules = (() => {
     return `maximum supported OCP version for ${name} is ${maximum.value[0]}.${maximum.value[1]}`;
   }
 
-  /* update_check._blocked_at: the minor the cluster is on when the bundle blocks it. */
+  /* the minor the cluster is on when the bundle blocks it. */
   function blockedAt(document, index, now) {
     const maximum = publishedMaximum(meta(document.nodes[index], "io.openshift.maxOpenShiftVersion"));
     if (maximum.value === null) return now;
@@ -204,13 +205,13 @@ const SiteGenOperatorRules = (() => {
     return gate;
   }
 
-  /* update_check._lifts: whether a bundle of a channel file no longer blocks a cluster going to to. */
+  /* whether a bundle of a channel file no longer blocks a cluster going to to. */
   function lifts(hop, to) {
     const maximum = publishedMaximum(hop.maxOpenShiftVersion || "");
     return maximum.error === null && (maximum.value === null || !less(normalize(...maximum.value), to));
   }
 
-  /* update_check._lift_on_the_way: a block met at a later minor than the cluster's may be lifted by
+  /* a block met at a later minor than the cluster's may be lifted by
      an update in that minor's catalog. */
   async function liftOnTheWay(readJson, catalogs, asked, channel, end, gate, now, to) {
     const at = parseMinor(gate.at || "");
@@ -290,7 +291,7 @@ const SiteGenOperatorRules = (() => {
     const start = document.nodes.findIndex((node) => meta(node, "io.operatorframework.bundle.name") === bundle);
     let part;
     if (start < 0) {
-      // OLM resolves from the installed CSV, listed in the channel or not (see update_check.py)
+      // OLM resolves from the installed CSV, listed in the channel or not (spec §3.1)
       const order = document.v0Order || [];
       const startHop = order.find((i) => updatesFrom(document.nodes[i], bundle, version));
       if (startHop === undefined) {
@@ -314,13 +315,13 @@ const SiteGenOperatorRules = (() => {
 
   const NAMED_VERSION = /^(.+?)\.[vV]?([0-9]+\.[0-9]+\.[0-9]+\S*)$/;
 
-  /* update_check._unlisted_bundle: [name, version] of a bundle name; null for a bare version. */
+  /* [name, version] of a bundle name; null for a bare version. */
   function unlistedBundle(installed) {
     const found = NAMED_VERSION.exec(installed);
     return found && !V_PREFIX.test(installed) ? [installed, found[2]] : null;
   }
 
-  /* update_check._path_from_unlisted: OLM v0's hops from a bundle the channel no longer lists. */
+  /* OLM v0's hops from a bundle the channel no longer lists. */
   function pathFromUnlisted(document, unlisted, catalog, packageError) {
     const [name, version] = unlisted;
     const first = (document.v0Order || []).find((i) => updatesFrom(document.nodes[i], name, version));
@@ -347,7 +348,7 @@ const SiteGenOperatorRules = (() => {
     return answer.hops.length ? "update-available" : "up-to-date";
   }
 
-  /* update_check._remedy: what an admin can do about a stranded operator. */
+  /* what an admin can do about a stranded operator. */
   function remedy(answer) {
     const head = answer.head;
     const reinstall = head ? `uninstall it and install ${head.bundle} (the head of channel ${answer.channel}) or ` +
@@ -360,7 +361,7 @@ const SiteGenOperatorRules = (() => {
     return answer.hops.length ? answer.hops[answer.hops.length - 1].version : answer.installed.version;
   }
 
-  /* update_check.APPROVE_MANUAL: a Manual subscription waits for each InstallPlan to be approved. */
+  /* a Manual subscription waits for each InstallPlan to be approved. */
   const APPROVE_MANUAL = "With installPlanApproval: Manual on its Subscription, approve each update's InstallPlan as OLM " +
     "creates it (one hop at a time): oc get installplan -n NAMESPACE lists them, and oc patch " +
     "installplan NAME -n NAMESPACE --type merge -p '{\"spec\":{\"approved\":true}}' approves one.";
@@ -421,8 +422,8 @@ const SiteGenOperatorRules = (() => {
     return steps;
   }
 
-  /* The answer to question from the site's published JSON: a Promise of the same object as
-     update_check.check_operator. */
+  /* The answer to question from the site's published JSON: a Promise of the object the page shows
+     and `site-gen plan-operator --format json` prints. */
   async function checkOperator(question, readJson) {
     const asked = normalizedQuestion(question);
     const answer = emptyAnswer(asked);
