@@ -22,9 +22,9 @@ from ..planner.operator_findings import attach_operators
 from ..planner.text import answer_text, cluster_text, exposure_notice, operators_text
 
 EPILOG = """\
-The route is the one planner.html shows for the same question: both follow the same rules
-(site_gen/planner and assets/planner-rules.js, held equal by a shared test corpus), and
-both read data/planner-<arch>.json of the site.
+The route is the one planner.html shows for the same question: both run the same rules
+(assets/planner-rules.js, which site-gen runs in an embedded JavaScript engine), and both
+read data/planner-<arch>.json of the site.
 
 With --cluster FILE, the cluster's own ClusterVersion (`oc get clusterversion version -o json`,
 or -o yaml) gives the version, channel, channel kind and architecture, and its evaluations of
