@@ -11,15 +11,15 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError, Warnings
-from ..olm.update_check import site_json_reader
 from ..planner.answer import SCOPE_CHOICES, Question, plan
 from ..planner.answer_shape import Answer, ClusterFacts
 from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
-from ..planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
 from ..planner.data import load_planner_data
 from ..planner.hop_changes import attach_hop_changes, cluster_evidence, site_reader
-from ..planner.operator_findings import attach_operators
 from ..planner.text import answer_text, cluster_text, exposure_notice, operators_text
+
+# The modules reading a cluster's operators and the site's catalogs are imported where --cluster needs
+# them: a plain plan does without them, and the terminal wants it quick.
 
 EPILOG = """\
 The route is the one planner.html shows for the same question: both run the same rules
@@ -99,6 +99,7 @@ def _reading(path: Path) -> Iterator[None]:
 
 def _cluster(args) -> tuple[ClusterFacts, list[dict], dict]:
     """The cluster read from --cluster FILE, the other objects given with it, and the document."""
+    from ..planner.cluster_operators import parse_objects, split_cluster
     with _reading(args.cluster):
         document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
         payloads_path = args.site / "data" / "payloads.json"
@@ -111,6 +112,7 @@ def _cluster(args) -> tuple[ClusterFacts, list[dict], dict]:
 
 def _operators(args, others: list[dict]) -> dict | None:
     """The operators given with the cluster and with --operators, or None when there are none."""
+    from ..planner.cluster_operators import has_operators, parse_objects, read_operators
     objects = list(others)
     if args.operators is not None:
         with _reading(args.operators):
@@ -135,6 +137,8 @@ def _plan(args) -> tuple[ClusterFacts | None, Answer]:
         answer = plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
         attach_hop_changes(answer, site_reader(args.site))
         return None, answer
+    from ..olm.update_check import site_json_reader
+    from ..planner.operator_findings import attach_operators
     answer = plan_for_cluster(data, cluster, args.target, args.kind)
     attach_hop_changes(answer, site_reader(args.site), cluster_evidence(document) if document is not None else None)
     if operators is not None:

@@ -34,6 +34,7 @@ const SiteGenPlanner = (() => {
     });
     data.channelNumber = new Map(data.channels.map((channel, c) => [channel.name, c]));
     data.kinds = KINDS.filter((kind) => data.channels.some((channel) => channel.kind === kind));
+    data.flagsOf = new Map();  // hopFlags of each update asked about
     return data;
   }
 
@@ -64,6 +65,13 @@ const SiteGenPlanner = (() => {
   /* Why an update is a worse step than others, judged on every channel whatever the scope:
      it lands on a prerelease, or no stable, eus or fast channel offers it. */
   function hopFlags(data, a, b) {
+    const key = a * data.versions.length + b;  // the channels alone decide: one answer per update, kept
+    let flags = data.flagsOf.get(key);
+    if (flags === undefined) data.flagsOf.set(key, flags = updateFlags(data, a, b));
+    return flags.slice();
+  }
+
+  function updateFlags(data, a, b) {
     const flags = [];
     if (data.prerelease[b]) flags.push("prerelease");
     const ranks = servingChannels(data, null, a, b).map((c) => data.channels[c].rank);
@@ -82,25 +90,52 @@ const SiteGenPlanner = (() => {
       (hopFlags(data, a, b).length ? weight.flagged : 0);
   }
 
-  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. */
+  /* A binary heap of [distance, version], nearest first. */
+  function heapPush(heap, item) {
+    let k = heap.push(item) - 1;
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (heap[up][0] <= item[0]) break;
+      heap[k] = heap[up];
+      k = up;
+    }
+    heap[k] = item;
+  }
+
+  function heapPop(heap) {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length) {
+      let k = 0;
+      for (;;) {
+        let child = 2 * k + 1;
+        if (child >= heap.length) break;
+        if (child + 1 < heap.length && heap[child + 1][0] < heap[child][0]) child++;
+        if (heap[child][0] >= last[0]) break;
+        heap[k] = heap[child];
+        k = child;
+      }
+      heap[k] = last;
+    }
+    return top;
+  }
+
+  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. Which of
+     several equally near versions goes first changes nothing: every cheapest route is kept. */
   function search(data, scope, from, to, withConditional, cost) {
     const dist = new Array(data.versions.length).fill(Infinity);
     const preds = data.versions.map(() => []);
-    const frontier = [[0, from]];  // [distance, version]; there are at most a few thousand versions,
+    const frontier = [[0, from]];
     dist[from] = 0;
-    while (frontier.length) {  // so a linear scan for the nearest keeps this short and clear
-      let best = 0;
-      for (let i = 1; i < frontier.length; i++) if (frontier[i][0] < frontier[best][0]) best = i;
-      const [d, v] = frontier[best];
-      frontier[best] = frontier[frontier.length - 1];
-      frontier.pop();
+    while (frontier.length) {
+      const [d, v] = heapPop(frontier);
       if (d > dist[v] || v === to) continue;
       for (const [t, risks] of updatesFrom(data, scope, v, withConditional)) {
         const next = d + cost(v, t, risks);
         if (next < dist[t]) {
           dist[t] = next;
           preds[t] = [[v, risks]];
-          frontier.push([next, t]);
+          heapPush(frontier, [next, t]);
         } else if (next === dist[t]) {
           preds[t].push([v, risks]);
         }
