@@ -252,7 +252,7 @@ def shortest(edges: dict[int, set[int]], a: int, b: int) -> tuple[int, int] | No
     return (dist[b], ways[b]) if b in dist else None
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=planner_data(), pick=st.data())
 def test_every_answer_holds_on_generated_data(document, pick):
     versions = document["versions"]
@@ -296,12 +296,17 @@ def test_every_answer_holds_on_generated_data(document, pick):
     for section in answer["sections"]:
         route = section["route"]
         assert route[0] == source and route[-1] == answer["to"]
+        assert section["hops"][0]["set"] in section["hops"][0]["channels"]  # the cluster is set to a channel first
         for hop, (x, y) in zip(section["hops"], zip(route, route[1:]), strict=True):
             assert (hop["from"], hop["to"]) == (x, y)
             assert number[y] in every[number[x]], hop  # an update served in the scope
             recommended_update = number[y] in document["recommended"][number[x]]
             assert hop["risks"] == ([] if recommended_update else ["EtcdStall"]), hop
             assert hop["channels"], hop
+            for alternative in hop["alternatives"]:  # another version for this step, the rest unchanged
+                w = number[alternative["version"]]
+                following = number[route[route.index(y) + 1]]
+                assert w in every[number[x]] and following in every[w], (hop, alternative)
             for name in hop["channels"]:  # every channel named holds both ends, and is in the scope
                 members = document["channels"][names.index(name)]["members"]
                 assert number[x] in members and number[y] in members
