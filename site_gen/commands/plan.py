@@ -103,11 +103,13 @@ def _cluster(args) -> tuple[ClusterFacts, list[dict], dict]:
     with _reading(args.cluster):
         document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
         payloads_path = args.site / "data" / "payloads.json"
+        data = payloads_path.read_bytes() if payloads_path.is_file() else b"{}"
         try:
-            payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
+            is_mapping = isinstance(orjson.loads(data), dict)
         except orjson.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc}", payloads_path) from None
-        return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others, document
+        # the file's own bytes go to the rules, not decoded and encoded again
+        return read_cluster(document, orjson.Fragment(data) if is_mapping else None), others, document
 
 
 def _operators(args, others: list[dict]) -> dict | None:

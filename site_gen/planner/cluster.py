@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from ..js_rules import JsError
 from .answer_shape import Answer, ClusterFacts
 from .data import PlannerData
@@ -50,9 +52,9 @@ def field(document: object, *path: str) -> Any:  # any JSON value (see Document)
     return value
 
 
-def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | None) -> ClusterFacts:
+def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | orjson.Fragment | None) -> ClusterFacts:
     """The facts planning needs, or ClusterError naming what is missing. ``payloads``: the site's
-    digest -> {"arch", "version"} (data/payloads.json)."""
+    digest -> {"arch", "version"} (data/payloads.json, or its bytes)."""
     try:
         facts: ClusterFacts = call("SiteGenCluster.readCluster", document, payloads)
     except JsError as exc:
