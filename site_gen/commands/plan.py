@@ -11,20 +11,20 @@ from pathlib import Path
 import orjson
 
 from ..model.errors import InputError, Warnings
-from ..olm.update_check import site_json_reader
 from ..planner.answer import SCOPE_CHOICES, Question, plan
 from ..planner.answer_shape import Answer, ClusterFacts
 from ..planner.cluster import NOT_CLUSTER_VERSION, ClusterError, plan_for_cluster, read_cluster, upstream_note
-from ..planner.cluster_operators import has_operators, parse_objects, read_operators, split_cluster
 from ..planner.data import load_planner_data
 from ..planner.hop_changes import attach_hop_changes, cluster_evidence, site_reader
-from ..planner.operator_findings import attach_operators
 from ..planner.text import answer_text, cluster_text, exposure_notice, operators_text
 
+# The modules reading a cluster's operators and the site's catalogs are imported where --cluster needs
+# them: a plain plan does without them, and the terminal wants it quick.
+
 EPILOG = """\
-The route is the one planner.html shows for the same question: both follow the same rules
-(site_gen/planner and assets/planner-rules.js, held equal by a shared test corpus), and
-both read data/planner-<arch>.json of the site.
+The route is the one planner.html shows for the same question: both run the same rules
+(assets/planner-rules.js, which site-gen runs in an embedded JavaScript engine), and both
+read data/planner-<arch>.json of the site.
 
 With --cluster FILE, the cluster's own ClusterVersion (`oc get clusterversion version -o json`,
 or -o yaml) gives the version, channel, channel kind and architecture, and its evaluations of
@@ -99,18 +99,22 @@ def _reading(path: Path) -> Iterator[None]:
 
 def _cluster(args) -> tuple[ClusterFacts, list[dict], dict]:
     """The cluster read from --cluster FILE, the other objects given with it, and the document."""
+    from ..planner.cluster_operators import parse_objects, split_cluster
     with _reading(args.cluster):
         document, others = split_cluster(parse_objects(_read_text(args.cluster), NOT_CLUSTER_VERSION))
         payloads_path = args.site / "data" / "payloads.json"
+        data = payloads_path.read_bytes() if payloads_path.is_file() else b"{}"
         try:
-            payloads = orjson.loads(payloads_path.read_bytes()) if payloads_path.is_file() else {}
+            is_mapping = isinstance(orjson.loads(data), dict)
         except orjson.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc}", payloads_path) from None
-        return read_cluster(document, payloads if isinstance(payloads, dict) else {}), others, document
+        # the file's own bytes go to the rules, not decoded and encoded again
+        return read_cluster(document, orjson.Fragment(data) if is_mapping else None), others, document
 
 
 def _operators(args, others: list[dict]) -> dict | None:
     """The operators given with the cluster and with --operators, or None when there are none."""
+    from ..planner.cluster_operators import has_operators, parse_objects, read_operators
     objects = list(others)
     if args.operators is not None:
         with _reading(args.operators):
@@ -135,6 +139,8 @@ def _plan(args) -> tuple[ClusterFacts | None, Answer]:
         answer = plan(data, Question(arch, args.source, args.target, args.kind or "stable", args.channel))
         attach_hop_changes(answer, site_reader(args.site))
         return None, answer
+    from ..olm.update_check import site_json_reader
+    from ..planner.operator_findings import attach_operators
     answer = plan_for_cluster(data, cluster, args.target, args.kind)
     attach_hop_changes(answer, site_reader(args.site), cluster_evidence(document) if document is not None else None)
     if operators is not None:

@@ -1,5 +1,6 @@
-"""The update planner shared by `site-gen plan` and planner.html.
+"""`site-gen plan`: the update planner's answers in the terminal.
 
-The page runs the same rules in JavaScript (templates/assets/planner.js); a shared
-corpus of questions and answers (tests/data/planner_corpus.json) holds the two equal.
+The rules are the planner page's own scripts (templates/assets/planner-rules.js and yaml-lite.js),
+run in an embedded V8 (planner_js); the modules here read the site's files and the pasted
+documents, hand them over as JSON, and print the answer (text).
 """

@@ -1,5 +1,5 @@
-"""The shape of a planner answer: plain JSON data, the same dicts planner.js builds, so the
-page, ``site-gen plan --json`` and the tests' shared corpus compare answers as a whole.
+"""The shape of a planner answer: plain JSON data, the dicts planner-rules.js builds (for the page and for
+``site-gen plan`` alike), which ``site-gen plan --format json`` prints and the tests' corpus compares whole.
 TypedDicts are plain dicts when the program runs: these only tell the type checker."""
 
 from __future__ import annotations

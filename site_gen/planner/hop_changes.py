@@ -18,10 +18,9 @@ import orjson
 from .. import layout
 from ..js_rules import JsError
 from ..js_rules.release_diff import shared_files
-from ..js_rules.v8_context import rules
 from .answer_shape import Answer, HopChanges
-
-SCRIPTS = ("olm-blang.js", "release-diff.js", "planner-hops.js")
+from .planner_js import SCRIPTS as SCRIPTS  # the scripts the hops need are among the planner's
+from .planner_js import call
 
 # a site file's bytes by its site path, None when the site lacks it
 SiteReader = Callable[[str], bytes | None]
@@ -36,7 +35,7 @@ def site_reader(site: Path) -> SiteReader:
 
 def cluster_evidence(document: dict[str, Any]) -> dict[str, Any]:
     """What a pasted ClusterVersion says of its admin acknowledgements (planner-hops.js ``evidence``)."""
-    evidence: dict[str, Any] = rules(*SCRIPTS).call("SiteGenPlannerHops.evidence", document)
+    evidence: dict[str, Any] = call("SiteGenPlannerHops.evidence", document)
     return evidence
 
 
@@ -83,11 +82,10 @@ def attach_hop_changes(answer: Answer, read: SiteReader, evidence: dict[str, Any
     index = _index(read, answer["arch"])
     if index is None or not answer["sections"]:
         return
-    js = rules(*SCRIPTS)
-    wanted: list[str] = js.call("SiteGenPlannerHops.versionsOf", answer)
+    wanted: list[str] = call("SiteGenPlannerHops.versionsOf", answer)
     parts: dict[str, orjson.Fragment] = {}
     records = {v: (_record(read, v, answer["arch"], parts) if v in index else None) for v in wanted}
-    per_section: list[list[HopChanges]] = js.call("SiteGenPlannerHops.sectionsChanges", answer, records, evidence,
+    per_section: list[list[HopChanges]] = call("SiteGenPlannerHops.sectionsChanges", answer, records, evidence,
                                                   parts)
     for section, changes in zip(answer["sections"], per_section, strict=True):
         for hop, hop_changes in zip(section["hops"], changes, strict=True):
@@ -96,5 +94,5 @@ def attach_hop_changes(answer: Answer, read: SiteReader, evidence: dict[str, Any
 
 def hop_text(changes: HopChanges) -> list[str]:
     """The terminal's lines for one hop's changes (the page draws the same data)."""
-    lines: list[str] = rules(*SCRIPTS).call("SiteGenPlannerHops.hopText", changes)
+    lines: list[str] = call("SiteGenPlannerHops.hopText", changes)
     return lines

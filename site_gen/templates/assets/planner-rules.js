@@ -1,7 +1,8 @@
 /* Update planner rules: the best routes between two versions, from data/planner-<arch>.json (see
-   site_gen/render/planner_data.py). These are the rules of site_gen/planner, the same functions under
-   the same names, so `site-gen plan` answers as the page does; tests/data/planner_corpus.json holds both
-   to it. docs/site.md ("Planner") describes how a route is chosen and shown. */
+   site_gen/render/planner_data.py). The only copy: `site-gen plan` runs this script too, in an embedded
+   V8 (site_gen/planner/planner_js.py), so the page and the terminal answer alike by construction;
+   tests/data/planner_corpus.json holds the answers to their reference. docs/site.md ("Planner")
+   describes how a route is chosen and shown. */
 "use strict";
 
 const SiteGenPlanner = (() => {
@@ -17,8 +18,10 @@ const SiteGenPlanner = (() => {
 
   const channelKind = (name) => name.split("-")[0];
 
-  /* The planner file plus the lookups routes need (site_gen/planner/data.py). */
+  /* The planner file plus the lookups routes need, added to it once (a file prepared already, or a
+     view of one, is returned as it is: plan and planForCluster prepare what they are given). */
   function prepare(data) {
+    if (data.number instanceof Map) return data;
     data.number = new Map(data.versions.map((v, i) => [v, i]));
     data.prerelease = data.versions.map((v) => v.includes("-"));  // served versions carry no +build
     data.channelsOf = data.versions.map(() => []);
@@ -31,6 +34,7 @@ const SiteGenPlanner = (() => {
     });
     data.channelNumber = new Map(data.channels.map((channel, c) => [channel.name, c]));
     data.kinds = KINDS.filter((kind) => data.channels.some((channel) => channel.kind === kind));
+    data.flagsOf = new Map();  // hopFlags of each update asked about
     return data;
   }
 
@@ -61,6 +65,13 @@ const SiteGenPlanner = (() => {
   /* Why an update is a worse step than others, judged on every channel whatever the scope:
      it lands on a prerelease, or no stable, eus or fast channel offers it. */
   function hopFlags(data, a, b) {
+    const key = a * data.versions.length + b;  // the channels alone decide: one answer per update, kept
+    let flags = data.flagsOf.get(key);
+    if (flags === undefined) data.flagsOf.set(key, flags = updateFlags(data, a, b));
+    return flags.slice();
+  }
+
+  function updateFlags(data, a, b) {
     const flags = [];
     if (data.prerelease[b]) flags.push("prerelease");
     const ranks = servingChannels(data, null, a, b).map((c) => data.channels[c].rank);
@@ -79,25 +90,52 @@ const SiteGenPlanner = (() => {
       (hopFlags(data, a, b).length ? weight.flagged : 0);
   }
 
-  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. */
+  /* A binary heap of [distance, version], nearest first. */
+  function heapPush(heap, item) {
+    let k = heap.push(item) - 1;
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (heap[up][0] <= item[0]) break;
+      heap[k] = heap[up];
+      k = up;
+    }
+    heap[k] = item;
+  }
+
+  function heapPop(heap) {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length) {
+      let k = 0;
+      for (;;) {
+        let child = 2 * k + 1;
+        if (child >= heap.length) break;
+        if (child + 1 < heap.length && heap[child + 1][0] < heap[child][0]) child++;
+        if (heap[child][0] >= last[0]) break;
+        heap[k] = heap[child];
+        k = child;
+      }
+      heap[k] = last;
+    }
+    return top;
+  }
+
+  /* Dijkstra; returns the predecessors of every version on a cheapest route, or null. Which of
+     several equally near versions goes first changes nothing: every cheapest route is kept. */
   function search(data, scope, from, to, withConditional, cost) {
     const dist = new Array(data.versions.length).fill(Infinity);
     const preds = data.versions.map(() => []);
-    const frontier = [[0, from]];  // [distance, version]; there are at most a few thousand versions,
+    const frontier = [[0, from]];
     dist[from] = 0;
-    while (frontier.length) {  // so a linear scan for the nearest keeps this short and clear
-      let best = 0;
-      for (let i = 1; i < frontier.length; i++) if (frontier[i][0] < frontier[best][0]) best = i;
-      const [d, v] = frontier[best];
-      frontier[best] = frontier[frontier.length - 1];
-      frontier.pop();
+    while (frontier.length) {
+      const [d, v] = heapPop(frontier);
       if (d > dist[v] || v === to) continue;
       for (const [t, risks] of updatesFrom(data, scope, v, withConditional)) {
         const next = d + cost(v, t, risks);
         if (next < dist[t]) {
           dist[t] = next;
           preds[t] = [[v, risks]];
-          frontier.push([next, t]);
+          heapPush(frontier, [next, t]);
         } else if (next === dist[t]) {
           preds[t].push([v, risks]);
         }
@@ -232,7 +270,12 @@ const SiteGenPlanner = (() => {
     return seen;
   }
 
-  /* ------------------------------------------------------------------ the answer (site_gen/planner/answer.py) */
+  /* ------------------------------------------------------------------ the answer
+     A question names the current version, the target (a version, or a minor such as "4.18" for the
+     newest release of it the route can reach) and where the cluster may go: a channel kind (stable by
+     default: the route switches between stable-x.y channels as an admin would), one channel, or any
+     channel. The answer is plain JSON data (site_gen/planner/answer_shape.py describes it), so the page,
+     `site-gen plan --format json` and the tests' corpus compare answers as a whole. */
   const typedVersion = (text) => (text || "").trim().replace(/^v(?=\d)/i, "");
   const count = (number, noun) => `${number.toLocaleString("en")} ${number == 1 ? noun : noun + "s"}`;
 
@@ -391,12 +434,19 @@ const SiteGenPlanner = (() => {
 
   const minorOf = (version) => Number(version.split(".")[1]);
 
-  /* The admin-ack of the Kubernetes API removals from 4.<minor> to the next minor (eus.py ack_command). */
+  /* The admin-ack of the Kubernetes API removals from 4.<minor> to the next minor (the cluster's Upgradeable condition has the exact key). */
   const ackCommand = (minor) => "oc -n openshift-config patch cm admin-acks --patch " +
     `'{"data":{"ack-4.${minor}-kube-1.${minor + 14}-api-removals-in-4.${minor + 1}":"true"}}' --type=merge`;
 
-  /* EUS-to-EUS as Red Hat documents it (site_gen/planner/eus.py): operators first, worker pools paused,
-     oc updated, admin-acks given, the control plane through the odd minor, then the workers once. */
+  /* EUS-to-EUS updates as Red Hat documents them ("Control plane only update"): operators installed with
+     OLM updated first, every machine config pool checked UPDATED, the worker pools paused, `oc` updated to
+     each update's release before it, the admin-acks given, the control plane updated through the odd minor
+     to the next even one (each update waited for until the cluster version completes and every pool but
+     the paused workers is UPDATED), then the worker pools unpaused: the workers update, and reboot, once
+     per step. A step ends on an even minor: updates landing on 4.15 or 4.16 belong to the step towards
+     4.16. Updates inside the starting minor come first and are ordinary updates; a step that stays in one
+     minor (from 4.15 to 4.16) is an ordinary minor update and pauses nothing. Each step is
+     {text, commands}: the commands are shown as code to copy. */
   /* What the "update the operators" step adds when the cluster's operators were given. */
   function operatorsStep(operators) {
     if (operators === null || operators === undefined) return "";
@@ -405,7 +455,8 @@ const SiteGenPlanner = (() => {
   }
 
   /* operators: the cluster's operators to update first, with their target bundles, when given. */
-  /* eus.py procedure_heading: EUS-to-EUS only between two even minors. */
+  /* EUS-to-EUS only between two even (EUS) minors; any other pair is a control plane only update
+     through the odd minors, which is what the steps are. */
   function procedureHeading(routeSection) {
     const first = minorOf(routeSection.hops[0].from), last = minorOf(routeSection.hops[routeSection.hops.length - 1].to);
     if (first % 2 === 0 && last % 2 === 0) return "EUS-to-EUS: the steps in order";
@@ -420,7 +471,7 @@ const SiteGenPlanner = (() => {
     const step = (text, ...commands) => steps.push({text, commands});
     const update = (hop, what, paused, client = false) => {
       if (hop.set) step(`Set the cluster's channel to ${hop.set}.`, `oc adm upgrade channel ${hop.set}`);
-      // Red Hat's procedure: oc at the target's version before each minor update (eus.py)
+      // Red Hat's procedure: oc at the target's version before each minor update
       if (client) step(`Update the oc client to ${hop.to}'s (the command shows the one you have).`, "oc version --client");
       const pools = paused ? "every machine config pool except the paused worker pools" : "every machine config pool";
       step(`Update ${what} to ${hop.to}, then wait until the cluster version reports it completed and ` +
@@ -442,7 +493,7 @@ const SiteGenPlanner = (() => {
       const first = minorOf(stageHops[0].from);
       const paused = new Set(stageHops.map((hop) => minorOf(hop.to))).size > 1;
       const last = stageHops[stageHops.length - 1].to;
-      // "Before you start" once; a later step has its own "before this step" (eus.py)
+      // "Before you start" once; a later step has its own "before this step"
       const before = number === 0 ? "Before you start" : `Before the step to 4.${even}`;
       if (paused) {
         step(`${before}: update the operators installed with OLM to versions that are compatible ` +
@@ -471,6 +522,7 @@ const SiteGenPlanner = (() => {
 
   /* question: {source, target, kind, channel}; data: a prepared planner file. */
   function plan(data, question) {
+    prepare(data);
     const answer = {outcome: "", arch: data.arch, from: typedVersion(question.source), to: typedVersion(question.target),
                     where: "", message: null, notes: [], sections: [], procedure: []};
     const done = (outcome, message = null) => Object.assign(answer, {outcome, message});
@@ -522,11 +574,19 @@ const SiteGenPlanner = (() => {
     return answer;
   }
 
-  return {KINDS, ANY, prepare, plan, typedVersion, eusProcedure, procedureHeading, compareTuples};
+  return {KINDS, ANY, SCOPE_CHOICES, prepare, plan, typedVersion, eusProcedure, procedureHeading, compareTuples};
 })();
 
-/* Plan for one cluster from its own ClusterVersion: the rules of site_gen/planner/cluster.py.
-   Everything happens here, in the page: the pasted text is never sent anywhere. */
+/* Plan for one cluster from its own ClusterVersion (`oc get clusterversion version -o json`, or -o yaml).
+   The document gives the version the cluster runs or is updating to, its channel, its architecture
+   (status.desired.architecture is Multi on multi clusters; otherwise the image digest is looked up among
+   the site's payloads), its upstream, its history, and in status.conditionalUpdates the cluster's own
+   evaluation of every conditional update it is offered (Recommended True, False or Unknown). The first
+   update of the route uses those evaluations: True counts as recommended, False is avoided while another
+   route exists, Unknown stays conditional. Later updates that carry a risk with the same name and rules
+   as one the cluster evaluated show that evaluation as a hint, marked as not re-evaluated.
+   On the page everything happens there: the pasted text is never sent anywhere. `site-gen plan
+   --cluster` runs these same functions (site_gen/planner/planner_js.py). */
 const SiteGenCluster = (() => {
   const {plan, KINDS} = SiteGenPlanner;
   const RECOMMENDED_TEXT = {True: "does not apply", False: "applies", Unknown: "could not be evaluated"};
@@ -534,6 +594,7 @@ const SiteGenCluster = (() => {
   class ClusterError extends Error {
     constructor(message, detail = "") {
       super(message);
+      this.name = "ClusterError";
       this.detail = detail;
     }
   }
@@ -543,9 +604,27 @@ const SiteGenCluster = (() => {
   const NOT_CLUSTER_VERSION = "This is not a ClusterVersion: expected the output of " +
     "“oc get clusterversion version -o json”.";
 
+  /* Whether the brackets of JSON text (outside strings) nest more than SiteGenYaml.MAX_DEPTH levels:
+     site_gen/inputs/bounded_json.py's bound, so that no document is deeper than the YAML reader allows. */
+  function tooDeep(text) {
+    let depth = 0;
+    for (const [token] of text.matchAll(/"[^"\\]*(?:\\.[^"\\]*)*"|[[\]{}]/g)) {
+      if (token === "[" || token === "{") {
+        if (++depth > SiteGenYaml.MAX_DEPTH) return true;
+      } else if (token === "]" || token === "}") {
+        depth--;
+      }
+    }
+    return false;
+  }
+
   /* JSON, else the YAML `oc get -o yaml` writes (block mappings and sequences, plain, quoted and
-     block scalars); a mapping either way, else ClusterError(notMapping). */
+     block scalars); a mapping either way, else ClusterError(notMapping); nested at most
+     SiteGenYaml.MAX_DEPTH levels either way. */
   function parseDocument(text, notMapping) {
+    if (/^\s*[{[]/.test(text) && tooDeep(text)) {
+      throw new ClusterError(`Could not read the text as JSON: it is nested more than ${SiteGenYaml.MAX_DEPTH} levels deep.`);
+    }
     let document;
     try {
       document = JSON.parse(text);
@@ -677,7 +756,7 @@ const SiteGenCluster = (() => {
     return [{source: cluster.version, target, kind: kind || clusterKind, channel: null}, notes];
   }
 
-  /* cluster.py _applies_elsewhere: one of these risks (same name and rules) found applying on another
+  /* One of these risks (same name and rules) found applying on another
      conditional update, as surely as a lone risk says it. */
   function appliesElsewhere(data, evaluations, riskList) {
     return data.riskLists[riskList].some((r) => {
@@ -708,7 +787,9 @@ const SiteGenCluster = (() => {
     return view;
   }
 
-  /* How strongly an evaluation speaks of one of its risks, and what it says (cluster.py _evidence). */
+  /* How strongly an evaluation speaks of one of its risks, and what it says: Recommended=True clears
+     every risk; False on a lone risk (or naming it as the reason) says it applies; False on several
+     risks only says one of them applies; Unknown says nothing. */
   function evidence(evaluation, name) {
     const status = evaluation.status;
     if (status === "True" || (status === "False" && (evaluation.risks.length === 1 || evaluation.reason === name))) {
@@ -757,6 +838,7 @@ const SiteGenCluster = (() => {
   }
 
   function planForCluster(data, cluster, target = "", kind = null) {
+    SiteGenPlanner.prepare(data);
     if (!cluster.channel && !target) return noChannel(data, cluster);
     const [question, notes] = clusterQuestion(data, cluster, target, kind);
     const source = data.number.has(cluster.version) ? data.number.get(cluster.version) : null;
@@ -822,5 +904,17 @@ const SiteGenCluster = (() => {
     return `The cluster's upstream is ${upstream}.`;
   }
 
-  return {ClusterError, parseDocument, isMapping, field, readCluster, planForCluster, upstreamNote, NOT_CLUSTER_VERSION};
+  /* parseDocument for a caller outside the page (site-gen plan): {document}, or what a ClusterError
+     says as data ({error, detail}), which the caller reports as its own. */
+  function parseDocumentOrRefusal(text, notMapping) {
+    try {
+      return {document: parseDocument(text, notMapping)};
+    } catch (error) {
+      if (error instanceof ClusterError) return {error: error.message, detail: error.detail};
+      throw error;
+    }
+  }
+
+  return {ClusterError, parseDocument, parseDocumentOrRefusal, isMapping, field, readCluster, planForCluster,
+          upstreamNote, NOT_CLUSTER_VERSION};
 })();

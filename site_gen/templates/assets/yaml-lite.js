@@ -8,6 +8,8 @@
 "use strict";
 
 const SiteGenYaml = (() => {
+  const MAX_DEPTH = 128;
+
   function parse(source) {
     const lines = source.replace(/\r\n?/g, "\n").split("\n");
     let i = 0;
@@ -27,6 +29,20 @@ const SiteGenYaml = (() => {
        scalar and collection written counts once; a collection's size is 1 + its keys' and values'
        (an alias: its anchor's), as the Python counts them. */
     const MAX_EXPANSION = 100, MIN_BUDGET = 10000;
+    /* Collections nest at most MAX_DEPTH levels (bounded_yaml.py's bound, serde_yaml's recursion
+       limit): checked as each one opens, before a deeper one could exhaust the stack. */
+    let depth = 0;
+    const enter = () => {
+      if (++depth > MAX_DEPTH) {
+        const error = new Error(`line ${i + 1}: nested more than ${MAX_DEPTH} levels deep`);
+        error.bound = true;
+        throw error;
+      }
+    };
+    const leave = (collection) => {
+      depth--;
+      return collection;
+    };
     let written = 0;
     const sizes = new WeakMap();
     const sizeOf = (value) => (value !== null && typeof value === "object" ? sizes.get(value) ?? 1 : 1);
@@ -117,6 +133,7 @@ const SiteGenYaml = (() => {
     }
 
     function mapping(indent) {
+      enter();
       const result = {};
       const merges = [];
       let size = 1;
@@ -139,7 +156,7 @@ const SiteGenYaml = (() => {
         result[key] = value(match[2] || "", indent);
         size += 1 + sizeOf(result[key]);
       }
-      return sized(merged(result, merges), size);
+      return leave(sized(merged(result, merges), size));
     }
 
     /* Merge keys (<<: *base, or a list of them): keys of their own win, then earlier maps' keys. */
@@ -171,6 +188,7 @@ const SiteGenYaml = (() => {
     }
 
     function sequence(indent) {
+      enter();
       const result = [];
       let size = 1;
       for (;;) {
@@ -192,7 +210,7 @@ const SiteGenYaml = (() => {
         }
         size += sizeOf(result[result.length - 1]);
       }
-      return sized(result, size);
+      return leave(sized(result, size));
     }
 
     /* A scalar starting on line i, possibly wrapped over the following, more indented lines. */
@@ -353,28 +371,30 @@ const SiteGenYaml = (() => {
         return withProperties(props, (raw) => {
           const c = source[p];
           if (c === "[") {
+            enter();
             p++;
             const out = [];
             let size = 1;
             space();
-            if (source[p] === "]") return p++, sized(out, size);
+            if (source[p] === "]") return p++, leave(sized(out, size));
             for (;;) {
               out.push(item(true));
               size += sizeOf(out[out.length - 1]);
               space();
               if (source[p] === ":") fail("a key inside a flow sequence");
-              if (expect(",]") === "]") return sized(out, size);
+              if (expect(",]") === "]") return leave(sized(out, size));
               space();
-              if (source[p] === "]") return p++, sized(out, size);
+              if (source[p] === "]") return p++, leave(sized(out, size));
             }
           }
           if (c === "{") {
+            enter();
             p++;
             const out = {};
             const merges = [];
             let size = 1;
             space();
-            if (source[p] === "}") return p++, sized(out, size);
+            if (source[p] === "}") return p++, leave(sized(out, size));
             for (;;) {
               space();
               const quotedKey = source[p] === '"' || source[p] === "'";
@@ -390,9 +410,9 @@ const SiteGenYaml = (() => {
               if (key === "<<" && !quotedKey) merges.push(entry);
               else out[typeof key === "string" ? key : JSON.stringify(key)] = entry;
               size += sizeOf(key) + sizeOf(entry);
-              if (expect(",}") === "}") return sized(merged(out, merges), size);
+              if (expect(",}") === "}") return leave(sized(merged(out, merges), size));
               space();
-              if (source[p] === "}") return p++, sized(merged(out, merges), size);
+              if (source[p] === "}") return p++, leave(sized(merged(out, merges), size));
             }
           }
           if (c === '"') {
@@ -476,5 +496,5 @@ const SiteGenYaml = (() => {
     return result;
   }
 
-  return {parse};
+  return {parse, MAX_DEPTH};
 })();
