@@ -19,7 +19,6 @@ from .. import layout
 from ..js_rules import JsError
 from ..js_rules.release_diff import shared_files
 from .answer_shape import Answer, HopChanges
-from .planner_js import SCRIPTS as SCRIPTS  # the scripts the hops need are among the planner's
 from .planner_js import call
 
 # a site file's bytes by its site path, None when the site lacks it

@@ -15,18 +15,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..js_rules import READ_JSON, JsFunction, JsRules
-from ..olm.update_check import ReadJson, operator_rules
+from ..olm.update_check import ReadJson
 from .answer_shape import Answer
+from .planner_js import planner_rules
 
 JsonObject = dict[str, Any]  # the JSON objects the page builds alike (operators, findings, answers)
-# after the checker's scripts: the cluster reader and the planner (SiteGenCluster, SiteGenPlanner), then
-# the findings
-SCRIPTS = ("yaml-lite.js", "planner-rules.js", "cluster-operators.js")
 CHECK_OPERATOR = JsFunction("SiteGenOperatorRules.checkOperator")
 
 
 def findings_rules() -> JsRules:
-    return operator_rules(*SCRIPTS)
+    """The planner's context: the checker, the cluster reader, the planner and the findings in one."""
+    return planner_rules()
 
 
 def evaluate_operators(read: JsonObject, version_from: str, version_to: str, read_json: ReadJson) -> JsonObject:

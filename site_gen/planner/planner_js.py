@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..js_rules import JsRules, rules
+from ..js_rules import JsRules
+from ..olm.update_check import operator_rules
 
-# the page's order (planner.html): release-diff.js reads versions with olm-blang.js, planner-hops.js
-# uses both; planner-rules.js reads YAML with yaml-lite.js
-SCRIPTS = ("olm-blang.js", "release-diff.js", "planner-hops.js", "yaml-lite.js", "planner-rules.js")
+# After the operator checker's scripts (the site's paths, olm-blang.js, operator-rules.js), in the page's
+# order (planner.html): release-diff.js reads versions with olm-blang.js, planner-hops.js uses both;
+# planner-rules.js reads YAML with yaml-lite.js; cluster-operators.js asks the checker and the planner.
+# One context serves a whole `plan --cluster --operators`: the scripts are loaded once.
+SCRIPTS = ("release-diff.js", "planner-hops.js", "yaml-lite.js", "planner-rules.js", "cluster-operators.js")
 
 
 def planner_rules() -> JsRules:
     """This process's context with the planner's scripts loaded (made on the first call)."""
-    return rules(*SCRIPTS)
+    return operator_rules(*SCRIPTS)
 
 
 def call(function: str, *args: Any) -> Any:

@@ -17,7 +17,7 @@ from site_gen.olm.update_check import VERDICTS
 
 from blang_cases import HOSTILE_RANGES, VERSIONS
 from conftest import OLM_CATALOGS, REPO, needs_catalogs
-from operator_corpus import build_site, load_corpus, python_answer, verify_answer
+from operator_corpus import build_site, load_corpus, terminal_answer, verify_answer
 from site_helpers import DESKTOP, PHONE, chromium, serve
 
 CORPUS = load_corpus()
@@ -50,14 +50,14 @@ def _id(entry: dict) -> str:
 
 @pytest.mark.parametrize("entry", CORPUS["demo"], ids=_id)
 def test_python_gives_the_corpus_answers(demo_site, entry):
-    answer = python_answer(demo_site, entry["question"])
+    answer = terminal_answer(demo_site, entry["question"])
     assert answer == entry["answer"]
     verify_answer(demo_site, answer)
 
 
 def test_python_gives_the_corpus_answers_on_the_example_catalogs(example_site):
     for entry in CORPUS["example"]:
-        answer = python_answer(example_site, entry["question"])
+        answer = terminal_answer(example_site, entry["question"])
         assert answer == entry["answer"], entry["question"]
         verify_answer(example_site, answer)
 
@@ -66,7 +66,7 @@ def test_python_gives_the_corpus_answers_on_the_example_catalogs(example_site):
 @needs_catalogs
 def test_python_gives_the_corpus_answers_on_the_real_catalogs(real_site):
     for entry in CORPUS["real"]:
-        answer = python_answer(real_site, entry["question"])
+        answer = terminal_answer(real_site, entry["question"])
         assert answer == entry["answer"], entry["question"]
         verify_answer(real_site, answer)
 
@@ -74,7 +74,7 @@ def test_python_gives_the_corpus_answers_on_the_real_catalogs(real_site):
 def test_a_target_two_minors_away_is_checked_at_every_minor_it_crosses(example_site):
     """Issue 29 point 1: lighthouse 1.1.0 (max 4.15) does not block 4.14 -> 4.15, but it blocks
     leaving 4.15, so 4.14 -> 4.16 is blocked there; 1.2.0 in the 4.15 catalog lifts it."""
-    answer = python_answer(example_site, {"family": "community", "package": "lighthouse", "channel": None,
+    answer = terminal_answer(example_site, {"family": "community", "package": "lighthouse", "channel": None,
                                           "installed": "1.1.0", "openshiftFrom": "4.14", "openshiftTo": "4.16"})
     assert answer["verdict"] == "update-before-cluster-update"
     gate = answer["gate"]
@@ -88,7 +88,7 @@ def test_a_site_without_the_target_minors_catalog_says_so(demo_site, capsys):
     """Issue 29 point 3: no 4.20 catalog is not "no path in the target minor's catalog"."""
     question = {"family": "demo", "package": "gated", "channel": None, "installed": "1.2.0",
                 "openshiftFrom": "4.18", "openshiftTo": "4.20"}
-    answer = python_answer(demo_site, question)
+    answer = terminal_answer(demo_site, question)
     assert answer["verdict"] == "no-target-catalog"
     assert answer["steps"][-1] == ("After the cluster update: no demo catalog for OpenShift 4.20 is published on "
                                    "this site, so the operator's path there is not checked here.")
@@ -102,12 +102,12 @@ def test_an_installed_bundle_the_catalog_no_longer_lists_is_resolved_as_olm_does
     CSV: an entry whose skipRange holds it updates it, and nothing doing so leaves it stranded."""
     question = {"family": "demo", "package": "ranger", "channel": None, "installed": "ranger.v1.0.5",
                 "openshiftFrom": "4.18", "openshiftTo": "4.19"}
-    found = python_answer(demo_site, question)
+    found = terminal_answer(demo_site, question)
     assert found["found"] and found["installedListed"] is False
     assert [hop["bundle"] for hop in found["hops"]] == ["ranger.v1.2.0"] and not found["stranded"]["stranded"]
     assert found["steps"][0] == ("ranger.v1.0.5 is no longer listed in channel stable of catalog demo-v4.18: "
                                  "OLM v0 resolves its updates from the installed CSV all the same.")
-    stranded = python_answer(demo_site, {**question, "installed": "ranger.v0.5.0"})
+    stranded = terminal_answer(demo_site, {**question, "installed": "ranger.v0.5.0"})
     assert stranded["verdict"] == "stranded" and stranded["stranded"]["at"] == "ranger.v0.5.0"
     assert main(_argv(demo_site, {**question, "installed": "ranger.v0.5.0"})) == 1
     assert "no longer listed in channel stable of catalog demo-v4.18, and no entry there replaces or skips it" \

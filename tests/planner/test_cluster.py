@@ -28,7 +28,7 @@ from planner_corpus import (
     build_hints_site,
     cluster_as_question,
     load_corpus,
-    python_cluster_answer,
+    terminal_cluster_answer,
     verify_hops,
 )
 from site_helpers import DESKTOP, PHONE, chromium, open_cluster_form, serve, set_cluster_text, submit_cluster
@@ -109,7 +109,7 @@ def test_a_later_hop_cites_the_strongest_evaluation(sites, capsys):
     "may apply") and alone (False: "applies"); the hint cites the single-risk evaluation, in the CLI
     and (through the corpus) on the page."""
     entry = next(e for e in CLUSTER_QUESTIONS if e["file"] == "hint-strongest-evidence.json")
-    hop = python_cluster_answer(sites["hints"], entry)["answer"]["sections"][0]["hops"][1]
+    hop = terminal_cluster_answer(sites["hints"], entry)["answer"]["sections"][0]["hops"][1]
     assert (hop["from"], hop["to"]) == ("4.1.1", "4.2.0")
     assert hop["hints"] == [{"risk": "BareMetalNetworkStall", "status": "False", "verdict": "applies",
                              "text": "evaluated at 4.1.0 for the update to 4.1.3: applies "
@@ -120,7 +120,7 @@ def test_a_later_hop_cites_the_strongest_evaluation(sites, capsys):
 
 
 def _cluster_answer(site: Path, file: str, target: str = "") -> dict:
-    return python_cluster_answer(site, {"file": file, "target": target, "kind": None, "arch": None})["answer"]
+    return terminal_cluster_answer(site, {"file": file, "target": target, "kind": None, "arch": None})["answer"]
 
 
 def test_a_multi_cluster_running_a_single_arch_payload_is_told(sites):

@@ -13,7 +13,7 @@ import pytest
 
 from site_gen.model import versions
 
-from planner_corpus import python_cluster_answer
+from planner_corpus import terminal_cluster_answer
 from real_site import real_site as shared_real_site
 from site_helpers import (
     DESKTOP,
@@ -115,7 +115,7 @@ def test_the_answer_is_on_the_first_screen_after_a_paste(pasted, viewport):
     print(name, {key: shown[key] for key in ("heading", "notes", "route", "evaluations")})
     assert shown["answer"]["outcome"] in ("routes", "conditional-only")
     # the page and `site-gen plan --cluster` give the same answer on this document too
-    cli = python_cluster_answer(site, {"file": path, "target": "", "kind": None, "arch": None})
+    cli = terminal_cluster_answer(site, {"file": path, "target": "", "kind": None, "arch": None})
     assert shown["answer"] == cli["answer"]
     for part in ("heading", "notes", "route"):
         assert shown[part] is not None, part

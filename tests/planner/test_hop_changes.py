@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from site_gen.js_rules.v8_context import rules
-from site_gen.planner.hop_changes import SCRIPTS, cluster_evidence
+from site_gen.planner.hop_changes import cluster_evidence
+from site_gen.planner.planner_js import planner_rules
 
 KEY = "ack-4.15-kube-1.29-api-removals-in-4.16"
 MESSAGE = "Kubernetes 1.29 and therefore OpenShift 4.16 remove several APIs. See https://example.com/a for details."
@@ -29,7 +29,7 @@ AVAILABLE = {"type": "Available", "status": "True"}
 
 
 def state(document: dict) -> str:
-    return rules(*SCRIPTS).call("SiteGenPlannerHops.ackState", cluster_evidence(document), KEY, MESSAGE)[0]
+    return planner_rules().call("SiteGenPlannerHops.ackState", cluster_evidence(document), KEY, MESSAGE)[0]
 
 
 @pytest.mark.parametrize(("document", "expected"), [

@@ -16,7 +16,7 @@ import pytest
 
 from site_gen.cli import main
 
-from planner_corpus import build_contents_site, build_example_site, load_corpus, python_answer, verify_hops
+from planner_corpus import build_contents_site, build_example_site, load_corpus, terminal_answer, verify_hops
 from real_site import real_site as shared_real_site
 from site_helpers import DESKTOP, PHONE, chromium, serve
 
@@ -103,8 +103,8 @@ def test_the_route_stays_in_the_admins_channel_kind(real_site):
     no stable channel, and stable-4.18 could not even hold 4.14.20. The default is now the stable
     kind: an all-stable route as short as any, switching stable-x.y channels."""
     question = {"arch": "amd64", "from": "4.14.20", "to": "4.18.52", "kind": "stable", "channel": None}
-    stable = python_answer(real_site, question)
-    anywhere = python_answer(real_site, dict(question, kind="any"))
+    stable = terminal_answer(real_site, question)
+    anywhere = terminal_answer(real_site, dict(question, kind="any"))
     route = stable["sections"][0]
     assert stable["outcome"] == "routes" and route["kind"] == "recommended"
     assert len(route["hops"]) == len(anywhere["sections"][0]["hops"])
@@ -112,9 +112,9 @@ def test_the_route_stays_in_the_admins_channel_kind(real_site):
     assert {"4.15.67", "4.16.67"} <= set(anywhere["sections"][0]["route"])  # what "any channel" picks
     assert anywhere["sections"][0]["notices"][-1].startswith("Any channel: this route is set to eus channels")
     assert route["channels"] == ["stable-4.15", "stable-4.16", "stable-4.18"]
-    newest = python_answer(real_site, dict(question, to="4.18"))
+    newest = terminal_answer(real_site, dict(question, to="4.18"))
     assert newest["to"] == "4.18.52" and newest["sections"] == stable["sections"]
-    candidate_only = python_answer(real_site, dict(question, to="4.18.54"))
+    candidate_only = terminal_answer(real_site, dict(question, to="4.18.54"))
     assert candidate_only["outcome"] == "not-in-channel"
     assert candidate_only["message"].endswith("Choose the channel kind candidate to plan there.")
 
@@ -126,7 +126,7 @@ def test_any_channel_with_a_minor_target_prefers_a_release_reached_without_marke
     this kind avoids them", although stable 4.18.52 is reached without a marked update. Newer still and
     unmarked is 4.18.53 of fast-4.18: the newest release no marked update leads to wins."""
     question = {"arch": "amd64", "from": "4.14.20", "to": "4.18", "kind": "any", "channel": None}
-    answer = python_answer(real_site, question)
+    answer = terminal_answer(real_site, question)
     assert answer["to"] == "4.18.53"
     assert answer["notes"] == ["Target: 4.18.53, the newest 4.18 release reachable in any channel without a "
                                "marked update (4.18.54 is newer, but only reached through one)."]
@@ -139,7 +139,7 @@ def test_any_channel_with_a_minor_target_prefers_a_release_reached_without_marke
 def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
     """Finding 2: 4.12.10 -> 4.16.68 in eus-4.16 was a dead end that suggested nothing."""
     question = {"arch": "amd64", "from": "4.12.10", "to": "4.16.68", "kind": "eus", "channel": None}
-    answer = python_answer(real_site, question)
+    answer = terminal_answer(real_site, question)
     assert answer["sections"][0]["route"] == ["4.12.10", "4.12.94", "4.13.69", "4.14.70", "4.15.67", "4.16.68"]
     # issue 29 point 10: every pool checked UPDATED before pausing, oc at each update's version first,
     # "Before you start" once (it came again as step 9)
@@ -157,7 +157,7 @@ def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
         "Update the control plane to 4.15.67",
         "Update the oc client to 4.16.68's (the command shows the one you have).",
         "Update the control plane to 4.16.68", "Unpause the worker pools"]
-    dead_end = python_answer(real_site, dict(question, kind="stable", channel="eus-4.16"))
+    dead_end = terminal_answer(real_site, dict(question, kind="stable", channel="eus-4.16"))
     assert dead_end["message"].endswith("Choose the channel kind eus to switch between eus channels on the way.")
 
 
@@ -167,9 +167,9 @@ def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site
     their keys), each update waited for until every pool but the paused workers is UPDATED, the workers
     unpaused last; each command as a line of its own (code to copy on the page)."""
     question = {"arch": "amd64", "from": "4.14.20", "to": "4.16.68", "kind": "eus", "channel": None}
-    steps = python_answer(real_site, question)["procedure"]
+    steps = terminal_answer(real_site, question)["procedure"]
     commands = [command for step in steps for command in step["commands"]]
-    route = python_answer(real_site, question)["sections"][0]["route"]
+    route = terminal_answer(real_site, question)["sections"][0]["route"]
     intermediate = [v for v in route if v.startswith("4.15.")][-1]
     olm = [step["text"] for step in steps if step["text"].startswith("Before you start")]
     assert olm == [olm[0]] and olm[0].startswith("Before you start: update the operators installed with OLM to "
@@ -200,11 +200,11 @@ def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site
 def test_a_minor_pair_that_is_not_eus_is_not_headed_eus_to_eus(example_site, capsys):
     """Issue 29 point 10: the steps of 4.15 to 4.16 (or 4.15 to 4.17) were headed "EUS-to-EUS"."""
     from site_gen.planner.eus import procedure_heading
-    answer = python_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
+    answer = terminal_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
                                           "channel": None})
     assert procedure_heading(answer["sections"][0]) == ("4.15 to 4.16 (not an EUS-to-EUS pair: EUS minors are "
                                                         "even): the steps in order")
-    eus = python_answer(example_site, {"arch": "amd64", "from": "4.14.10", "to": "4.16.0", "kind": "eus",
+    eus = terminal_answer(example_site, {"arch": "amd64", "from": "4.14.10", "to": "4.16.0", "kind": "eus",
                                        "channel": None})
     assert procedure_heading(eus["sections"][0]) == "EUS-to-EUS: the steps in order"
     assert main(["plan", "--site", str(example_site), "--from", "4.15.4", "--to", "4.16.0", "--kind", "eus"]) == 0
@@ -214,7 +214,7 @@ def test_a_minor_pair_that_is_not_eus_is_not_headed_eus_to_eus(example_site, cap
 
 def test_no_step_claims_paused_workers_when_none_paused(example_site, capsys):
     """A route from 4.15 to 4.16 crosses no odd minor: nothing is paused, and nothing says so."""
-    answer = python_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
+    answer = terminal_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
                                       "channel": None})
     texts = " ".join(step["text"] for step in answer["procedure"])
     assert answer["procedure"] and "paus" not in texts

@@ -120,7 +120,7 @@ def build_site(name: str, root: Path, html: bool) -> Path:
     return out
 
 
-def python_answer(site: Path, question: dict) -> dict:
+def terminal_answer(site: Path, question: dict) -> dict:
     from site_gen.olm.update_check import OperatorQuestion, check_operator, site_json_reader
     return check_operator(OperatorQuestion(**question), site_json_reader(site))
 
@@ -172,7 +172,7 @@ def answers(tmp: Path) -> dict:
     corpus = {}
     for name, questions in QUESTIONS.items():
         site = build_site(name, tmp, html=False)
-        corpus[name] = [{"question": question, "answer": python_answer(site, question)} for question in questions]
+        corpus[name] = [{"question": question, "answer": terminal_answer(site, question)} for question in questions]
         for entry in corpus[name]:
             verify_answer(site, entry["answer"])
     return corpus

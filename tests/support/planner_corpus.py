@@ -140,7 +140,7 @@ def build_hints_site(root: Path) -> Path:
     return build_site(root / "site", root / "cache", graph_data=scenario.data, releases=scenario.releases).out
 
 
-def python_cluster_answer(site: Path, entry: dict) -> dict:
+def terminal_cluster_answer(site: Path, entry: dict) -> dict:
     """{"answer": ...} or {"error": message} (the parser's own detail is left out: the page's differs),
     with "errorIn": "operators" when the operators' document is the one refused."""
     from site_gen.olm.update_check import site_json_reader
@@ -195,7 +195,7 @@ def build_real_site(root: Path) -> Path:
     return build_site(root / "site", root / "cache", graph_data=REAL_GRAPH_DATA, releases=root / "releases").out
 
 
-def python_answer(site: Path, question: dict) -> dict:
+def terminal_answer(site: Path, question: dict) -> dict:
     from site_gen.planner.answer import Question, plan
     from site_gen.planner.data import load_planner_data
     from site_gen.planner.hop_changes import attach_hop_changes, site_reader
@@ -271,13 +271,13 @@ def answers(tmp: Path) -> dict:
         site = sites[name] = build(tmp / name)
         if name not in QUESTIONS:
             continue
-        corpus[name] = [{"question": question, "answer": python_answer(site, question)}
+        corpus[name] = [{"question": question, "answer": terminal_answer(site, question)}
                         for question in QUESTIONS[name]]
         for entry in corpus[name]:
             verify_hops(site, entry["question"], entry["answer"])
     corpus["clusters"] = []
     for entry in CLUSTER_QUESTIONS:
-        result = python_cluster_answer(sites[entry["site"]], entry)
+        result = terminal_cluster_answer(sites[entry["site"]], entry)
         if "answer" in result:
             verify_hops(sites[entry["site"]], cluster_as_question(result["answer"]), result["answer"])
         corpus["clusters"].append({**entry, **result})
