@@ -11,30 +11,12 @@ from hypothesis import strategies as st
 from site_gen.js_rules import rules
 from site_gen.olm import blang
 
-from blang_cases import HOSTILE_RANGES, VERSIONS
+from blang_cases import HOSTILE_RANGES, VERSIONS, python_matches
 
 
 def js_matches(ranges: list[str], versions: list[str]) -> list[list[bool | None] | None]:
     found: list[list[bool | None] | None] = rules("olm-blang.js").call("SiteGenBlang.matchAll", ranges, versions)
     return found
-
-
-def python_matches(ranges: list[str], versions: list[str]) -> list[list[bool | None] | None]:
-    parsed = []
-    for text in versions:
-        try:
-            parsed.append(blang.parse(text))
-        except blang.SemverError:
-            parsed.append(None)
-    results: list[list[bool | None] | None] = []
-    for text in ranges:
-        try:
-            test = blang.parse_range(text)
-        except blang.SemverError:
-            results.append(None)
-            continue
-        results.append([None if version is None else test(version) for version in parsed])
-    return results
 
 
 numbers = st.sampled_from(["0", "1", "2", "3", "10", "01", "18446744073709551615", "18446744073709551616", "x", ""])

@@ -15,7 +15,7 @@ from site_gen.cli import main
 from site_gen.layout import site_paths_script
 from site_gen.olm.update_check import VERDICTS
 
-from blang_cases import HOSTILE_RANGES, VERSIONS
+from blang_cases import HOSTILE_RANGES, VERSIONS, python_matches
 from conftest import OLM_CATALOGS, REPO, needs_catalogs
 from operator_corpus import build_site, load_corpus, terminal_answer, verify_answer
 from site_helpers import DESKTOP, PHONE, chromium, serve
@@ -297,19 +297,6 @@ def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
 
 
 # ----------------------------------------------------------------------------- blang in the browser
-def _python_matches(ranges: list[str], versions: list[str]) -> list:
-    from site_gen.olm import blang
-    results = []
-    for text in ranges:
-        try:
-            test = blang.parse_range(text)
-        except blang.SemverError:
-            results.append(None)
-            continue
-        results.append([test(blang.parse(version)) for version in versions])
-    return results
-
-
 @pytest.mark.browser
 def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
     """olm-blang.js (the skipRange test of a bundle the target channel lacks) against site_gen/olm/blang.py,
@@ -333,7 +320,7 @@ def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
             try { test = SiteGenBlang.parseRange(text); } catch (error) { return null; }
             return versions.map((version) => test(SiteGenBlang.parse(version)));
         })""", [ranges, versions])
-    assert shown == _python_matches(ranges, versions)
+    assert shown == python_matches(ranges, versions)
     assert sum(result is None for result in shown) >= 8 and len(ranges) > len(HOSTILE_RANGES)
 
 
