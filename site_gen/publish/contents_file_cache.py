@@ -14,20 +14,23 @@ A changed image, version, group base, layout or code is another key, so a new fi
 from __future__ import annotations
 
 import hashlib
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
+from ..atomic_files import replace_atomically
 from ..code_identity import code_identity
 from ..keyed_files import KeyedFiles
 
 CACHE = "release-published-v1"
+PUBLISHED_MODE = 0o644  # a kept contents file is hard-linked into the site: readable as a written one
 
 
 @dataclass
 class KeptContents:
-    data: bytes          # the contents file
+    path: Path           # the contents file, kept
     sha256: bytes        # of ``data``
     names: list[str]     # the shared files it names (hex SHA-256 of their bytes)
     split: bool          # whether the record had shared parts (only such a record is a group's base)
@@ -51,21 +54,36 @@ class ContentsFileCache:
 
     def get(self, key: str) -> KeptContents | None:
         about = self.about.read(key)
-        data = self.contents.read(key)
+        path = self.contents.path(key)
         try:
-            found = orjson.loads(about) if about is not None and data is not None else None
-            if not isinstance(found, dict) or found.get("size") != len(data or b""):
+            found = orjson.loads(about) if about is not None and path is not None else None
+            # written whole (atomic_files) after its file: a file of that size holds those bytes
+            if not isinstance(found, dict) or path is None or path.stat().st_size != found.get("size"):
                 return None
-            kept = KeptContents(data or b"", bytes.fromhex(found["sha256"]), list(found["names"]),
-                                found["split"] is True)
-        except (ValueError, KeyError, TypeError):
+            kept = KeptContents(path, bytes.fromhex(found["sha256"]), list(found["names"]), found["split"] is True)
+        except (ValueError, KeyError, TypeError, OSError):
             return None
         if not all(isinstance(name, str) for name in kept.names):
             return None
         return kept
 
+    def linkable(self, kept: KeptContents) -> bool:
+        """Whether ``kept``'s file may be hard-linked into a site (it has the mode a published file has)."""
+        try:
+            return stat.S_IMODE(kept.path.stat().st_mode) == PUBLISHED_MODE
+        except OSError:
+            return False
+
     def put(self, key: str, data: bytes, sha256: bytes, names: list[str], split: bool) -> None:
-        self.contents.write(key, data)  # the file first: an about without its file is a miss
+        path = self.contents.path(key)
+        if path is None:
+            return
+        try:  # the file first: an about without its file is a miss
+            path.parent.mkdir(parents=True, exist_ok=True)
+            replace_atomically(path, lambda writer: writer.write(data), PUBLISHED_MODE)
+        except OSError as exc:
+            self.contents.write_problem = self.contents.write_problem or exc
+            return
         self.about.write(key, orjson.dumps({"size": len(data), "sha256": sha256.hex(), "names": names,
                                             "split": split}))
 

@@ -144,6 +144,8 @@ class SiteFiles(Protocol):
 
     def read(self, relative: str) -> bytes: ...
 
+    # optional: ``link(relative, source) -> bool`` hard-links a kept file there (False: it cannot)
+
 
 class MemoryFiles:
     def __init__(self) -> None:
@@ -285,10 +287,19 @@ class _ContentsWriter:
                 if part is None:
                     return None
                 parts[name] = part
+        target = layout.contents_path(*key)
+        link = getattr(self.files, "link", None)  # a staged site hard-links the kept file: no copy
+        if link is None or not self.kept.linkable(kept) or not link(target, kept.path):
+            try:
+                data = kept.path.read_bytes()
+            except OSError:
+                return None
+            if len(data) != kept.path.stat().st_size:
+                return None
+            self.files.write(target, data)
         for name, part in parts.items():
             self.splitter.given_elsewhere(name)
             self.files.write(layout.shared_path(name), part)
-        self.files.write(layout.contents_path(*key), kept.data)
         if kept.split:
             self.bases.setdefault(group, (key, self.shelf.identity(key)))
         self.kept_hits += 1
