@@ -124,3 +124,20 @@ def test_the_record_cache_keeps_a_summary_and_a_truncated_record_is_a_miss(tmp_p
     found = records.get(asked)
     assert found is not None and found[0] == whole
     assert summary_path.exists()
+
+
+def test_a_staged_rebuild_links_the_kept_file_readable_by_a_server(tmp_path):
+    from site_gen import layout
+    from site_gen.pipeline.steps import _StagedFiles
+    from site_gen.publish.staging import StagedSite
+
+    wanted = wanted_of(RELEASES[:2])
+    expected = reference({key: whole for key, (_, whole) in wanted.items()}, "self-contained")
+    cache = tmp_path / "cache"
+    build(cache, wanted, "self-contained")
+    with StagedSite(tmp_path / "out", []) as site:
+        published_contents(shelf_from_cache(cache, wanted), Graph(), [], _StagedFiles(site), cache)
+    for version, arch in RELEASES[:2]:
+        path = tmp_path / "out" / layout.contents_path(version, arch)
+        assert path.read_bytes() == expected[layout.contents_path(version, arch)]
+        assert path.stat().st_nlink == 2 and path.stat().st_mode & 0o777 == 0o644  # linked from the cache
