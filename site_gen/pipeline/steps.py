@@ -179,6 +179,10 @@ class _StagedFiles:
     def read(self, relative: str) -> bytes:
         return self.site.path_for(relative).read_bytes()
 
+    def link(self, relative: str, source: Path) -> bool:
+        """Hard-link a file kept in the cache (written whole, never changed in place) there."""
+        return self.site.keep(relative, source)
+
 
 def copy_assets(site: StagedSite) -> None:
     from ..render.site import copy_assets as copy

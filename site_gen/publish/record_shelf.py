@@ -48,6 +48,7 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         self._spill_dir = spill_dir  # where the temporary folder goes (None: the system's)
         self._summaries: dict[Key, dict[str, Any]] = {}
         self._places: dict[Key, Path] = {}
+        self._identities: dict[Key, str] = {}  # the record cache's key of a record it holds
         self._temporary: Path | None = None
         self._owner = os.getpid()  # a forked child (the pages) reads the folder, never removes it
 
@@ -60,12 +61,17 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
     def __len__(self) -> int:
         return len(self._summaries)
 
-    def put(self, key: Key, record: Mapping[str, Any], place: Path | None = None, data: bytes | None = None) -> None:
-        """Shelve ``record``: its bytes are at ``place`` (a cache file holding ``data``), or, for a
-        readable record without one, written to the shelf's own folder."""
+    def put(self, key: Key, record: Mapping[str, Any], place: Path | None = None, data: bytes | None = None,
+            identity: str | None = None) -> None:
+        """Shelve ``record`` (or its summary, when ``place`` holds the record): its bytes are at
+        ``place`` (a cache file holding ``data``), or, for a readable record without one, written
+        to the shelf's own folder. ``identity``: the record cache's key for the record (its image,
+        version and arch, for the running code), which the files made of it are kept by."""
         self._summaries[key] = summary(record)
         if "error" in record:
             return
+        if identity is not None and place is not None:
+            self._identities[key] = identity
         if place is None:
             if self._temporary is None:
                 try:
@@ -78,6 +84,10 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
             place = self._temporary / f"{len(self._places)}.json"
             place.write_bytes(data if data is not None else orjson.dumps(record))
         self._places[key] = place
+
+    def identity(self, key: Key) -> str | None:
+        """The record cache's key of ``key``'s record; None for a record the cache does not hold."""
+        return self._identities.get(key)
 
     def sort(self) -> None:
         """Order the keys (version, arch), as the record mapping always was."""

@@ -48,8 +48,9 @@ from ..keyed_files import KeyedFiles
 from ..model import versions
 from ..model.graph import Graph
 from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
+from .contents_file_cache import ContentsFileCache, entry_key
 from .record_shelf import Key, RecordShelf, shelf_of
-from .shared_parts import SELF_CONTAINED, SHARED, SharedSplitter
+from .shared_parts import SELF_CONTAINED, SHARED, SharedSplitter, splits
 
 Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record (or its summary)
 CHANGES_CACHE = "release-changes-v1"
@@ -143,6 +144,8 @@ class SiteFiles(Protocol):
 
     def read(self, relative: str) -> bytes: ...
 
+    # optional: ``link(relative, source) -> bool`` hard-links a kept file there (False: it cannot)
+
 
 class MemoryFiles:
     def __init__(self) -> None:
@@ -229,6 +232,80 @@ class _Diffs:
             self._forget(key)
 
 
+class _ContentsWriter:
+    """Writes each record's contents file and the shared files not yet written, in (arch, SemVer)
+    order; an unchanged contents file (and its shared files) comes from the :class:`ContentsFileCache`
+    without reading the record. A record is named there by the shelf's identity (the record
+    cache's key); one without (an image tree's, an error) is always split anew."""
+
+    def __init__(self, shelf: RecordShelf, files: SiteFiles, kept: ContentsFileCache, layout_name: str):
+        self.shelf, self.files, self.kept, self.layout = shelf, files, kept, layout_name
+        self.splitter = SharedSplitter(layout_name)
+        # (arch, minor) -> the group's base: its first record with shared parts (and its identity)
+        self.bases: dict[tuple[str, str], tuple[Key, str | None]] = {}
+        self.kept_hits = 0
+
+    def write(self, key: Key) -> bytes:
+        """Write ``key``'s files; the SHA-256 of its contents file."""
+        version, arch = key
+        group = (arch, _minor_text(version))
+        identity = self.shelf.identity(key) if self.kept.directory is not None else None
+        base = self.bases.get(group, (key, identity))[1]
+        entry = entry_key(identity, base, self.layout) if identity is not None and base is not None else None
+        copied = self._copy(key, group, entry) if entry is not None else None
+        if copied is not None:
+            return copied
+        record = self.shelf.record(key)
+        split = splits(record)
+        if split and group in self.bases and not self.splitter.holds_base(*group):
+            # the group's base was copied from the cache: its tables are needed for this patch
+            self.splitter.split(self.shelf.record(self.bases[group][0]), group[1])
+        data, shared, names = self.splitter.split_named(record, group[1])
+        if split:
+            self.bases.setdefault(group, (key, identity))
+        for name in names:
+            part = shared.get(layout.shared_path(name))
+            if part is not None:
+                self.files.write(layout.shared_path(name), part)
+                self.kept.keep_shared(name, part)
+        self.files.write(layout.contents_path(version, arch), data)
+        digest = hashlib.sha256(data).digest()
+        if entry is not None:
+            self.kept.put(entry, data, digest, names, split)
+        return digest
+
+    def _copy(self, key: Key, group: tuple[str, str], entry: str) -> bytes | None:
+        """Write the kept contents file of ``entry`` and its shared files not yet written; its
+        SHA-256 (None: not kept, or a shared file of it is not)."""
+        kept = self.kept.get(entry)
+        if kept is None:
+            return None
+        parts = {}
+        for name in kept.names:
+            if name not in self.splitter.given:
+                part = self.kept.shared_file(name)
+                if part is None:
+                    return None
+                parts[name] = part
+        target = layout.contents_path(*key)
+        link = getattr(self.files, "link", None)  # a staged site hard-links the kept file: no copy
+        if link is None or not self.kept.linkable(kept) or not link(target, kept.path):
+            try:
+                data = kept.path.read_bytes()
+            except OSError:
+                return None
+            if len(data) != kept.path.stat().st_size:
+                return None
+            self.files.write(target, data)
+        for name, part in parts.items():
+            self.splitter.given_elsewhere(name)
+            self.files.write(layout.shared_path(name), part)
+        if kept.split:
+            self.bases.setdefault(group, (key, self.shelf.identity(key)))
+        self.kept_hits += 1
+        return kept.sha256
+
+
 def published_contents(records: Records, graph: Graph, channels: Iterable[str], files: SiteFiles,
                        cache_dir: Path | None = None, layout_name: str = SELF_CONTAINED) -> PublishedContents:
     """Write the contents files, their shared files and the change file of every pair
@@ -245,18 +322,14 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str], 
         uses[older, arch] += 1
         uses[newer, arch] += 1
     cache = ChangesCache(cache_dir)
-    splitter = SharedSplitter(layout_name)
+    contents = _ContentsWriter(shelf, files, ContentsFileCache(cache_dir), layout_name)
     digests: dict[Key, bytes] = {}  # of each contents file: a change file is kept by its two sides'
     published: dict[tuple[str, str, str], str] = {}
     diffs = _Diffs(files, uses)
     try:
         for key in sorted(shelf, key=lambda k: (k[1], versions.sort_key(k[0]))):
             version, arch = key
-            data, shared = splitter.split(shelf.record(key), _minor_text(version))
-            for path, part in shared.items():
-                files.write(path, part)
-            files.write(layout.contents_path(version, arch), data)
-            digests[key] = hashlib.sha256(data).digest()
+            digests[key] = contents.write(key)
             for older in into.get(key, []):
                 old = (older, arch)
                 change = cache.get(digests[old], digests[key], older, version) if cache.directory else None

@@ -45,6 +45,11 @@ def shared_file(value: Any) -> tuple[str, bytes]:
     return hashlib.sha256(data).hexdigest(), data
 
 
+def splits(record: dict[str, Any]) -> bool:
+    """Whether ``record`` has shared parts (an error record, or one without the bulk keys, has none)."""
+    return "error" not in record and all(key in record for key in WHOLE + PATCHED)
+
+
 @dataclass
 class SharedSplitter:
     """Splits records into contents files and shared files. Records of one (arch, minor) come in
@@ -55,24 +60,40 @@ class SharedSplitter:
 
     def split(self, record: dict[str, Any], minor: str) -> tuple[bytes, dict[str, bytes]]:
         """(``contents.json`` bytes, {site path: bytes} of the shared files not given before)."""
-        if "error" in record or not all(key in record for key in WHOLE + PATCHED):
-            return orjson.dumps(record) + b"\n", {}
+        data, new, _ = self.split_named(record, minor)
+        return data, new
+
+    def split_named(self, record: dict[str, Any], minor: str) -> tuple[bytes, dict[str, bytes], list[str]]:
+        """:meth:`split`, and the hex names of every shared file the contents file names."""
+        if not splits(record):
+            return orjson.dumps(record) + b"\n", {}, []
         # a null graph (the CVO would refuse the payload) stays inline: it says so in four bytes
         whole = WHOLE + tuple(key for key in GRAPHS if record.get(key) is not None) if self.layout == SHARED \
             else WHOLE
         inline = {key: value for key, value in record.items() if key not in whole + PATCHED}
         refs: dict[str, Any] = {}
         new: dict[str, bytes] = {}
+        names: list[str] = []
         for key in record:
             if key in whole:
                 hex_name, data = shared_file(record[key])
                 refs[key] = hex_name
                 self._give(new, hex_name, data)
+                names.append(hex_name)
             elif key in PATCHED:
                 refs[key] = self._patched(record, key, minor, new)
+                names.append(refs[key]["base"])
         inline[SHARED_KEY] = refs
         # a group's base table is held only while its group is written: the next group replaces it
-        return orjson.dumps(inline) + b"\n", new
+        return orjson.dumps(inline) + b"\n", new, names
+
+    def given_elsewhere(self, hex_name: str) -> None:
+        """``hex_name`` was written by someone else (a kept contents file's shared file)."""
+        self.given.add(hex_name)
+
+    def holds_base(self, arch: str, minor: str) -> bool:
+        """Whether the base tables of the (arch, minor) group are held (its first record was split here)."""
+        return all((arch, minor, key) in self.bases for key in PATCHED)
 
     def _give(self, new: dict[str, bytes], hex_name: str, data: bytes) -> None:
         if hex_name not in self.given:

@@ -1,0 +1,143 @@
+"""A rebuild copies unchanged contents files (and their shared files) from --cache-dir without reading
+the records, and makes new ones for what changed (publish/contents_file_cache.py, the record cache's
+summaries in registry/contents_reading.py).
+
+Every build here is held to the files the writer makes with no cache at all, byte for byte, in both
+layouts; the records a rebuild must not read are overwritten with bytes of the same size that are not
+JSON, so a read of one fails the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from site_gen.contents.release_contents import release_contents
+from site_gen.model.graph import Graph
+from site_gen.publish.record_shelf import RecordShelf, shelf_of
+from site_gen.publish.release_contents_files import MemoryFiles, published_contents
+from site_gen.publish.shared_parts import LAYOUTS
+from site_gen.registry.contents_reading import RecordCache
+from site_gen.registry.payload_images import PayloadRequest
+
+from release_payloads import payload_tree
+
+RELEASES = [("4.16.3", "amd64"), ("4.16.4", "amd64"), ("4.16.5", "amd64"), ("4.16.3", "arm64"), ("4.17.1", "amd64")]
+_RECORDS: dict[tuple[str, str, int], dict] = {}
+
+
+def record(version: str, arch: str, manifests: int = 170) -> dict:
+    if (version, arch, manifests) not in _RECORDS:
+        _RECORDS[version, arch, manifests] = release_contents(payload_tree(version, arch, manifests=manifests))
+    return _RECORDS[version, arch, manifests]
+
+
+def request(version: str, arch: str, image: str = "") -> PayloadRequest:
+    digest = hashlib.sha256(f"{version}-{arch}-{image}".encode()).hexdigest()
+    return PayloadRequest(version, arch, f"sha256:{digest}", f"example.com/release@sha256:{digest}")
+
+
+def reference(records: dict, layout_name: str) -> dict[str, bytes]:
+    """What the writer publishes with no cache."""
+    files = MemoryFiles()
+    published_contents(shelf_of(records), Graph(), [], files, None, layout_name)
+    return files.files
+
+
+def shelf_from_cache(cache: Path, wanted: dict[tuple[str, str], tuple[PayloadRequest, dict]]) -> RecordShelf:
+    """The shelf the reader makes: a cached record as its summary, the others read and kept."""
+    records, shelf = RecordCache(cache), RecordShelf(cache)
+    for key, (asked, whole) in sorted(wanted.items()):
+        found = records.get(asked)
+        if found is None:
+            place, data = records.put(asked, whole)
+            shelf.put(key, whole, place=place, data=data, identity=records.key(asked))
+        else:
+            assert set(found[0]) == {"version", "arch", "digest"}  # the summary, not the record
+            shelf.put(key, found[0], place=found[1], identity=records.key(asked))
+    return shelf
+
+
+def unreadable(cache: Path, requests: list[PayloadRequest]) -> None:
+    """Overwrite the cached records of ``requests`` with as many bytes that are not JSON."""
+    records = RecordCache(cache)
+    for asked in requests:
+        path = records.files.path(records.key(asked))
+        assert path is not None
+        path.write_bytes(b"!" * path.stat().st_size)
+
+
+def build(cache: Path, wanted: dict, layout_name: str) -> dict[str, bytes]:
+    files = MemoryFiles()
+    published_contents(shelf_from_cache(cache, wanted), Graph(), [], files, cache, layout_name)
+    return files.files
+
+
+def wanted_of(releases: list[tuple[str, str]], **images: str) -> dict:
+    return {(v, a): (request(v, a, images.get(f"{v}-{a}", "")), record(v, a, 210 if images.get(f"{v}-{a}") else 170))
+            for v, a in releases}
+
+
+@pytest.mark.parametrize("layout_name", LAYOUTS)
+def test_a_rebuild_copies_every_unchanged_file_without_reading_a_record(tmp_path, layout_name):
+    wanted = wanted_of(RELEASES)
+    expected = reference({key: whole for key, (_, whole) in wanted.items()}, layout_name)
+    assert any("/shared/" in path for path in expected)
+    assert build(tmp_path / "cache", wanted, layout_name) == expected  # cold
+    unreadable(tmp_path / "cache", [asked for asked, _ in wanted.values()])
+    assert build(tmp_path / "cache", wanted, layout_name) == expected  # rebuild: no record read
+
+
+@pytest.mark.parametrize("layout_name", LAYOUTS)
+def test_a_new_release_a_new_image_or_a_new_group_base_gives_new_files(tmp_path, layout_name):
+    cache = tmp_path / "cache"
+    build(cache, wanted_of(RELEASES), layout_name)
+    for releases, images in [
+        (RELEASES + [("4.16.6", "amd64")], {}),                      # a new z-stream: the base is copied
+        (RELEASES, {"4.16.4-amd64": "rebuilt"}),                     # a record's image replaced
+        (RELEASES, {"4.16.3-amd64": "rebuilt"}),                     # the group's base replaced
+        ([("4.16.2", "amd64")] + RELEASES, {}),                      # an older release: a new base
+        ([key for key in RELEASES if key != ("4.16.3", "amd64")], {}),  # the base gone
+    ]:
+        wanted = wanted_of(releases, **images)
+        expected = reference({key: whole for key, (_, whole) in wanted.items()}, layout_name)
+        assert build(cache, wanted, layout_name) == expected, (releases, images)
+
+
+def test_the_record_cache_keeps_a_summary_and_a_truncated_record_is_a_miss(tmp_path):
+    records = RecordCache(tmp_path)
+    asked = request("4.16.3", "amd64")
+    whole = record("4.16.3", "amd64")
+    place, data = records.put(asked, whole)
+    assert place is not None
+    found = records.get(asked)
+    assert found is not None and found[0] == {key: whole[key] for key in ("version", "arch", "digest")}
+    assert found[1] == place
+    place.write_bytes(data[:-1])
+    assert records.get(asked) is None
+    place.write_bytes(data)
+    summary_path = records.summaries.path(records.key(asked))
+    assert summary_path is not None
+    summary_path.unlink()  # no summary (an older cache): the record is read, its summary kept again
+    found = records.get(asked)
+    assert found is not None and found[0] == whole
+    assert summary_path.exists()
+
+
+def test_a_staged_rebuild_links_the_kept_file_readable_by_a_server(tmp_path):
+    from site_gen import layout
+    from site_gen.pipeline.steps import _StagedFiles
+    from site_gen.publish.staging import StagedSite
+
+    wanted = wanted_of(RELEASES[:2])
+    expected = reference({key: whole for key, (_, whole) in wanted.items()}, "self-contained")
+    cache = tmp_path / "cache"
+    build(cache, wanted, "self-contained")
+    with StagedSite(tmp_path / "out", []) as site:
+        published_contents(shelf_from_cache(cache, wanted), Graph(), [], _StagedFiles(site), cache)
+    for version, arch in RELEASES[:2]:
+        path = tmp_path / "out" / layout.contents_path(version, arch)
+        assert path.read_bytes() == expected[layout.contents_path(version, arch)]
+        assert path.stat().st_nlink == 2 and path.stat().st_mode & 0o777 == 0o644  # linked from the cache
