@@ -72,8 +72,8 @@ def test_the_planner_and_the_compare_page_read_one_index(site):
     """One index of release contents (layout.RELEASE_CONTENTS_INDEX) for both pages: no per-arch
     releases/contents-ARCH.json is written, and the planner's hops (Python and page JS) find their
     versions in the compare page's index, error records included."""
-    from site_gen.js_rules.v8_context import rules
     from site_gen.planner import hop_changes
+    from site_gen.planner.planner_js import planner_rules
 
     assert sorted(p.name for p in (site / layout.RELEASES_DIR).glob("contents-*.json")) == []
     read = hop_changes.site_reader(site)
@@ -81,9 +81,9 @@ def test_the_planner_and_the_compare_page_read_one_index(site):
     assert hop_changes._index(read, "arm64") is None  # no contents for the arch: no changes on its hops
     index = orjson.loads((site / layout.RELEASE_CONTENTS_INDEX).read_bytes())
     index["unreadable"]["amd64"] = ["4.16.9"]
-    found = rules(*hop_changes.SCRIPTS).call("SiteGenPlannerHops.contentsVersions", index, "amd64")
+    found = planner_rules().call("SiteGenPlannerHops.contentsVersions", index, "amd64")
     assert sorted(found) == sorted([*VERSIONS, "4.16.9"])
-    assert rules(*hop_changes.SCRIPTS).call("SiteGenPlannerHops.contentsVersions", index, "s390x") is None
+    assert planner_rules().call("SiteGenPlannerHops.contentsVersions", index, "s390x") is None
 
 
 def test_the_compare_index_lists_the_readable_releases_and_where_their_files_are(site):
