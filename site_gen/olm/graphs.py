@@ -6,6 +6,7 @@ bundle in two channels is two nodes, each with the edges of its own channel's en
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import blang
@@ -239,8 +240,12 @@ def v0_candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], 
     in channel order, those whose skipRange holds its version or that replace or skip its
     name; a bundle carrying the legacy ``olm.deprecated`` is prohibited. ``reading`` holds the
     channel's skipRanges and versions."""
+    return list(_candidates(nodes, order, current, reading))
+
+
+def _candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], current: int,
+                reading: blang.Reading) -> Iterator[int]:
     installed = nodes[current]
-    result = []
     for candidate in order:
         if candidate == current:
             continue
@@ -250,16 +255,16 @@ def v0_candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], 
         entry = node.entry
         if (entry.replaces == installed.name or installed.name in entry.skips
                 or _holds(entry, installed, reading)):
-            result.append(candidate)
-    return result
+            yield candidate
 
 
 def _v0_updates(nodes: list[Node], order: tuple[int, ...], reading: blang.Reading) -> dict[int, int]:
+    """Each node's first candidate (the one OLM v0 picks)."""
     updates = {}
     for current in range(len(nodes)):
-        candidates = v0_candidates(nodes, order, current, reading)
-        if candidates:
-            updates[current] = candidates[0]
+        chosen = next(_candidates(nodes, order, current, reading), None)
+        if chosen is not None:
+            updates[current] = chosen
     return updates
 
 
