@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .blang import Reading
 from .catalog_model import Bundle, Catalog, Channel, Package
 from .deprecations import PackageDeprecations, package_deprecations
-from .graphs import ChannelGraph, channel_graph
+from .graphs import ChannelGraph, blang_reading, channel_graph
 from .validation import Validation, validate
 
 
@@ -44,9 +45,11 @@ class CatalogView:
         return sum(len(view.graphs) for view in self.packages)
 
 
-def graphs_of(channels: dict[str, Channel], bundles: dict[str, Bundle], valid: bool) -> dict[str, ChannelGraph]:
-    """The graph of each channel; OLM v0's choices only when the package is valid."""
-    return {name: channel_graph(channel, bundles, with_updates=valid)
+def graphs_of(channels: dict[str, Channel], bundles: dict[str, Bundle], valid: bool,
+              reading: Reading | None = None) -> dict[str, ChannelGraph]:
+    """The graph of each channel; OLM v0's choices only when the package is valid (``reading``: as
+    channel_graph's)."""
+    return {name: channel_graph(channel, bundles, with_updates=valid, reading=reading)
             for name, channel in sorted(channels.items(), key=lambda item: item[0].encode())}
 
 
@@ -64,10 +67,11 @@ def package_views(catalog: Catalog, validation: Validation) -> list[PackageView]
     for bundle in catalog.bundles:
         if bundle.package in bundles:
             bundles[bundle.package].setdefault(bundle.name, bundle)
+    reading = validation.semver if validation.semver is not None else blang_reading(catalog)
     views = []
     for name in sorted(packages, key=str.encode):
         valid = validation.package_valid(name)
-        graphs = graphs_of(channels[name], bundles[name], valid)
+        graphs = graphs_of(channels[name], bundles[name], valid, reading)
         views.append(PackageView(packages[name], channels[name], bundles[name], package_deprecations(catalog, name),
                                  valid, validation.package_error(name), graphs))
     return views

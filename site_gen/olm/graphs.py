@@ -6,10 +6,11 @@ bundle in two channels is two nodes, each with the edges of its own channel's en
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import blang
-from .catalog_model import Bundle, Channel, Entry
+from .catalog_model import Bundle, Catalog, Channel, Entry
 
 KINDS = ("replaces", "skips", "skipRange")
 
@@ -50,29 +51,36 @@ class ChannelGraph:
     skipped: frozenset[int]        # nodes named in some entry's skips
 
 
-def _version(bundle: Bundle | None) -> blang.Version | None:
-    if bundle is None:
-        return None
-    try:
-        return blang.parse(bundle.version)
-    except blang.SemverError:
-        return None
+def blang_reading(catalog: Catalog) -> blang.Reading:
+    """blang's answers for all of ``catalog`` in one call: every bundle's version, and every entry's
+    skipRange tested against the versions of its channel (the bundles of the channel's package that
+    its entries name), as :func:`channel_graph` and validation ask them."""
+    bundles: dict[tuple[str, str], str] = {}
+    for bundle in catalog.bundles:
+        bundles.setdefault((bundle.package, bundle.name), bundle.version)
+    ranges: list[tuple[str, list[str]]] = []
+    for channel in catalog.channels:
+        versions = [version for entry in channel.entries
+                    if (version := bundles.get((channel.package, entry.name))) is not None]
+        ranges.extend((entry.skip_range, versions) for entry in channel.entries if entry.skip_range)
+    return blang.read([bundle.version for bundle in catalog.bundles], ranges)
+
+
+def _channel_reading(channel: Channel, bundles: dict[str, Bundle]) -> blang.Reading:
+    versions = [bundle.version for entry in channel.entries if (bundle := bundles.get(entry.name)) is not None]
+    return blang.read(versions, [(entry.skip_range, versions) for entry in channel.entries if entry.skip_range])
 
 
 def _node_key(node: Node) -> tuple:
     # Bundle.Compare: version, then a release above none, then release; then name for a total order
-    version = (0, blang.sort_key(node.version)) if node.version is not None else (1, (node.version_text,))
+    version = (0, node.version.rank) if node.version is not None else (1, node.version_text)
     release = node.bundle.release if node.bundle else ""
     return (version, 1 if release else 0, release, node.name.encode())
 
 
-def _skip_range(entry: Entry) -> blang.Range | None:
-    if not entry.skip_range:
-        return None
-    try:
-        return blang.parse_range(entry.skip_range)
-    except blang.SemverError:
-        return None  # opm rejects it (validation); OLM's resolver silently ignores it
+def _holds(entry: Entry, node: Node, reading: blang.Reading) -> bool:
+    # a skipRange opm rejects (validation says so) holds nothing: OLM's resolver silently ignores it
+    return bool(entry.skip_range) and node.version is not None and reading.holds(entry.skip_range, node.version_text)
 
 
 def once_by_name(entries: tuple[Entry, ...]) -> tuple[Entry, ...]:
@@ -125,24 +133,27 @@ def replaces_chain_error(entries: tuple[Entry, ...]) -> str | None:
     return None
 
 
-def entry_errors(entries: tuple[Entry, ...]) -> list[str]:
-    """opm's per-entry rules of a channel (model.go Bundle.Validate, the entry's part)."""
+def entry_errors(entries: tuple[Entry, ...], reading: blang.Reading | None = None) -> list[str]:
+    """opm's per-entry rules of a channel (model.go Bundle.Validate, the entry's part); ``reading``
+    holds the entries' skipRanges (read here when not given)."""
+    if reading is None:
+        reading = blang.read((), [(entry.skip_range, ()) for entry in entries if entry.skip_range])
     errors = []
     for entry in entries:
         for index, skip in enumerate(entry.skips):
             if not skip:
                 errors.append(f"invalid bundle {entry.name!r}: skip[{index}] is empty")
-        if entry.skip_range and (reason := blang.range_error(entry.skip_range)):
+        if entry.skip_range and (reason := reading.range_error(entry.skip_range)):
             errors.append(f"invalid bundle {entry.name!r}: invalid skipRange {entry.skip_range!r}: {reason}")
     return errors
 
 
-def channel_error(entries: tuple[Entry, ...]) -> str | None:
-    """Everything opm says against a channel's own entries, or None."""
+def channel_error(entries: tuple[Entry, ...], reading: blang.Reading | None = None) -> str | None:
+    """Everything opm says against a channel's own entries, or None (``reading``: as entry_errors)."""
     if not entries:
         return "channel must contain at least one bundle"
     entries = once_by_name(entries)
-    problems = [replaces_chain_error(entries)] + entry_errors(entries)
+    problems = [replaces_chain_error(entries)] + entry_errors(entries, reading)
     return "; ".join(problem for problem in problems if problem) or None
 
 
@@ -176,27 +187,31 @@ def v0_channel_order(entries: tuple[Entry, ...]) -> tuple[list[str], str | None]
     return chains[0], None
 
 
-def channel_graph(channel: Channel, bundles: dict[str, Bundle], with_updates: bool = True) -> ChannelGraph:
+def channel_graph(channel: Channel, bundles: dict[str, Bundle], with_updates: bool = True,
+                  reading: blang.Reading | None = None) -> ChannelGraph:
     """The graph of ``channel``; ``bundles`` are its package's bundles by name. ``updates``
-    stay empty unless ``with_updates`` (the caller passes the package's validity)."""
+    stay empty unless ``with_updates`` (the caller passes the package's validity). ``reading``:
+    blang's answers (:func:`blang_reading` of the catalog), asked here for this channel when not given."""
+    if reading is None:
+        reading = _channel_reading(channel, bundles)
     unique: dict[str, Entry] = {}
     for entry in channel.entries:
         unique.setdefault(entry.name, entry)
-    nodes = sorted((Node(entry, bundles.get(entry.name), _version(bundles.get(entry.name)))
-                    for entry in unique.values()), key=_node_key)
+    nodes = sorted((Node(entry, bundle, reading.version(bundle.version) if bundle is not None else None)
+                    for entry in unique.values() for bundle in [bundles.get(entry.name)]), key=_node_key)
     index = {node.name: position for position, node in enumerate(nodes)}
-    edges = _edges(nodes, index)
-    error = channel_error(channel.entries)
+    edges = _edges(nodes, index, reading)
+    error = channel_error(channel.entries, reading)
     head, _ = head_of(channel.entries)
     order_names, v0_error = v0_channel_order(tuple(unique.values()))
     order = tuple(index[name] for name in order_names)
     skipped = frozenset(index[skip] for node in nodes for skip in node.entry.skips if skip in index)
-    updates = _v0_updates(nodes, order) if with_updates and not v0_error else {}
+    updates = _v0_updates(nodes, order, reading) if with_updates and not v0_error else {}
     return ChannelGraph(channel.package, channel.name, tuple(nodes), edges,
                         index[head.name] if head is not None else None, error, order, v0_error, updates, skipped)
 
 
-def _edges(nodes: list[Node], index: dict[str, int]) -> tuple[Edge, ...]:
+def _edges(nodes: list[Node], index: dict[str, int], reading: blang.Reading) -> tuple[Edge, ...]:
     kinds: dict[tuple[int, int], list[str]] = {}
     for target, node in enumerate(nodes):
         entry = node.entry
@@ -204,10 +219,8 @@ def _edges(nodes: list[Node], index: dict[str, int]) -> tuple[Edge, ...]:
         if entry.replaces in index:
             found.append((index[entry.replaces], "replaces"))
         found.extend((index[skip], "skips") for skip in dict.fromkeys(entry.skips) if skip in index)
-        matches = _skip_range(entry)
-        if matches is not None:
-            found.extend((source, "skipRange") for source, other in enumerate(nodes)
-                         if other.version is not None and matches(other.version))
+        if entry.skip_range:
+            found.extend((source, "skipRange") for source, other in enumerate(nodes) if _holds(entry, other, reading))
         for source, kind in found:
             if source != target and kind not in kinds.setdefault((source, target), []):
                 kinds[(source, target)].append(kind)
@@ -215,18 +228,24 @@ def _edges(nodes: list[Node], index: dict[str, int]) -> tuple[Edge, ...]:
     for (source, target), names in sorted(kinds.items()):
         ordered = [kind for kind in KINDS if kind in names]
         lower, upper = nodes[source].version, nodes[target].version
-        if lower is not None and upper is not None and blang.compare(upper, lower) < 0:
+        if lower is not None and upper is not None and upper.rank < lower.rank:
             ordered.append("downgrade")
         edges.append(Edge(source, target, tuple(ordered)))
     return tuple(edges)
 
 
-def v0_candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], current: int) -> list[int]:
+def v0_candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], current: int,
+                  reading: blang.Reading) -> list[int]:
     """The entries OLM v0 may move ``current`` to, most preferred first (spec §3.1 steps 3-4):
     in channel order, those whose skipRange holds its version or that replace or skip its
-    name; a bundle carrying the legacy ``olm.deprecated`` is prohibited."""
+    name; a bundle carrying the legacy ``olm.deprecated`` is prohibited. ``reading`` holds the
+    channel's skipRanges and versions."""
+    return list(_candidates(nodes, order, current, reading))
+
+
+def _candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], current: int,
+                reading: blang.Reading) -> Iterator[int]:
     installed = nodes[current]
-    result = []
     for candidate in order:
         if candidate == current:
             continue
@@ -234,19 +253,18 @@ def v0_candidates(nodes: tuple[Node, ...] | list[Node], order: tuple[int, ...], 
         if node.bundle is not None and node.bundle.legacy_deprecated:
             continue
         entry = node.entry
-        matches = _skip_range(entry)
         if (entry.replaces == installed.name or installed.name in entry.skips
-                or (matches is not None and installed.version is not None and matches(installed.version))):
-            result.append(candidate)
-    return result
+                or _holds(entry, installed, reading)):
+            yield candidate
 
 
-def _v0_updates(nodes: list[Node], order: tuple[int, ...]) -> dict[int, int]:
+def _v0_updates(nodes: list[Node], order: tuple[int, ...], reading: blang.Reading) -> dict[int, int]:
+    """Each node's first candidate (the one OLM v0 picks)."""
     updates = {}
     for current in range(len(nodes)):
-        candidates = v0_candidates(nodes, order, current)
-        if candidates:
-            updates[current] = candidates[0]
+        chosen = next(_candidates(nodes, order, current, reading), None)
+        if chosen is not None:
+            updates[current] = chosen
     return updates
 
 

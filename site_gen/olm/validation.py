@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from . import blang
 from .catalog_model import Bundle, Catalog, Origin
-from .graphs import channel_error
+from .graphs import blang_reading, channel_error
 from .references import image_error
 
 _DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
@@ -35,6 +35,7 @@ class Validation:
     catalog: list[Problem] = field(default_factory=list)        # not about one known package
     packages: dict[str, list[Problem]] = field(default_factory=lambda: defaultdict(list))
     channels: dict[tuple[str, str], list[Problem]] = field(default_factory=lambda: defaultdict(list))
+    semver: blang.Reading | None = None  # blang's answers about the catalog, for its graphs too
 
     def package_valid(self, package: str) -> bool:
         return not self.packages.get(package) and not any(
@@ -72,10 +73,11 @@ class Validation:
 
 def validate(catalog: Catalog) -> Validation:
     """Every problem ``opm validate`` would raise about ``catalog``."""
-    result = Validation()
+    reading = blang_reading(catalog)  # one call for the whole catalog
+    result = Validation(semver=reading)
     known = _packages(catalog, result)
     channels_of = _channels(catalog, known, result)
-    bundles_of = _bundles(catalog, known, result)
+    bundles_of = _bundles(catalog, known, result, reading)
     for name in sorted(known):
         _package_model(catalog, name, channels_of[name], bundles_of[name], result)
     _deprecations(catalog, known, channels_of, bundles_of, result)
@@ -131,7 +133,8 @@ def _channels(catalog: Catalog, known: dict[str, Origin], result: Validation) ->
     return channels_of
 
 
-def _bundles(catalog: Catalog, known: dict[str, Origin], result: Validation) -> dict[str, dict[str, Bundle]]:
+def _bundles(catalog: Catalog, known: dict[str, Origin], result: Validation,
+             reading: blang.Reading) -> dict[str, dict[str, Bundle]]:
     bundles_of: dict[str, dict[str, Bundle]] = defaultdict(dict)
     for bundle in catalog.bundles:
         if not bundle.package:
@@ -147,12 +150,12 @@ def _bundles(catalog: Catalog, known: dict[str, Origin], result: Validation) -> 
                                     bundle.origin))
             continue
         bundles_of[bundle.package][bundle.name] = bundle
-        for message in _bundle_problems(bundle):
+        for message in _bundle_problems(bundle, reading):
             problems.append(Problem(f"invalid bundle {bundle.name!r}: {message}", bundle.origin))
     return bundles_of
 
 
-def _bundle_problems(bundle: Bundle) -> list[str]:
+def _bundle_problems(bundle: Bundle, reading: blang.Reading) -> list[str]:
     problems = list(bundle.property_errors)
     if not bundle.name:
         problems.append("name must be set")
@@ -162,12 +165,11 @@ def _bundle_problems(bundle: Bundle) -> list[str]:
         package_name, version, release = bundle.package_properties[0]
         if package_name != bundle.package:
             problems.append(f"package {bundle.package!r} does not match \"olm.package\" property {package_name!r}")
-        try:
-            parsed = blang.parse(version)
-            if parsed.build and release:
-                problems.append(f"cannot use build metadata in version {version!r} with a release")
-        except blang.SemverError as exc:
-            problems.append(f"error parsing bundle {bundle.name!r} version {version!r}: {exc}")
+        parsed = reading.versions[version]
+        if isinstance(parsed, str):
+            problems.append(f"error parsing bundle {bundle.name!r} version {version!r}: {parsed}")
+        elif parsed.build and release:
+            problems.append(f"cannot use build metadata in version {version!r} with a release")
     if bundle.image:
         if reason := image_error(bundle.image):
             problems.append(f"invalid image pull spec {bundle.image!r}: {reason}")
@@ -206,7 +208,7 @@ def _package_model(catalog: Catalog, name: str, channels: dict, bundles: dict[st
         shown = ", ".join(f"{version}: [{' '.join(names)}]" for version, names in duplicates.items())
         problems.append(Problem(f"duplicate versions found in bundles: {shown}", package.origin))
     for channel in channels.values():
-        if error := channel_error(channel.entries):
+        if error := channel_error(channel.entries, result.semver):
             result.channels[(name, channel.name)].append(Problem(error, channel.origin))
 
 

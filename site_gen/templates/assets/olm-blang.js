@@ -1,7 +1,8 @@
-/* Versions and skipRanges exactly as blang/semver v4 reads them (OLM's and opm's library): the rules of
-   site_gen/olm/blang.py (the build's), step for step, held to it by tests/olm/test_blang_js.py. The
-   operator checker needs them where OLM tests a skipRange against an installed version the channel
-   does not list. Numbers are BigInts, as blang's are uint64. */
+/* Versions and skipRanges exactly as blang/semver v4 reads them (OLM's and opm's library), written once:
+   the operator checker's page uses them where OLM tests a skipRange against an installed version the
+   channel does not list, and the build asks them through site_gen/olm/blang.py (readAll, one call per
+   catalog), so every message here is published text (channel errors, bundle version errors, gate
+   errors) and must not change. Numbers are BigInts, as blang's are uint64. */
 "use strict";
 
 const SiteGenBlang = (() => {
@@ -14,6 +15,29 @@ const SiteGenBlang = (() => {
     "\v": "\\v", '"': '\\"', "\\": "\\\\"};
   const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
   const hex = (code, width) => code.toString(16).padStart(width, "0");
+  // the characters the build's messages have always trimmed as white space (Python's str.strip())
+  const SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+  const EDGE_SPACE = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
+  const strip = (text) => text.replace(EDGE_SPACE, "");
+
+  /* A text quoted as the build's messages have always quoted a token: Python's repr of a str. */
+  function pyRepr(text) {
+    const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+    let out = "";
+    for (const char of text) {
+      const code = char.codePointAt(0);
+      if (char === quote || char === "\\") out += "\\" + char;
+      else if (char === "\t") out += "\\t";
+      else if (char === "\n") out += "\\n";
+      else if (char === "\r") out += "\\r";
+      else if (code < 0x20 || code === 0x7f) out += "\\x" + hex(code, 2);
+      else if (code < 0x7f || !UNPRINTABLE.test(char)) out += char;
+      else if (code <= 0xff) out += "\\x" + hex(code, 2);
+      else if (code <= 0xffff) out += "\\u" + hex(code, 4);
+      else out += "\\U" + hex(code, 8);
+    }
+    return quote + out + quote;
+  }
 
   /* Go's %q, as blang's messages quote the offending text (blang.go_quote). */
   function goQuote(text) {
@@ -99,8 +123,8 @@ const SiteGenBlang = (() => {
 
   /* blang ParseTolerant: spaces and a leading "v" trimmed, leading zeroes dropped, "4.8" read as 4.8.0. */
   function parseTolerant(input) {
-    const parts = splitThree(input.trim().replace(/^v/, "")).map((part) => {
-      if (part.length <= 1) return part;
+    const parts = splitThree(strip(input).replace(/^v/, "")).map((part) => {
+      if (Array.from(part).length <= 1) return part;
       let stripped = part.replace(/^0+/, "");
       if (!stripped || !/[0-9]/.test(stripped[0])) stripped = "0" + stripped;
       return stripped;
@@ -181,16 +205,28 @@ const SiteGenBlang = (() => {
   function splitComparator(token) {
     const chars = Array.from(token);
     const index = chars.findIndex((char) => /\p{Nd}/u.test(char));
-    if (index < 0) throw new SemverError("Could not get version from string");
-    return [chars.slice(0, index).join("").trim(), chars.slice(index).join("")];
+    if (index < 0) throw new SemverError(`Could not get version from string: ${pyRepr(token)}`);
+    return [strip(chars.slice(0, index).join("")), chars.slice(index).join("")];
   }
 
-  /* Python's int() for what blang's Atoi might see here: digits, a sign, spaces, underscores between digits. */
+  /* A decimal digit's value, any script's: Unicode keeps each script's digits 0-9 in a row of ten. */
+  function digitValue(char) {
+    let code = char.codePointAt(0), before = 0;
+    while (/\p{Nd}/u.test(String.fromCodePoint(code - 1))) {
+      code--;
+      before++;
+    }
+    return String(before % 10);
+  }
+
+  /* The number the build has always read here (Python's int(): any script's digits, a sign, spaces,
+     underscores between digits); "" when it is none, as blang ignores that error. */
   function increment(version, position) {
     const parts = version.split(".");
     const part = parts[position];
-    if (part === undefined || !/^\s*[+-]?[0-9](?:_?[0-9])*\s*$/.test(part)) return "";
-    parts[position] = String(BigInt(part.trim().replaceAll("_", "")) + 1n);
+    if (part === undefined || !new RegExp(`^${SPACE}*[+-]?\\p{Nd}(?:_?\\p{Nd})*${SPACE}*$`, "u").test(part)) return "";
+    const digits = Array.from(strip(part).replaceAll("_", "")).map((char) => (/\p{Nd}/u.test(char) ? digitValue(char) : char));
+    parts[position] = String(BigInt(digits.join("")) + 1n);
     for (let later = position + 1; later < 3; later++) if (later < parts.length) parts[later] = "0";
     return parts.join(".");
   }
@@ -222,7 +258,9 @@ const SiteGenBlang = (() => {
       if (!expanded.length) throw new SemverError("empty alternative between '||'");
       return expanded.map((token) => {
         const [operator, versionText] = splitComparator(token);
-        if (!Object.hasOwn(COMPARATORS, operator)) throw new SemverError("Could not parse comparator");
+        if (!Object.hasOwn(COMPARATORS, operator)) {
+          throw new SemverError(`Could not parse comparator ${pyRepr(operator)} in ${pyRepr(token)}`);
+        }
         return [COMPARATORS[operator], parse(versionText)];
       });
     });
@@ -248,5 +286,52 @@ const SiteGenBlang = (() => {
     });
   }
 
-  return {SemverError, parse, parseTolerant, versionText, parseRange, matchAll};
+  /* The build's questions about a catalog, in one call (site_gen/olm/blang.py). Each version (read
+     strictly, or as ParseTolerant with `tolerant`) -> {error: blang's message} or {rank, major, minor,
+     patch, pre, build} with the numbers as decimal text and rank its place in blang's order among these
+     versions (equal versions share one). Each range question [range, version indexes] -> {error} or
+     the indexes among those whose version the range holds: a range is parsed once, and tested only
+     against the versions it is asked about (the build asks for the versions of the range's channels). */
+  function readAll(versions, questions, tolerant = false) {
+    const read = tolerant ? parseTolerant : parse;
+    const parsed = versions.map((text) => {
+      try {
+        return read(text);
+      } catch (error) {
+        if (error instanceof SemverError) return error;
+        throw error;
+      }
+    });
+    const valid = (index) => !(parsed[index] instanceof SemverError);
+    const order = parsed.map((_, index) => index).filter(valid);
+    order.sort((a, b) => compare(parsed[a], parsed[b]));
+    const ranks = new Map();
+    order.forEach((index, position) => {
+      const same = position > 0 && compare(parsed[order[position - 1]], parsed[index]) === 0;
+      ranks.set(index, same ? ranks.get(order[position - 1]) : position);
+    });
+    const tests = new Map();
+    const answers = questions.map(([text, indexes]) => {
+      if (!tests.has(text)) {
+        try {
+          tests.set(text, parseRange(text));
+        } catch (error) {
+          if (!(error instanceof SemverError)) throw error;
+          tests.set(text, error);
+        }
+      }
+      const test = tests.get(text);
+      if (test instanceof SemverError) return {error: test.message};
+      return indexes.filter((index) => valid(index) && test(parsed[index]));
+    });
+    return {
+      versions: parsed.map((version, index) => (!valid(index) ? {error: version.message} : {
+        rank: ranks.get(index), major: String(version.major), minor: String(version.minor),
+        patch: String(version.patch), pre: version.pre.map(String), build: version.build,
+      })),
+      ranges: answers,
+    };
+  }
+
+  return {SemverError, parse, parseTolerant, versionText, parseRange, matchAll, readAll, goQuote};
 })();
