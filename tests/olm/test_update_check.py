@@ -15,7 +15,7 @@ from site_gen.cli import main
 from site_gen.layout import site_paths_script
 from site_gen.olm.update_check import VERDICTS
 
-from blang_cases import HOSTILE_RANGES, VERSIONS, python_matches
+from blang_cases import HOSTILE_RANGES, VERSIONS, build_matches
 from conftest import OLM_CATALOGS, REPO, needs_catalogs
 from operator_corpus import build_site, load_corpus, terminal_answer, verify_answer
 from site_helpers import DESKTOP, PHONE, chromium, serve
@@ -298,8 +298,9 @@ def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
 
 # ----------------------------------------------------------------------------- blang in the browser
 @pytest.mark.browser
-def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
-    """olm-blang.js (the skipRange test of a bundle the target channel lacks) against site_gen/olm/blang.py,
+def test_the_page_reads_ranges_as_the_build_does(demo_site):
+    """olm-blang.js in the browser (the skipRange test of a bundle the target channel lacks) against the
+    build's reading of the same script in V8 (site_gen/olm/blang.py),
     on blang's quirks and on every skipRange of the shared catalogs."""
     ranges, versions = list(HOSTILE_RANGES), list(VERSIONS)
     if OLM_CATALOGS.is_dir():
@@ -320,7 +321,7 @@ def test_the_pages_blang_reads_ranges_as_the_python_does(demo_site):
             try { test = SiteGenBlang.parseRange(text); } catch (error) { return null; }
             return versions.map((version) => test(SiteGenBlang.parse(version)));
         })""", [ranges, versions])
-    assert shown == python_matches(ranges, versions)
+    assert shown == build_matches(ranges, versions)
     assert sum(result is None for result in shown) >= 8 and len(ranges) > len(HOSTILE_RANGES)
 
 

@@ -58,4 +58,3 @@ def build_matches(ranges: list[str], versions: list[str]) -> list[list[bool | No
             for text in ranges]
 
 
-python_matches = build_matches  # the name the browser test (tests/olm/test_update_check.py) imports
