@@ -14,58 +14,28 @@ namespace an operator watches) are the same operator again and OLM's gate skips 
 are left out. A CSV with no Subscription (installed by hand, or OLM's own packageserver) still
 counts for the gate.
 
-Which operators the objects hold, and each CSV's maximum, are assets/cluster-operators.js's rules
-(run here through site_gen/js_rules, as the planner page runs them); the documents are read here with
-the cluster reader of cluster.py, whose messages the terminal prints.
+Reading the documents, which operators they hold and each CSV's maximum are assets/cluster-operators.js's
+rules, run here through site_gen/js_rules as the planner page runs them: the terminal and the page read a
+paste alike, refusals included.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..js_rules import JsError, JsRules
-from .cluster import ClusterError, Document, parse_document
+from .cluster import ClusterError, Document
 from .operator_findings import findings_rules
 
-EXPECTED = ("expected the output of “oc get subscriptions.operators.coreos.com,"
-            "clusterserviceversions.operators.coreos.com -A -o yaml”")
-# a YAML document separator: `---` alone on its line (a comment may follow), as `oc` writes them
-_SEPARATOR = re.compile(r"^---[ \t]*(?:#.*)?$", re.MULTILINE)
 
-
-def _documents_of(text: str) -> list[str]:
-    """The YAML documents of ``text`` (JSON is one document)."""
-    if text.lstrip().startswith(("{", "[")):
-        return [text]
-    parts = _SEPARATOR.split(text)
-    return [part for part in parts if part.strip() and not all(
-        line.strip() in ("", "...") or line.lstrip().startswith("#") for line in part.splitlines())]
-
-
-def parse_objects(text: str, not_mapping: str = "This is not a Kubernetes object: " + EXPECTED + ".") -> list[Document]:
-    """Every object of the text: the documents in order, a List's items in its place."""
-    objects: list[Document] = []
-    documents = _documents_of(text)
-    if not documents:
-        raise ClusterError("The text is empty: " + EXPECTED + ".")
-    for number, document_text in enumerate(documents, 1):
-        where = f"document {number}: " if len(documents) > 1 else ""
-        try:
-            document = parse_document(document_text, not_mapping)
-        except ClusterError as error:
-            raise ClusterError(where + error.message, error.detail) from None
-        if document.get("kind") == "List" or (isinstance(document.get("kind"), str)
-                                              and document["kind"].endswith("List") and "items" in document):
-            items = document.get("items")
-            if not isinstance(items, list):
-                raise ClusterError(f"{where}the List has no items: {EXPECTED}.")
-            for index, item in enumerate(items):
-                if not isinstance(item, dict):
-                    raise ClusterError(f"{where}item {index} of the List is not an object.")
-                objects.append(item)
-        else:
-            objects.append(document)
+def parse_objects(text: str, not_mapping: str | None = None) -> list[Document]:
+    """Every object of the text: the documents in order, a List's items in its place
+    (SiteGenClusterOperators.parseObjects, as the page reads what is pasted); ClusterError when the text
+    holds no usable object (``not_mapping``: the refusal of a document that is not a mapping)."""
+    parsed = _rules().call("SiteGenClusterOperators.parseObjectsOrRefusal", text, not_mapping)
+    if "error" in parsed:
+        raise ClusterError(parsed["error"], parsed["detail"])
+    objects: list[Document] = parsed["objects"]
     return objects
 
 

@@ -92,6 +92,17 @@ const SiteGenClusterOperators = (() => {
     return objects;
   }
 
+  /* parseObjects for a caller that cannot catch a ClusterError (the terminal, through js_rules): the
+     objects, or the refusal's message and the parser's detail. */
+  function parseObjectsOrRefusal(source, notMapping) {
+    try {
+      return {objects: parseObjects(source, notMapping ?? undefined)};
+    } catch (error) {
+      if (!(error instanceof ClusterError)) throw error;
+      return {error: error.message, detail: error.detail || ""};
+    }
+  }
+
   const nameOf = (item) => [text(field(item, "metadata", "namespace")) || "", text(field(item, "metadata", "name")) || ""];
   const key = (item) => JSON.stringify(nameOf(item));
 
@@ -348,6 +359,6 @@ const SiteGenClusterOperators = (() => {
     return answer;
   }
 
-  return {parseObjects, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, evaluateOperators,
+  return {parseObjects, parseObjectsOrRefusal, readOperators, splitCluster, hasOperators, maxOpenShiftVersion, evaluateOperators,
     attachOperators};
 })();
