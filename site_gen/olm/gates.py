@@ -7,13 +7,19 @@ it equals its truncation; ``4.8.1`` does not). An invalid value blocks. A valid 
 blocks when ``normalize(max) < normalize(current) + one minor``, with ``4.23``
 normalised to ``5.0``. A blocked cluster may still take patch updates, not minor or major.
 Which bundle on an operator's path lifts a block is update_check's (it reads the published JSON).
+
+The rules are written once, in assets/operator-rules.js (SiteGenOperatorRules: parseMaxVersion,
+normalize, blocksNextMinor), which the checker and planner pages run; the build asks the same script
+through site_gen/js_rules, once per distinct value (a catalog names few).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from . import blang
+from .update_check import operator_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,28 +28,18 @@ class MaxVersion:
     error: str | None = None
 
 
+@functools.lru_cache(maxsize=4096)
 def max_openshift_version(raw_values: tuple[str, ...]) -> MaxVersion:
     """Parse a bundle's ``olm.maxOpenShiftVersion`` values (their JSON texts) as OLM does."""
-    if not raw_values:
-        return MaxVersion(None)
-    if len(raw_values) > 1:
-        return MaxVersion(None, 'defining more than one "olm.maxOpenShiftVersion" property is not allowed')
-    text = raw_values[0].strip('"')
-    if not text:
-        return MaxVersion(None, 'value cannot be "" (an empty string)')
-    try:
-        version = blang.parse_tolerant(text)
-    except blang.SemverError as exc:
-        return MaxVersion(None, f'failed to parse "{text}" as semver: {exc}')
-    if version.patch or version.pre:
-        return MaxVersion(None, 'property olm.maxOpenShiftVersion must specify only <major>.<minor> version, '
-                                f'got invalid value {version}')
-    return MaxVersion((version.major, version.minor))
+    found = operator_rules().call("SiteGenOperatorRules.parseMaxVersion", list(raw_values))
+    value = found["value"]
+    return MaxVersion((value[0], value[1]) if value is not None else None, found["error"])
 
 
 def normalize(major: int, minor: int) -> tuple[int, int]:
     """OCP 4.23 and 5.0 are the same release."""
-    return (5, 0) if (major, minor) == (4, 23) else (major, minor)
+    found = operator_rules().call("SiteGenOperatorRules.normalize", major, minor)
+    return found[0], found[1]
 
 
 def cluster_minor(text: str) -> tuple[int, int]:
@@ -54,9 +50,6 @@ def cluster_minor(text: str) -> tuple[int, int]:
 
 def blocks(maximum: MaxVersion, current: tuple[int, int]) -> bool:
     """Whether a CSV with ``maximum`` makes OLM report Upgradeable=False on a cluster at ``current``."""
-    if maximum.error:
-        return True
-    if maximum.value is None:
-        return False
-    major, minor = current
-    return normalize(*maximum.value) < (major, minor + 1)
+    answer: bool = operator_rules().call("SiteGenOperatorRules.blocksNextMinor",
+                                         {"value": maximum.value, "error": maximum.error}, list(current))
+    return answer

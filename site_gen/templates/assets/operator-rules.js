@@ -42,6 +42,14 @@ const SiteGenOperatorRules = (() => {
     return {value: [Number(version.major), Number(version.minor)], error: null};
   }
 
+  /* whether a CSV with this maximum (parseMaxVersion's answer) makes OLM report Upgradeable=False on a
+     cluster at minor now: an invalid value blocks, a valid one below the next minor does. */
+  function blocksNextMinor(maximum, now) {
+    if (maximum.error) return true;
+    if (maximum.value === null) return false;
+    return less(normalize(...maximum.value), [now[0], now[1] + 1]);
+  }
+
   /* a channel file's io.openshift.maxOpenShiftVersion (one value,
      unquoted; invalid ones carry the .error key) read as OLM reads it ("4" is 4.0). */
   const publishedMaximum = (text) => parseMaxVersion(text ? [text] : []);
@@ -495,5 +503,5 @@ const SiteGenOperatorRules = (() => {
   }
 
   return {checkOperator, pathComponent, indexPath, channelPath, catalogFor, catalogFamilies, normalize, parseMinor,
-    parseMaxVersion, publishedMaximum};
+    parseMaxVersion, publishedMaximum, blocksNextMinor};
 })();
