@@ -109,15 +109,20 @@ def _arch(site: Path, versions: list[str], given: str | None) -> str:
     return common[0]
 
 
+def _bytes_of(path: Path, missing: str) -> bytes:
+    """The file's bytes, or _Unreadable naming it (``missing``: what its absence means)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise _Unreadable(f"{path}: error: {missing}") from None
+    except OSError as exc:
+        raise _Unreadable(f"{path}: error: {exc.strerror}") from None
+
+
 def _read(site: Path, version: str, arch: str) -> tuple[Path, bytes, dict[str, Any]]:
     """The contents file of ``version`` on ``arch``: its path, bytes and record."""
     path = site / contents_path(version, arch)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise _Unreadable(f"{path}: error: release {version} ({arch}) has no contents file") from None
-    except OSError as exc:
-        raise _Unreadable(f"{path}: error: {exc.strerror}") from None
+    data = _bytes_of(path, f"release {version} ({arch}) has no contents file")
     try:
         record = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -139,12 +144,7 @@ def _shared(site: Path, path: Path, data: bytes) -> dict[str, orjson.Fragment]:
     parts = {}
     for name in names:
         part = site / shared_path(name)
-        try:
-            content = part.read_bytes()
-        except FileNotFoundError:
-            raise _Unreadable(f"{part}: error: missing (the shared file {path} names)") from None
-        except OSError as exc:
-            raise _Unreadable(f"{part}: error: {exc.strerror}") from None
+        content = _bytes_of(part, f"missing (the shared file {path} names)")
         if hashlib.sha256(content).hexdigest() != name:
             raise _Unreadable(f"{part}: error: its bytes do not match their SHA-256 name (a damaged copy?)")
         parts[name] = orjson.Fragment(content)
