@@ -322,7 +322,8 @@ def test_the_page_reads_ranges_as_the_build_does(demo_site):
             return versions.map((version) => test(SiteGenBlang.parse(version)));
         })""", [ranges, versions])
     assert shown == build_matches(ranges, versions)
-    assert sum(result is None for result in shown) >= 8 and len(ranges) > len(HOSTILE_RANGES)
+    assert sum(result is None for result in shown) >= 8
+    assert len(ranges) > len(HOSTILE_RANGES) or not OLM_CATALOGS.is_dir()  # the real ranges asked too, when there
 
 
 @pytest.mark.browser
