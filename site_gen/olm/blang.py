@@ -122,9 +122,3 @@ def parse_tolerant(text: str) -> Version:
 def range_error(text: str) -> str | None:
     """Why blang rejects the range ``text``, or None when it parses."""
     return read((), [(text, ())]).range_error(text)
-
-
-def go_quote(text: str) -> str:
-    """Go's ``%q`` of a string, as blang's messages quote the offending text (the script's own)."""
-    quoted: str = _script().call("SiteGenBlang.goQuote", text)
-    return quoted

@@ -36,6 +36,7 @@ def max_openshift_version(raw_values: tuple[str, ...]) -> MaxVersion:
     return MaxVersion((value[0], value[1]) if value is not None else None, found["error"])
 
 
+@functools.lru_cache(maxsize=256)
 def normalize(major: int, minor: int) -> tuple[int, int]:
     """OCP 4.23 and 5.0 are the same release."""
     found = operator_rules().call("SiteGenOperatorRules.normalize", major, minor)
@@ -48,6 +49,7 @@ def cluster_minor(text: str) -> tuple[int, int]:
     return normalize(version.major, version.minor)
 
 
+@functools.lru_cache(maxsize=4096)
 def blocks(maximum: MaxVersion, current: tuple[int, int]) -> bool:
     """Whether a CSV with ``maximum`` makes OLM report Upgradeable=False on a cluster at ``current``."""
     answer: bool = operator_rules().call("SiteGenOperatorRules.blocksNextMinor",

@@ -17,7 +17,7 @@ from .data import PlannerData
 from .planner_js import call
 
 # A pasted ClusterVersion as parsed: JSON (or YAML made JSON-like), whatever the user gave.
-# Every field is checked where it is read (field, and the rules' own checks), so this is the JSON boundary.
+# Every field is checked where the rules read it, so this is the JSON boundary.
 Document = dict[str, Any]
 
 # SiteGenCluster.NOT_CLUSTER_VERSION, for callers that name it before any script runs
@@ -42,14 +42,6 @@ def parse_document(text: str, not_mapping: str) -> Document:
         raise ClusterError(parsed["error"], parsed["detail"] or "")
     document: Document = parsed["document"]
     return document
-
-
-def field(document: object, *path: str) -> Any:  # any JSON value (see Document)
-    """document[path[0]][path[1]]...; None where a step is not a mapping or lacks the key."""
-    value = document
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value
 
 
 def read_cluster(document: Document, payloads: dict[str, dict[str, str]] | orjson.Fragment | None) -> ClusterFacts:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from site_gen.olm.blang import go_quote
+from site_gen.js_rules import rules
 from site_gen.olm.gates import blocks, cluster_minor, max_openshift_version
 
 from conftest import TESTS
@@ -29,4 +29,4 @@ def test_the_gate_reads_and_compares_as_olm_does(case):
 
 
 def test_messages_quote_text_as_go_does():
-    assert go_quote('a"b\\c\n\x01é') == '"a\\"b\\\\c\\n\\x01é"'
+    assert rules("olm-blang.js").call("SiteGenBlang.goQuote", 'a"b\\c\n\x01é') == '"a\\"b\\\\c\\n\\x01é"'

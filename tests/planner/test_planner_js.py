@@ -19,11 +19,16 @@ from site_gen.model.errors import InputError
 from site_gen.planner.answer import SCOPE_CHOICES, Question, plan
 from site_gen.planner.cluster import NOT_CLUSTER_VERSION, ClusterError, parse_document, read_cluster
 from site_gen.planner.data import PlannerData, load_planner_data
-from site_gen.planner.eus import eus_procedure, procedure_heading
+from site_gen.planner.eus import procedure_heading
 from site_gen.planner.planner_js import call, planner_rules
 
 RISK = {"name": "EtcdStall", "message": "etcd may stall.", "url": "https://example.com/etcd", "types": ["Always"],
         "rules": [{"type": "Always"}], "page": ""}
+
+
+def eus_procedure(section, operators=None):
+    """The steps SiteGenPlanner.eusProcedure gives a route (the answer's own, for eus channels)."""
+    return call("SiteGenPlanner.eusProcedure", section, operators)
 
 
 def planner_file(versions: list[str], channels: dict[str, list[str]], recommended: list[tuple[str, str]],

@@ -39,7 +39,7 @@ const SiteGenBlang = (() => {
     return quote + out + quote;
   }
 
-  /* Go's %q, as blang's messages quote the offending text (blang.go_quote). */
+  /* Go's %q, as blang's messages quote the offending text. */
   function goQuote(text) {
     let out = "";
     for (const char of text) {
