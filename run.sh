@@ -4,7 +4,7 @@
 #   ./run.sh site [build options]   install, then build the embedded example into _site/
 #   ./run.sh test [pytest options]  install (test tools too), run ruff and mypy, then the whole test suite
 #   ./run.sh quick [pytest options] install, run ruff and mypy, then the tests that need no browser,
-#                                   nginx, registry or shared data and are not slow (about 1.5 min on 2 cores)
+#                                   nginx, registry or shared data and are not slow (3 to 4 min on 2 idle cores)
 #
 # Safe to run again: system packages are installed only when missing, and the
 # virtualenv is refreshed only when pyproject.toml or constraints.txt change.
