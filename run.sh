@@ -5,6 +5,8 @@
 #   ./run.sh test [pytest options]  install (test tools too), run ruff and mypy, then the whole test suite
 #   ./run.sh quick [pytest options] install, run ruff and mypy, then the tests that need no browser,
 #                                   nginx, registry or shared data and are not slow (3 to 4 min on 2 idle cores)
+#   ./run.sh core [pytest options]  install, run ruff, then the core loop: the tests above that are not
+#                                   heavy, the rules and models without whole builds (under a minute on 2 idle cores)
 #
 # Safe to run again: system packages are installed only when missing, and the
 # virtualenv is refreshed only when pyproject.toml or constraints.txt change.
@@ -18,6 +20,7 @@ TEST_PACKAGES=(graphviz chromium nginx shellcheck docker-registry apache2-utils 
 QUICK_PACKAGES=(graphviz shellcheck)              # the quick loop leaves out browser and nginx tests
 # The markers (pyproject.toml) of tests the quick loop leaves out.
 QUICK_MARKERS="not (browser or nginx or registry or real_data or slow)"
+CORE_MARKERS="not (browser or nginx or registry or real_data or slow or heavy)"
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -87,8 +90,16 @@ case "${1:-}" in
         # -n auto: one worker per core; these tests share no servers, so they spread safely.
         exec "$VENV/bin/python" -m pytest -n auto -m "$QUICK_MARKERS" "$@"
         ;;
+    core)
+        shift
+        apt_install "${QUICK_PACKAGES[@]}"
+        python_env ".[test]"
+        log "ruff check"
+        "$VENV/bin/ruff" check --quiet .
+        exec "$VENV/bin/python" -m pytest -n auto -m "$CORE_MARKERS" "$@"
+        ;;
     *)
-        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac

@@ -61,6 +61,7 @@ def test_a_child_that_dies_is_reported():
         map_in_two(job, list(range(MIN_ITEMS)))
 
 
+@pytest.mark.heavy
 def test_ctrl_c_while_waiting_for_the_child_is_a_keyboard_interrupt_and_the_child_is_reaped():
     # The pipe's descriptor must be closed once: closing it again in __exit__ turned the
     # KeyboardInterrupt into an OSError (EBADF) and left the child unreaped.

@@ -14,6 +14,8 @@ from site_gen.cli import main
 
 from conftest import REPO
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 
 def tree_digest(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()

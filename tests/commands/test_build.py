@@ -16,6 +16,8 @@ from site_gen.cli import main
 
 from conftest import EXAMPLE, REPO
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 GRAPHS = "api/upgrades_info/v1/graph"
 
 

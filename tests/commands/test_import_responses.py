@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import orjson
+import pytest
 import yaml
 
 from site_gen.cli import main
@@ -14,6 +15,7 @@ from conftest import EXAMPLE
 GRAPHS = "api/upgrades_info/v1/graph"
 
 
+@pytest.mark.heavy
 def test_round_trip_rebuilds_identical_graphs(tmp_path):
     """Build the example, import every published graph file, rebuild from the imported
     releases: every graph file is byte-identical. (Silently blocked edges are missing from
@@ -31,6 +33,7 @@ def test_round_trip_rebuilds_identical_graphs(tmp_path):
         assert (second / relative).read_bytes() == (first / relative).read_bytes(), relative
 
 
+@pytest.mark.heavy
 def test_imported_document_content(tmp_path):
     first = tmp_path / "first"
     assert main(["--graph-data", str(EXAMPLE), "--out", str(first), "--no-html", "-q"]) == 0

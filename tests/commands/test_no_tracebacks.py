@@ -31,6 +31,8 @@ from hostile import run_site_gen
 from planner_corpus import CLUSTERS_DIR, build_example_site
 from scenario import Scenario
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 # -- the JSON depth bound -------------------------------------------------------
 
 def nested(depth: int) -> list:

@@ -34,6 +34,7 @@ def serve_and_exit(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([*SERVE, *args], cwd=REPO, capture_output=True, text=True, timeout=30)
 
 
+@pytest.mark.heavy
 def test_serves_until_interrupted(site):
     process = serve(str(site), "--port", "0")
     try:
@@ -56,6 +57,7 @@ def test_serves_until_interrupted(site):
     assert f'"GET /{V1}?channel=eus-4.16&arch=s390x HTTP/1.1" 200' in err  # the access log
 
 
+@pytest.mark.heavy
 def test_a_missing_site_is_a_clear_error(tmp_path):
     result = serve_and_exit(str(tmp_path / "nowhere"))
     assert result.returncode == 1
@@ -63,6 +65,7 @@ def test_a_missing_site_is_a_clear_error(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.heavy
 def test_a_busy_port_is_a_clear_error(site):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -78,6 +81,7 @@ def test_help_says_when_to_use_nginx():
     assert result.returncode == 0 and "deploy/nginx/" in result.stdout
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("port", ["70000", "65536", "-1", "http", "8080.5"])
 def test_a_port_out_of_range_is_a_usage_error(site, port):
     """Refused by the argument parser with the reason, before anything is opened."""

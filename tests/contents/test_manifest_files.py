@@ -212,6 +212,7 @@ def test_a_hostile_manifest_nulls_the_graphs_and_keeps_the_rest():
 
 # --- the memo
 
+@pytest.mark.heavy
 def test_the_memo_changes_nothing_and_is_plain_data():
     memo = ManifestMemo()
     trees = [payload_tree("4.15.3", "amd64", manifests=170), payload_tree("4.15.3", "arm64", manifests=170),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+import pytest
+
 from site_gen.contents.manifest_files import FileDigests, ManifestMemo
 from site_gen.contents.release_contents import contents_json, release_contents
 
@@ -31,6 +33,7 @@ def test_contents_held_stay_within_the_bound_oldest_first():
     assert digests.sha256(big) == hashlib.sha256(big).hexdigest() and big not in digests.known
 
 
+@pytest.mark.heavy
 def test_records_with_a_shared_memo_equal_records_without_any():
     """What the memo hands on between images (digests, Manifest objects, resource entries)
     gives the bytes a record computed from nothing has, whatever the order and the settings."""

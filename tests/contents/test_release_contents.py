@@ -30,6 +30,7 @@ def cluster_operator(name: str, versions: str, *annotations: str) -> str:
                body=f"status:\n  versions:{versions}\n")
 
 
+@pytest.mark.heavy
 def test_the_keys_come_in_the_agreed_order_and_the_bytes_repeat():
     record = release_contents(payload_tree("4.15.3", "amd64", manifests=170))
     assert list(record) == CONTRACT + EXTRA
@@ -37,6 +38,7 @@ def test_the_keys_come_in_the_agreed_order_and_the_bytes_repeat():
     assert orjson.loads(contents_json(record)) == record
 
 
+@pytest.mark.heavy
 def test_a_synthetic_release_reads_as_a_real_one():
     record = release_contents(payload_tree("4.21.2", "arm64", manifests=210))
     machine_os = record["components"].pop("machine-os")
@@ -268,6 +270,7 @@ def test_the_record_gives_the_diff_what_tells_changed_from_rebuilt():
     assert ("tests" in before, "tests" in after, "tools" in before, "tools" in after) == (True, False, False, True)
 
 
+@pytest.mark.heavy
 def test_each_architecture_has_its_own_record():
     """A multi-arch release has one release-manifests per architecture: compare like with like."""
     amd, arm = (release_contents(payload_tree("4.15.3", arch, manifests=90)) for arch in ("amd64", "arm64"))

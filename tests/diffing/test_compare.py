@@ -55,6 +55,7 @@ def sites(tmp_path_factory):
     return root
 
 
+@pytest.mark.heavy
 def test_two_sites_as_text(sites, capsys):
     old, new = sites / "site-old", sites / "site-new"
     code, out = run_diff(capsys, str(old), str(new))
@@ -72,6 +73,7 @@ def test_two_sites_as_text(sites, capsys):
         f"\nfast-4.16 {ALL_ARCHES}\n{per_channel}")
 
 
+@pytest.mark.heavy
 def test_two_sites_as_markdown(sites, capsys):
     code, out = run_diff(capsys, "--format", "markdown", str(sites / "site-old"), str(sites / "site-new"))
     assert code == 0
@@ -86,6 +88,7 @@ def test_two_sites_as_markdown(sites, capsys):
     assert out.count("#### ") == 4
 
 
+@pytest.mark.heavy
 def test_two_sites_as_json(sites, capsys):
     code, out = run_diff(capsys, "--format", "json", str(sites / "site-old"), str(sites / "site-new"))
     model = json.loads(out)
@@ -104,6 +107,7 @@ def test_two_sites_as_json(sites, capsys):
     }
 
 
+@pytest.mark.heavy
 def test_identical_sites(sites, capsys):
     code, out = run_diff(capsys, str(sites / "site-old"), str(sites / "site-old"))
     assert (code, out) == (0, f"{sites / 'site-old'} -> {sites / 'site-old'}: no change in any of 44 graphs\n")
@@ -127,6 +131,7 @@ def revisions(tmp_path):
     return data
 
 
+@pytest.mark.heavy
 def test_two_git_revisions(revisions, capsys):
     code, out = run_diff(capsys, "--graph-data", str(revisions), "--releases", str(RELEASES), "HEAD~2", "HEAD")
     assert code == 0
@@ -150,6 +155,7 @@ def test_two_git_revisions(revisions, capsys):
     assert out.startswith("HEAD~2 -> HEAD~1: 4 of 44 channel × arch graphs change\n\nstable-4.16 ")
 
 
+@pytest.mark.heavy
 def test_revision_errors(revisions, capsys, tmp_path):
     code = main(["diff", "--graph-data", str(revisions), "--releases", str(RELEASES), "HEAD~2", "no-such-rev"])
     err = capsys.readouterr().err
@@ -165,6 +171,7 @@ def test_revision_errors(revisions, capsys, tmp_path):
                           "'4.16.x' is not a SemVer 2.0 version")
 
 
+@pytest.mark.heavy
 def test_a_site_and_a_revision_do_not_mix(sites, capsys):
     assert main(["diff", str(sites / "site-old"), "HEAD"]) == 2
     assert "both be built sites or both be git revisions" in capsys.readouterr().err
@@ -204,6 +211,7 @@ def split_sites(tmp_path_factory):
     return root / "site-old", root / "site-new"
 
 
+@pytest.mark.heavy
 def test_architectures_with_different_changes_are_shown_apart(split_sites, capsys):
     old, new = split_sites
     code, out = run_diff(capsys, str(old), str(new))

@@ -32,6 +32,7 @@ def repo(tmp_path_factory):
     return example_repo(tmp_path_factory.mktemp("since"), lambda data: None, _drop_and_add)
 
 
+@pytest.mark.heavy
 def test_the_old_side_from_the_releases_as_read_is_the_old_side_read_again(repo):
     """The old side built from this build's releases graph gives the very comparison that
     building REV from scratch (reading the releases again, as site-gen diff does) gives."""

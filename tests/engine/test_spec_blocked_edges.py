@@ -50,6 +50,7 @@ def test_risk_order_and_regex_order_follow_bytewise_file_order(scenario):
 
 
 # --------------------------------------------------------------------------- §1.4 / §5.1
+@pytest.mark.heavy
 @pytest.mark.parametrize("extra", [
     {"fixedIn": "4.2.1"},                                         # pitfall 5: kills it
     {"url": "https://x/A", "name": "A", "message": "M"},           # no matchingRules
@@ -71,6 +72,7 @@ def test_file_fitting_neither_schema_is_ignored_with_warning(scenario, extra):
     assert warned_about(scenario, "blocked-edges/4.2.0-X.yaml")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("extra", [{}, {"fixedIn": "4.2.1"}, {"autoExtend": True},
                                    {"fixedIn": "4.2.1", "autoExtend": "yes", "other": 1}])
 def test_conditional_file_extra_keys_are_ignored(scenario, extra):
@@ -128,6 +130,7 @@ def test_from_search_is_not_anchored_at_start(scenario):
     assert unique_edges(scenario.graph("c-4.2")) == {("4.1.0", "4.2.0")}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kind", ["silent", "risk"])
 def test_from_matches_against_version_with_arch_suffix(scenario, kind):
     """§5.2 / pitfall 2: `from` is searched in the internal version including
@@ -372,6 +375,7 @@ RUST_ONLY_SYNTAX = [
 ]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("pattern", RUST_ONLY_SYNTAX)
 def test_rust_regex_syntax_in_from_is_applied(scenario, pattern):
     """Spec §0 (regex dialect = Rust `regex`, Unicode classes) / §5.1: `from` must compile

@@ -82,6 +82,7 @@ ORDER_EXAMPLES = [
 ]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("names, expected", ORDER_EXAMPLES)
 def test_channels_value_order_end_to_end(scenario, names, expected):
     """§4.3 / pitfall 1: names sorted byte-wise, then stable-sorted by the text after

@@ -67,6 +67,7 @@ def test_next_add(scenario):
     assert scenario.graph("c-4", "amd64").metadata("4.1.0") == meta("4.1.0", **{NEXT_ADD: "4.2.0+s390x"})
 
 
+@pytest.mark.heavy
 def test_add_naming_unknown_version_warns_and_is_skipped(scenario):
     """§6.3: a token naming no node -> warning, skipped (no abstract node either);
     adding an existing edge is skipped."""
@@ -81,6 +82,7 @@ def test_add_naming_unknown_version_warns_and_is_skipped(scenario):
 
 
 # --------------------------------------------------------------------------- §6.1 removals
+@pytest.mark.heavy
 @pytest.mark.parametrize("value", ["*", " * "])
 def test_previous_remove_star_removes_all_incoming(scenario, value):
     """§6.1 step 4: `previous.remove` `*` (after trimming) removes all incoming edges,
@@ -96,6 +98,7 @@ def test_previous_remove_star_removes_all_incoming(scenario, value):
     assert g.metadata("4.2.0") == meta("4.2.0", **{PREVIOUS_ADD: "4.0.0", PREVIOUS_REMOVE: value})
 
 
+@pytest.mark.heavy
 def test_previous_remove_list(scenario):
     """§6.1 step 4 / §6.2: a list removes exactly those parents (tokens trimmed, build
     replaced by the node's arch); a token naming no edge is skipped."""
@@ -107,6 +110,7 @@ def test_previous_remove_list(scenario):
     assert unique_edges(scenario.graph("c-4")) == {("4.1.2", "4.2.0")}
 
 
+@pytest.mark.heavy
 def test_remove_regex_dot_star_removes_all_incoming(scenario):
     """§6.1 step 5: `remove_regex` exactly `.*` removes all incoming edges."""
     scenario.release("4.1.0").release("4.1.1")
@@ -119,6 +123,7 @@ def test_remove_regex_dot_star_removes_all_incoming(scenario):
     assert g.metadata("4.2.0")[REMOVE_REGEX] == ".*"
 
 
+@pytest.mark.heavy
 def test_remove_regex_from_metadata_is_searched(scenario):
     """§6.1 step 5: a metadata `remove_regex` removes parents whose version matches (search)."""
     scenario.release("4.1.0").release("4.1.10").release("4.1.2")
@@ -128,6 +133,7 @@ def test_remove_regex_from_metadata_is_searched(scenario):
     assert unique_edges(scenario.graph("c-4")) == {("4.1.2", "4.2.0")}
 
 
+@pytest.mark.heavy
 def test_next_remove(scenario):
     """§6.1 step 6: `next.remove` removes `node -> X` for each listed X."""
     scenario.release("4.1.0", metadata={NEXT_REMOVE: "4.1.1"})
@@ -171,6 +177,7 @@ def test_release_remove_is_not_applied(scenario):
 
 
 # --------------------------------------------------------------------------- pitfall 4
+@pytest.mark.heavy
 @pytest.mark.parametrize("how", ["previous.add", "next.add"])
 def test_risk_covers_edges_added_by_metadata(scenario, how):
     """Pitfall 4 / §5.5: risks are computed after adds, so an added edge can be risky."""
@@ -186,6 +193,7 @@ def test_risk_covers_edges_added_by_metadata(scenario, how):
     assert g.conditional == {("4.1.0", "4.2.0"): ["A"]}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("keys", [
     {"4.2.0": {PREVIOUS_REMOVE: "4.1.0"}},
     {"4.2.0": {PREVIOUS_REMOVE: "*"}},
@@ -214,6 +222,7 @@ def test_add_closing_a_cycle_is_fatal(scenario):
         scenario.build()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("where, key, value", [
     ("raw", PREVIOUS_ADD, "4.1.0,"),        # trailing comma: empty token
     ("raw", PREVIOUS_REMOVE, "4.1.0,banana"),

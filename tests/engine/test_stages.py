@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 
 from site_gen.engine.build_graphs import build_graphs
@@ -156,6 +157,7 @@ def test_fused_policy_filters_equal_the_stages_on_the_example():
     assert assert_fused_equals_stepwise(built) > 100
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(inputs())
 def test_fused_policy_filters_equal_the_stages(spec):

@@ -19,6 +19,8 @@ from site_gen.promotion.resolve import build_blames
 
 from site_helpers import build_site, edit, example_repo, files_of, git
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 STABLE = "channels/stable-4.16.yaml"
 
 

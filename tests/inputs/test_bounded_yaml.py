@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -34,6 +35,7 @@ def test_tags_of_tricky_scalars_are_pyyaml_s():
         assert FAST.resolve(kind, None, (True, True)) == PYYAML.resolve(kind, None, (True, True))
 
 
+@pytest.mark.heavy
 @settings(max_examples=3000, deadline=None)
 @given(SCALAR_TEXT, st.sampled_from(IMPLICIT))
 def test_tags_of_any_scalar_are_pyyaml_s(value, implicit):
@@ -52,6 +54,7 @@ def test_a_document_loads_as_pyyaml_loads_it():
 ANCHOR = re.compile(r"(?:^|[\s\[\{,])&\S")  # the regex may_have_anchor replaced
 
 
+@pytest.mark.heavy
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="&a [{,}\n\t\u2003\x1c:-", max_size=12))
 def test_anchor_detection_agrees_with_the_regex(text):

@@ -5,11 +5,14 @@ from __future__ import annotations
 import shutil
 
 import orjson
+import pytest
 
 from site_gen.cli import main
 
 from conftest import EXAMPLE
 from site_helpers import git
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 
 def test_index_records_the_graph_datas_own_revision(tmp_path):

@@ -10,6 +10,8 @@ import pytest
 
 from hostile import assert_one_clear_line, build_args, run_site_gen
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 # Exponential for a backtracking engine: one search against "4.16.3+amd64" took 15 s.
 BACKTRACKING = "((.|.)|(.|.))*$."
 TOO_BIG = "(?:(?:a{1000}){1000}){1000}"  # over Rust's 10 MiB compiled-size limit

@@ -13,6 +13,8 @@ import pytest
 
 from hostile import assert_one_clear_line, build_args, run_site_gen
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 
 def limit_memory():
     """In the child: 2 GiB of address space, so a reader of /dev/zero fails instead of the machine."""

@@ -33,6 +33,7 @@ def two_releases(s):
 
 
 # --------------------------------------------------------------------------- §1.2
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", ["1.0.0", "1.1.0", "1.2.0", "1.2.0\n", "  1.1.0  \n", "\t1.0.0\n\n"])
 def test_schema_version_major_1_minor_le_2_accepted_silently(scenario, text):
     """§1.2: any 1.y.z with y <= 2 is accepted (surrounding whitespace OK) and
@@ -45,6 +46,7 @@ def test_schema_version_major_1_minor_le_2_accepted_silently(scenario, text):
     assert unique_edges(g) == {("4.1.0", "4.1.1")}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", ["1.3.0", "1.99.0\n", " 1.3.0 "])
 def test_schema_version_minor_above_2_accepted_with_warning(scenario, text):
     """§1.2 / pitfall 17: minor > 2 is accepted (README says reject), processed as 1.2.0,
@@ -57,6 +59,7 @@ def test_schema_version_minor_above_2_accepted_with_warning(scenario, text):
     assert unique_edges(g) == {("4.1.0", "4.1.1")}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", ["0.9.0", "2.0.0", "2.1.0\n", "3.0.0"])
 def test_schema_version_major_not_1_is_fatal(scenario, text):
     """§1.2 / §1.4: major != 1 is fatal ("unrecognized graph-data version")."""
@@ -77,6 +80,7 @@ def test_schema_version_not_semver_is_fatal(scenario, text):
 SILENT_BLOCK = yaml.safe_dump({"to": "4.1.1", "from": ".*"})
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("file_name, read", [
     ("4.1.1.yaml", True),
     ("4.1.1.yaaml", True),
@@ -104,6 +108,7 @@ def test_blocked_edges_file_selection_by_extension(scenario, file_name, read):
         assert REMOVE_REGEX not in g.metadata("4.1.1")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("file_name, read", [
     ("x-4.1.yaml", True),
     ("x-4.1.yaaml", True),
@@ -137,6 +142,7 @@ def test_file_with_two_leading_dots_has_an_extension(scenario):
     assert unique_edges(scenario.graph("c-4.1")) == set()
 
 
+@pytest.mark.heavy
 def test_subdirectories_are_not_read(scenario):
     """§1.3 / pitfall 13: channels/ and blocked-edges/ are listed non-recursively;
     a directory whose name looks like a YAML file is not a file either."""
@@ -303,6 +309,7 @@ def test_abstract_nodes_are_never_served(scenario):
     assert g.doc["conditionalEdges"] == []
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("releases", [
     [("4.1.0", ["4.1.0"], [])],                           # self-loop
     [("4.1.0", [], ["4.1.1"]), ("4.1.1", [], ["4.1.0"])],  # two-node cycle
@@ -331,6 +338,7 @@ def test_raw_metadata_spec_example_comma_append(scenario):
         "url": "U,V", "k": "x", CHANNELS: "c-4.1", MANIFESTREF: digest_of("4.1.0", "amd64")}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("key", ["4.1.0", "4.1.0+amd64", "4.1.0+s390x"])
 def test_raw_metadata_applies_to_all_arches_even_with_arch_key(scenario, key):
     """§3 / pitfall 9: SemVer equality ignores build metadata, so a raw key — with or
@@ -347,6 +355,7 @@ def test_raw_metadata_applies_to_all_arches_even_with_arch_key(scenario, key):
         assert "note" not in g.metadata("4.1.0-rc.1")
 
 
+@pytest.mark.heavy
 def test_raw_remove_regex_is_overwritten_by_unconditional_block(scenario):
     """§3 last bullet / §5.3: raw metadata runs first; an unconditional block then
     *sets* remove_regex, replacing the raw value."""

@@ -22,6 +22,8 @@ from site_gen.pipeline.site_build import BuildOptions, run_build
 from conftest import EXAMPLE
 from site_helpers import edit, files_of, served_graph
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 BLOCKED = "blocked-edges/4.16.0-ConsolePluginCapabilityLoss.yaml"
 
 

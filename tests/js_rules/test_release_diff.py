@@ -322,6 +322,7 @@ def records(draw, version: str) -> dict:
 PROPERTIES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.heavy
 @PROPERTIES
 @given(records("4.14.1"))
 def test_a_release_compared_with_itself_changes_nothing(one):
@@ -329,6 +330,7 @@ def test_a_release_compared_with_itself_changes_nothing(one):
     assert is_empty(changes) and changes["adminGates"] == {}
 
 
+@pytest.mark.heavy
 @PROPERTIES
 @given(records("4.14.1"), records("4.14.2"))
 def test_swapping_the_sides_swaps_added_and_removed(a, b):

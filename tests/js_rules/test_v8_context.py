@@ -52,6 +52,7 @@ def test_a_call_takes_and_gives_json(probe_assets):
     assert probe.call("SiteGenProbe.nothing") is None
 
 
+@pytest.mark.heavy
 def test_a_kept_value_is_parsed_once_and_passed_by_reference(probe_assets):
     probe = JsRules(["probe.js"], timeout=0.3)
     kept = probe.keep(["a"])
@@ -97,6 +98,7 @@ def test_names_are_checked_before_anything_runs(probe_assets):
         JsRules(["probe.js"]).call("SiteGenProbe.echo(1); globalThis.x")
 
 
+@pytest.mark.heavy
 def test_a_call_past_its_time_is_stopped_and_the_next_call_works(probe_assets):
     probe = JsRules(["probe.js"], timeout=0.3)
     started = time.perf_counter()
@@ -135,6 +137,7 @@ def test_calls_from_several_threads_each_get_their_own_answer(probe_assets):
     assert answers == {n: [n] * 20 for n in range(6)}
 
 
+@pytest.mark.heavy
 def test_a_call_inside_a_running_event_loop_keeps_its_time_limit(probe_assets):
     async def main():
         probe = JsRules(["probe.js"], timeout=0.3)  # made inside the loop
@@ -168,6 +171,7 @@ print("child", os.waitstatus_to_exitcode(status))
 """
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
 def test_a_forked_child_makes_its_own_context_and_ends_cleanly():
     done = subprocess.run([sys.executable, "-c", FORK_CHILD], cwd=REPO, capture_output=True, text=True,

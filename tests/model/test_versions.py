@@ -6,6 +6,7 @@ oracle it does not share code with: semver.Version.compare (SemVer 2.0 rule 11).
 
 from __future__ import annotations
 
+import pytest
 import semver
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,6 +29,7 @@ def versions(draw) -> str:
     return text
 
 
+@pytest.mark.heavy
 @given(versions(), versions())
 def test_sort_key_orders_by_semver_precedence(a, b):
     precedence = semver.Version.parse(a).compare(b)  # build metadata ignored, as Cincinnati ignores it

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,7 @@ def ranges(draw) -> str:
     return draw(st.sampled_from([" || ", "||", " ||  "])).join(groups)
 
 
+@pytest.mark.heavy
 @settings(max_examples=200, deadline=None)
 @given(st.lists(ranges(), min_size=1, max_size=8), st.lists(versions(), min_size=1, max_size=8))
 def test_the_pages_entry_and_the_builds_agree(range_texts, version_texts):
@@ -89,6 +91,7 @@ def test_the_pages_entry_and_the_builds_agree(range_texts, version_texts):
 plain = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)).map(lambda v: ".".join(map(str, v)))
 
 
+@pytest.mark.heavy
 @settings(max_examples=100, deadline=None)
 @given(plain, plain, st.lists(st.one_of(plain, plain.map(lambda v: v + "-rc.1")), min_size=1, max_size=10))
 def test_a_bounded_range_holds_what_lies_between_its_bounds_and_or_is_either(low, high, version_texts):

@@ -4,6 +4,7 @@ then minor as numbers, so the checker and the planner find a family's catalog fo
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from site_gen.cli import main
 from site_gen.olm.catalog_list import catalog_list_document
@@ -25,6 +26,7 @@ def test_catalogs_are_listed_by_family_then_minor_as_numbers():
         {"name": "redhat-v4.10", "family": "redhat", "openshift": "4.10"}]}
 
 
+@pytest.mark.heavy
 def test_the_build_publishes_the_list_and_only_with_catalogs(tmp_path):
     common = ["build", "--graph-data", str(EXAMPLE), "--no-html", "-q",
               "--cache-dir", str(tmp_path / "cache")]

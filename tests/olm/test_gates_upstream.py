@@ -20,6 +20,7 @@ from conftest import TESTS
 CASES = orjson.loads((TESTS / "data" / "olm_upstream_max_versions.json").read_bytes())["cases"]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("case", CASES, ids=lambda case: " ".join(case["values"]))
 def test_the_gate_reads_and_compares_as_olm_does(case):
     maximum = max_openshift_version(tuple(case["values"]))

@@ -32,6 +32,7 @@ def build_catalog(tmp_path, source, timeout=120) -> tuple[int, str, int]:
                          "--quiet", "--cache-dir", tmp_path / "cache", timeout=timeout)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("links", [{"a.yaml": "b.yaml", "b.yaml": "a.yaml"}, {"self.yaml": "self.yaml"},
                                    {"deep.yaml": "sub/../deep.yaml"}])
 def test_a_symbolic_link_loop_is_refused_naming_it(tmp_path, links):
@@ -145,6 +146,7 @@ def _channel_of(tmp_path, count: int, skip_range=lambda version: None):
     return write_yaml(tmp_path / "catalog" / "c.yaml", blobs)
 
 
+@pytest.mark.heavy
 def test_a_channel_over_the_entry_limit_is_refused_naming_the_line(tmp_path):
     """Edges test every entry's skipRange against every other entry: the cost grows with the
     square of a channel's entries, so their number is capped (at the limit it is read)."""
@@ -172,6 +174,7 @@ def _channels_of(tmp_path, channels: int, skip_range=lambda number: None, entrie
     return write_json(tmp_path / "catalog" / "c.json", blobs)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("channels, skip_range, limit, what", [
     (MAX_CATALOG_ENTRY_PAIRS // 1_000 ** 2 + 1, lambda number: None, MAX_CATALOG_ENTRY_PAIRS, "entry pairs"),
     (MAX_CATALOG_RANGE_CHECKS // 1_000 ** 2 + 1, lambda number: "<99.0.0", MAX_CATALOG_RANGE_CHECKS, "checks"),
@@ -222,6 +225,7 @@ def test_a_catalog_of_more_files_than_the_limit_is_refused_before_reading_one(tm
     assert "broken" not in stderr and peak < 200, (stderr, peak)
 
 
+@pytest.mark.heavy
 def test_a_channel_whose_edges_form_a_cycle_is_drawn(tmp_path):
     """opm loads a channel whose skipRanges hold higher versions too (edges both ways); its
     picture once crashed the build with a traceback (no transitive reduction of a cycle)."""
@@ -238,6 +242,7 @@ def test_a_channel_whose_edges_form_a_cycle_is_drawn(tmp_path):
 HOSTILE_NAME = "evil\x1b[2J\x00\r\x9bname"
 
 
+@pytest.mark.heavy
 def test_control_characters_in_names_reach_neither_the_terminal_nor_dot(tmp_path):
     """A package, channel and bundle named with an escape sequence, NUL, CR and a C1 control:
     the build with pages draws the channel (dot once stopped at the NUL) and what it prints
@@ -263,6 +268,7 @@ def _check(source) -> tuple[int, str]:
     return result.returncode, result.stdout.decode("utf-8", "surrogateescape")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("what", ["package", "channel"])
 def test_a_name_too_long_for_a_file_name_is_refused_naming_the_blob(tmp_path, what):
     long = "n" * 5000
@@ -276,6 +282,7 @@ def test_a_name_too_long_for_a_file_name_is_refused_naming_the_blob(tmp_path, wh
                    f"{what} name takes 5,000 bytes once percent-encoded, more than {MAX_NAME_IN_PATH}")
 
 
+@pytest.mark.heavy
 def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
     """The error names the file, whose name is anyone's text too."""
     root = tmp_path / "catalog"

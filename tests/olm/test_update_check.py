@@ -48,6 +48,7 @@ def _id(entry: dict) -> str:
     return "{package}-{installed}-{openshiftFrom}-{openshiftTo}".format(**entry["question"])
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("entry", CORPUS["demo"], ids=_id)
 def test_python_gives_the_corpus_answers(demo_site, entry):
     answer = terminal_answer(demo_site, entry["question"])
@@ -55,6 +56,7 @@ def test_python_gives_the_corpus_answers(demo_site, entry):
     verify_answer(demo_site, answer)
 
 
+@pytest.mark.heavy
 def test_python_gives_the_corpus_answers_on_the_example_catalogs(example_site):
     for entry in CORPUS["example"]:
         answer = terminal_answer(example_site, entry["question"])
@@ -84,6 +86,7 @@ def test_a_target_two_minors_away_is_checked_at_every_minor_it_crosses(example_s
            "(in catalog community-v4.15, once the cluster is on 4.15)" in " ".join(answer["steps"])
 
 
+@pytest.mark.heavy
 def test_a_site_without_the_target_minors_catalog_says_so(demo_site, capsys):
     """Issue 29 point 3: no 4.20 catalog is not "no path in the target minor's catalog"."""
     question = {"family": "demo", "package": "gated", "channel": None, "installed": "1.2.0",
@@ -96,6 +99,7 @@ def test_a_site_without_the_target_minors_catalog_says_so(demo_site, capsys):
     assert "this site has no catalog for the target minor [no-target-catalog]" in capsys.readouterr().out
 
 
+@pytest.mark.heavy
 def test_an_installed_bundle_the_catalog_no_longer_lists_is_resolved_as_olm_does(demo_site, capsys):
     """Issue 29 point 2: a bundle removed from the cluster's catalog (real: dell-csm-operator 1.4.4 in
     the 4.15 community catalog) was "not a bundle or version" (exit 2); OLM resolves from the installed
@@ -126,6 +130,7 @@ EXIT = {"up-to-date": 0, "update-available": 0, "update-before-cluster-update": 
         "stranded": 1, "no-path-in-target": 1, "no-target-catalog": 1, "not-found": 2}
 
 
+@pytest.mark.heavy
 def test_the_command_gives_the_corpus_answers_as_json(demo_site, capsys):
     for entry in CORPUS["demo"]:
         status = main(_argv(demo_site, entry["question"], "--format", "json"))
@@ -136,6 +141,7 @@ def test_the_command_gives_the_corpus_answers_as_json(demo_site, capsys):
             assert captured.err == f"error: {entry['answer']['problem']}\n"
 
 
+@pytest.mark.heavy
 def test_the_command_prints_the_answer_in_the_pages_order(demo_site, capsys):
     question = CORPUS["demo"][0]["question"]
     assert main(_argv(demo_site, question)) == 0
@@ -148,6 +154,7 @@ def test_the_command_prints_the_answer_in_the_pages_order(demo_site, capsys):
     assert "updating to gated.v1.2.0 lifts it" in text and "-> 1.3.0 gated.v1.3.0" in text
 
 
+@pytest.mark.heavy
 def test_an_update_says_how_a_manual_subscription_approves_it(demo_site, capsys):
     """Issue 29 point 12: the remedies named switching channel and reinstalling, never approving. Every
     answer with updates to take says how a Manual subscription's InstallPlans are approved (right after
@@ -165,6 +172,7 @@ def test_an_update_says_how_a_manual_subscription_approves_it(demo_site, capsys)
     assert approve in capsys.readouterr().out
 
 
+@pytest.mark.heavy
 def test_the_command_refuses_bad_input_in_one_line(demo_site, tmp_path, capsys):
     question = CORPUS["demo"][0]["question"]
     assert main(_argv(tmp_path / "missing", question)) == 2
@@ -199,6 +207,7 @@ def _query(question: dict) -> str:
     return urlencode({**fields, **({"channel": question["channel"]} if question["channel"] else {})})
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_page_gives_the_corpus_answers(demo_site, viewport):
@@ -218,6 +227,7 @@ def test_the_page_gives_the_corpus_answers(demo_site, viewport):
         assert errors == [] and outside == []
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(demo_site):
     with serve(demo_site) as base_url, chromium() as browser:
@@ -252,6 +262,7 @@ def test_the_page_shows_the_parts_in_order_and_the_url_reproduces_the_question(d
         assert (demo_site / "olm" / href).is_file()  # the hop's channel page
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_a_channel_whose_name_a_url_must_escape_is_read_and_linked(demo_site):
     """The channel "stable 1.x%" is the file stable%201.x%25.json: the page escapes each path segment
@@ -297,6 +308,7 @@ def test_the_page_rules_give_the_corpus_answers_on_the_real_catalogs(real_site):
 
 
 # ----------------------------------------------------------------------------- blang in the browser
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_reads_ranges_as_the_build_does(demo_site):
     """olm-blang.js in the browser (the skipRange test of a bundle the target channel lacks) against the
@@ -326,6 +338,7 @@ def test_the_page_reads_ranges_as_the_build_does(demo_site):
     assert len(ranges) > len(HOSTILE_RANGES) or not OLM_CATALOGS.is_dir()  # the real ranges asked too, when there
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_a_shared_stranded_answer_on_a_phone_starts_on_screen_with_a_remedy(demo_site):
     """Issue 29 point 12: opened from a shared URL on a phone the answer started at y=1072; a stranded
@@ -356,6 +369,7 @@ def test_a_shared_stranded_answer_on_a_phone_starts_on_screen_with_a_remedy(demo
     assert (bad, fine) == ("rgb(185, 28, 28)", "rgb(21, 128, 61)")
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_catalog_field_says_it_is_the_sites_name_and_lists_its_catalogs(demo_site):
     """Issue 29 point 12: "Catalog family: cop" showed the site's name as if it were the CatalogSource's."""

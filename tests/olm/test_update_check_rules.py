@@ -128,6 +128,7 @@ def test_what_reading_a_file_raises_reaches_the_caller_and_a_rule_that_throws_is
     assert ask(site({})[0], [], "1.0.0")["problem"] == "package op is not in catalog demo-v4.18"  # no index.json
 
 
+@pytest.mark.heavy
 @settings(max_examples=60, deadline=None)
 @given(length=st.integers(1, 12), data=st.data())
 def test_in_a_replaces_chain_olm_walks_to_the_head_one_bundle_at_a_time(length, data):

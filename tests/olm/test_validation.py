@@ -58,6 +58,7 @@ def test_chain_stops_at_a_skipped_link(tmp_path):
     assert check(tmp_path, channel_case(entries)).valid
 
 
+@pytest.mark.heavy
 def test_a_2000_entry_skips_list(tmp_path):
     names = [f"a.v0.{i}.0" for i in range(2000)]
     entries = [entry(name) for name in names] + [entry("a.v1.0.0", skips=names)]

@@ -56,6 +56,7 @@ def test_an_option_that_needs_a_missing_part_is_refused(given, message):
     assert raised.value.message.startswith(message)
 
 
+@pytest.mark.heavy
 def test_an_operators_only_build_is_the_full_build_without_the_cluster_steps(tmp_path):
     """The same steps in the same order, less the cluster part's; and the catalog part writes
     the same files whether the update graphs are there or not."""

@@ -58,6 +58,7 @@ def test_an_apart_error_is_raised_where_the_result_is_asked_for():
         runner.apart("fails", fail, "broken input").result()
 
 
+@pytest.mark.heavy
 def test_build_timings_lists_every_step(tmp_path, capsys):
     from site_gen.cli import main
     assert main(["build", "--graph-data", str(EXAMPLE), "--out", str(tmp_path / "site"), "--no-html",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from site_gen.planner.answer import Question, plan
 from site_gen.planner.data import load_planner_data
 
 from scenario import Scenario
 from site_helpers import build_site
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 
 def test_one_reachable_version_is_counted_right(tmp_path):

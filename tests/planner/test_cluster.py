@@ -45,6 +45,7 @@ def sites(tmp_path_factory):
             "contents": build_contents_site(tmp_path_factory.mktemp("cluster-contents"))}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("entry", CORPUS, ids=IDS)
 def test_cli_gives_the_corpus_answer(sites, entry, capsys):
     site = sites[entry["site"]]
@@ -65,6 +66,7 @@ def test_cli_gives_the_corpus_answer(sites, entry, capsys):
     verify_hops(site, cluster_as_question(answer), answer)
 
 
+@pytest.mark.heavy
 def test_cli_reads_standard_input_and_says_where_the_cluster_reads(sites, capsys, monkeypatch):
     import io
     monkeypatch.setattr("sys.stdin", io.StringIO((CLUSTERS_DIR / "unknown-version.json").read_text()))
@@ -104,6 +106,7 @@ def test_first_update_follows_the_clusters_own_evaluations():
     assert mid["cluster"]["updating"] == {"from": "4.15.4", "to": "4.15.5"} and mid["from"] == "4.15.5"
 
 
+@pytest.mark.heavy
 def test_a_later_hop_cites_the_strongest_evaluation(sites, capsys):
     """Issue 21, point 2: the cluster evaluated BareMetalNetworkStall with two other risks (False, so
     "may apply") and alone (False: "applies"); the hint cites the single-risk evaluation, in the CLI
@@ -123,6 +126,7 @@ def _cluster_answer(site: Path, file: str, target: str = "") -> dict:
     return terminal_cluster_answer(site, {"file": file, "target": target, "kind": None, "arch": None})["answer"]
 
 
+@pytest.mark.heavy
 def test_a_multi_cluster_running_a_single_arch_payload_is_told(sites):
     """Issue 21, point 4: Multi clusters get the image check single-arch clusters get."""
     answer = _cluster_answer(sites["example"], "multi-wrong-image.json")
@@ -133,6 +137,7 @@ def test_a_multi_cluster_running_a_single_arch_payload_is_told(sites):
     assert not any("payload" in note for note in right["cluster"]["notes"])
 
 
+@pytest.mark.heavy
 def test_a_cluster_without_a_channel_is_asked_for_one(sites):
     """Issue 21, point 4: no spec.channel is not "already at the target"."""
     answer = _cluster_answer(sites["example"], "no-channel.json")
@@ -175,6 +180,7 @@ def _paste_all(site: Path, entries: list[dict], viewport: dict) -> tuple[list, l
     return results, requests, base_url
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
@@ -214,6 +220,7 @@ def test_page_gives_the_corpus_answers_and_sends_nothing(sites, viewport):
         assert not any("-ops" in url or "packageserver" in url for _, url, _ in requests)
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_page_shows_the_evaluations_and_says_the_text_stays_in_the_browser(sites):
     with serve(sites["example"]) as base_url, chromium() as browser:
@@ -230,6 +237,7 @@ def test_page_shows_the_evaluations_and_says_the_text_stays_in_the_browser(sites
         assert "could not evaluate" in evaluation.inner_text()
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_reads_yaml_as_pyyaml_does(sites):
     """The page's small YAML reader (assets/yaml-lite.js) against PyYAML on every YAML document of the tests:
@@ -244,6 +252,7 @@ def test_the_page_reads_yaml_as_pyyaml_does(sites):
             assert page.evaluate("(text) => SiteGenYaml.parse(text)", text) == yaml.safe_load(text), path.name
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_refuses_what_its_reader_does_not_know_with_the_line(sites):
     """Issue 21, point 4: what yaml-lite.js does not read is refused with its line, never misread
@@ -278,6 +287,7 @@ def _large_cluster_with_merge_keys(entries: int = 3000) -> str:
     return text + "status:\n" + "".join(f"  {line}\n" for line in status.splitlines()) + "\n".join(history) + "\n"
 
 
+@pytest.mark.heavy
 def test_merge_keys_in_a_large_clusterversion_are_read(sites, tmp_path, capsys):
     """Issue 29 point 6: `<<: *base` in a ClusterVersion too large for PyYAML's composer failed in the
     CLI ("could not determine a constructor for the tag 'tag:yaml.org,2002:merge'"); the page read it."""
@@ -293,6 +303,7 @@ def test_merge_keys_in_a_large_clusterversion_are_read(sites, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["outcome"] == "routes"
 
 
+@pytest.mark.heavy
 def test_a_document_in_flow_style_and_an_alias_bomb(sites, capsys):
     """Issue 29 point 6: `{kind: ClusterVersion, ...}` is YAML (refused as "not JSON" before); an alias
     bomb is refused by the CLI as by the page, with the same bound (tests/data/clusters/alias-bomb.yml)."""
@@ -305,6 +316,7 @@ def test_a_document_in_flow_style_and_an_alias_bomb(sites, capsys):
     assert "aliases expand" in refused.value.detail and "more than 100 times as many" in refused.value.detail
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_reads_merge_keys_flow_style_and_refuses_alias_bombs_as_the_cli(sites):
     """Issue 29 point 6, the page's side: yaml-lite.js reads the large merge-key document as PyYAML does,
@@ -341,6 +353,7 @@ def test_the_page_reads_merge_keys_flow_style_and_refuses_alias_bombs_as_the_cli
         assert refused[0] == "Could not read the text as YAML." and "aliases expand" in refused[1]
 
 
+@pytest.mark.heavy
 def test_a_first_update_the_cluster_could_not_evaluate_but_whose_risk_applies_elsewhere(sites, tmp_path, capsys):
     """Issue 29 point 5: the cluster could not evaluate BareMetalNetworkStall for 4.2.0 (Unknown) but
     found it applying on 4.1.3 (alone, Recommended=False): the route used to go straight to 4.2.0 with
@@ -365,6 +378,7 @@ def test_a_first_update_the_cluster_could_not_evaluate_but_whose_risk_applies_el
                                      "(not evaluated again for this update)"}]
 
 
+@pytest.mark.heavy
 def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_not_its_images(sites):
     """Issue 29 point 8: a Multi cluster whose image is no payload of the site got no note (a
     single-arch one is told); and a cluster saying it runs one architecture whose image is another
@@ -382,6 +396,7 @@ def test_a_multi_cluster_whose_image_the_site_does_not_know_and_an_arch_that_is_
     notes = read_cluster(cluster, payloads)["notes"]
     assert notes == [f"The cluster says it runs arm64, but its image is the amd64 payload of {amd64['version']} "
                      "on this site. Check status.desired.image."]
+@pytest.mark.heavy
 def test_the_terminal_says_at_the_top_that_a_risk_applies_and_marks_it(sites, capsys):
     """Issue 29 point 9 in the terminal: the page's top notice (test_planner_admin_layout holds the
     page to these words) comes right after the cluster line, before anything else, and the lines
@@ -402,6 +417,7 @@ def test_the_terminal_says_at_the_top_that_a_risk_applies_and_marks_it(sites, ca
     assert "A risk applies to this cluster" not in quiet and "   ! " not in quiet
 
 
+@pytest.mark.heavy
 def test_a_single_arch_cluster_whose_image_is_another_versions_payload_is_told(sites, tmp_path, capsys):
     """Issue 29 point 8, its second half: a single-arch cluster whose status.desired.image is the
     payload of another version on the site. The terminal and the page's own rules (planner-rules.js,
@@ -424,6 +440,7 @@ def test_a_single_arch_cluster_whose_image_is_another_versions_payload_is_told(s
     assert note in capsys.readouterr().out.splitlines()
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_says_which_admin_acks_the_cluster_still_needs(sites):
     """The 4.15 gate on 4.15.8 -> 4.16.4: boxed with its oc patch while the cluster's Upgradeable condition

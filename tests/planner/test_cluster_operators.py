@@ -218,6 +218,7 @@ def operators_site():
     return shared_operators_site()
 
 
+@pytest.mark.heavy
 def test_the_terminal_says_it_first_and_the_json_holds_it(operators_site, capsys):
     cluster, operators = CLUSTERS_DIR / "single-arch-true.json", CLUSTERS_DIR / "operators.yaml"
     assert main(["plan", "--site", str(operators_site), "--cluster", str(cluster), "--operators", str(operators)]) == 0
@@ -230,6 +231,7 @@ def test_the_terminal_says_it_first_and_the_json_holds_it(operators_site, capsys
     assert json.loads(capsys.readouterr().out)["operators"] == _corpus_answer("with-operators.json")["operators"]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("argv", "message"), [
     (["--from", "4.15.3", "--to", "4.16", "--operators", "operators.yaml"], "error: --operators needs --cluster FILE"),
     (["--cluster", "single-arch-true.json", "--operators", "single-arch-true.json"],
@@ -248,6 +250,7 @@ def test_bad_operator_input_is_one_line(operators_site, capsys, argv, message):
 OPERATOR_DOCUMENTS = [OPERATORS.encode(), (CLUSTERS_DIR / "with-operators.json").read_bytes()]
 
 
+@pytest.mark.heavy
 @FAST
 @given(text=any_input(OPERATOR_DOCUMENTS))
 @example(text=b"---\n---\n")
@@ -276,6 +279,7 @@ def test_plan_with_operators_never_crashes(operators_site, text):
             assert status in (0, 1) and err == "" and out, (status, err)
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_reads_as_python_does(operators_site):
     """assets/cluster-operators.js against cluster_operators.py: every annotation above and blang's
@@ -310,6 +314,7 @@ def test_the_page_reads_as_python_does(operators_site):
         assert page_result == python(text), text[:80]
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_page_reads_long_quoted_descriptions_in_linear_time(operators_site):
     """`oc get csv -o yaml` writes CSV descriptions as quoted scalars of thousands of lines; yaml-lite.js
@@ -332,6 +337,7 @@ def test_the_page_reads_long_quoted_descriptions_in_linear_time(operators_site):
             assert got["seconds"] < 2, got["seconds"]
 
 
+@pytest.mark.heavy
 def test_a_target_minor_without_a_catalog_is_said_so_not_called_no_path(operators_site):
     """Issue 29 point 3: the site has community catalogs for 4.15 and 4.16 only; going to 4.17 is not
     checked there, which is not the same as no path."""
@@ -347,6 +353,7 @@ def test_a_target_minor_without_a_catalog_is_said_so_not_called_no_path(operator
     assert not any(line["kind"] == "no-path" for line in result["summary"])
 
 
+@pytest.mark.heavy
 def test_a_stable_plan_says_to_update_the_operators_first_and_flags_one_the_catalog_dropped(operators_site):
     """Issue 29 point 2: outside EUS-to-EUS nothing said to update the operators before the cluster,
     and an installed CSV the cluster's catalog no longer lists was not flagged (the checker said "not
@@ -366,6 +373,7 @@ def test_a_stable_plan_says_to_update_the_operators_first_and_flags_one_the_cata
                                   "and no entry there replaces or skips it or has a skipRange holding 0.9.0")
 
 
+@pytest.mark.heavy
 def test_a_block_two_minors_away_names_the_update_the_next_minors_catalog_offers():
     """Issue 29 point 1 in `plan --cluster`: lighthouse 1.1.0 (max 4.15) on a 4.14 cluster going to
     4.16 blocks beyond 4.15; nothing in 4.14's catalog lifts it, but 4.15's 1.2.0 does."""

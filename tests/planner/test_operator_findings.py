@@ -36,6 +36,7 @@ def _python(site) -> dict:
     return evaluate_operators(read_operators(parse_objects(OPERATORS)), "4.18.0", "4.19.0", site_json_reader(site))
 
 
+@pytest.mark.heavy
 def test_the_first_hop_olm_reads_as_high_enough_lifts_the_block(demo_site):
     finding = _python(demo_site)["operators"][0]
     assert finding["gate"]["blocks"] and finding["liftedBy"] == LIFTED

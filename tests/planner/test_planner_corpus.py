@@ -54,6 +54,7 @@ def _cli_answer(site, question: dict, capsys) -> tuple[int, dict]:
 
 
 # ----------------------------------------------------------------------------- the command line
+@pytest.mark.heavy
 def test_cli_gives_the_corpus_answers_on_the_example(example_site, capsys):
     hops = 0
     for entry in CORPUS["example"]:
@@ -64,6 +65,7 @@ def test_cli_gives_the_corpus_answers_on_the_example(example_site, capsys):
     assert hops >= 30
 
 
+@pytest.mark.heavy
 def test_cli_prints_the_route_as_text(example_site, capsys):
     assert main(["plan", "--site", str(example_site), "--from", "4.14.0", "--to", "4.16"]) == 0
     out = capsys.readouterr().out
@@ -73,6 +75,7 @@ def test_cli_prints_the_route_as_text(example_site, capsys):
     assert "     Switch the cluster's channel to stable-4.16.\n  4. 4.15.5 -> 4.16.0 (recommended)" in out
 
 
+@pytest.mark.heavy
 def test_cli_explains_bad_input_in_one_line(example_site, tmp_path, capsys):
     assert main(["plan", "--site", str(tmp_path), "--from", "4.14.0", "--to", "4.16"]) == 2
     assert capsys.readouterr().err == (f"{tmp_path}/data/planner-amd64.json: error: no planner data for amd64 "
@@ -161,6 +164,7 @@ def test_eus_to_eus_is_a_mode_with_the_procedure(real_site):
     assert dead_end["message"].endswith("Choose the channel kind eus to switch between eus channels on the way.")
 
 
+@pytest.mark.heavy
 def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site, capsys):
     """Issue 21, point 3: Red Hat's "Control plane only update" step by step: OLM operators first, the
     worker pools paused, oc updated to the intermediate release's client, the admin-acks (where to find
@@ -197,6 +201,7 @@ def test_eus_to_eus_follows_the_documented_procedure_with_its_commands(real_site
     assert "\n         oc adm upgrade --to=4.16.68\n" in out  # a command on a line of its own
 
 
+@pytest.mark.heavy
 def test_a_minor_pair_that_is_not_eus_is_not_headed_eus_to_eus(example_site, capsys):
     """Issue 29 point 10: the steps of 4.15 to 4.16 (or 4.15 to 4.17) were headed "EUS-to-EUS"."""
     from site_gen.planner.eus import procedure_heading
@@ -212,6 +217,7 @@ def test_a_minor_pair_that_is_not_eus_is_not_headed_eus_to_eus(example_site, cap
     assert out.startswith("4.15 to 4.16 (not an EUS-to-EUS pair") and "EUS-to-EUS: the steps" not in out
 
 
+@pytest.mark.heavy
 def test_no_step_claims_paused_workers_when_none_paused(example_site, capsys):
     """A route from 4.15 to 4.16 crosses no odd minor: nothing is paused, and nothing says so."""
     answer = terminal_answer(example_site, {"arch": "amd64", "from": "4.15.4", "to": "4.16.0", "kind": "eus",
@@ -221,6 +227,7 @@ def test_no_step_claims_paused_workers_when_none_paused(example_site, capsys):
     assert not any("paused" in command for step in answer["procedure"] for command in step["commands"])
 
 
+@pytest.mark.heavy
 def test_cli_gives_each_hops_changes_and_acks_on_the_example_with_contents(contents_site, capsys):
     for entry in CORPUS["contents"]:
         status, answer = _cli_answer(contents_site, entry["question"], capsys)
@@ -286,6 +293,7 @@ def _check_page_answers(site, results, viewport):
         assert width <= viewport["width"], entry["question"]
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_page_gives_the_corpus_answers_on_the_example(example_site, viewport):
@@ -306,6 +314,7 @@ def test_page_gives_the_corpus_answers_at_real_scale(real_site, viewport):
     _check_page_answers(real_site, _page_answers(real_site, CORPUS["real"], viewport), viewport)
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_page_defaults_to_stable_shows_the_eus_steps_and_sets_the_first_channel(example_site):
     """Findings 1, 2 and 6 on the page: no kind means stable; the eus kind lists the procedure; the first

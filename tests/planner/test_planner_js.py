@@ -257,6 +257,7 @@ def shortest(edges: dict[int, set[int]], a: int, b: int) -> tuple[int, int] | No
     return (dist[b], ways[b]) if b in dist else None
 
 
+@pytest.mark.heavy
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=planner_data(), pick=st.data())
 def test_every_answer_holds_on_generated_data(document, pick):

@@ -57,6 +57,7 @@ def test_the_docs_show_site_gen_commands():
     assert shown["README.md"] >= 5 and sum(shown.values()) >= 20, shown
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(REPO)))
 def test_every_command_shown_parses(path):
     refused = []

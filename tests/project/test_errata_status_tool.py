@@ -50,6 +50,7 @@ def test_phrasings_follow_the_tool():
         "https://access.redhat.com/errata/RHEA-2024:0001"]
 
 
+@pytest.mark.heavy
 def test_errata_file_from_the_portal(scenario, portal, tmp_path, capsys):
     scenario.release("4.16.1", metadata={"url": f"{portal}/RHBA-2024:1"})
     scenario.release("4.16.2", metadata={"url": f"{portal}/RHBA-2024:2"})   # public as an RHSA
@@ -70,6 +71,7 @@ def test_errata_file_from_the_portal(scenario, portal, tmp_path, capsys):
     assert "2 of 3 versions public" in capsys.readouterr().err
 
 
+@pytest.mark.heavy
 def test_trust_errata_urls_makes_errata_gated_promotions_due(scenario, capsys):
     """internal fast (errata: public, no delay) never comes due without errata knowledge;
     --trust-errata-urls takes the amd64 release's url as public; an errata file overrides it."""
@@ -107,6 +109,7 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}/errata"
 
 
+@pytest.mark.heavy
 def test_errata_file_from_a_raw_graph(scenario, portal, tmp_path):
     """The raw graph JSON build --releases takes was "releases directory not found"."""
     scenario.release("4.16.1", metadata={"url": f"{portal}/RHBA-2024:1"})
@@ -132,6 +135,7 @@ def write_raw_graph_of(releases, raw) -> None:
     raw.write_text(json.dumps({"nodes": nodes, "edges": edges}))
 
 
+@pytest.mark.heavy
 def test_unreachable_errata_urls_fail_the_run(scenario, portal, tmp_path, capsys):
     """Every URL unreachable wrote {} and exited 0, so a scheduled run failed silently."""
     scenario.release("4.16.1", metadata={"url": f"{portal}/RHBA-2024:1"})

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from conftest import REPO
 
 PACKAGE = REPO / "site_gen"
@@ -86,12 +88,14 @@ def imports(key=part_of) -> dict[str, set[str]]:
     return found
 
 
+@pytest.mark.heavy
 def test_the_parts_are_read():
     found = imports()
     assert {"model", "inputs", "engine", "layout", "publish", "render", "server", "commands"} <= found.keys()
     assert {"model", "inputs"} <= found["engine"] and "layout" in found["server"]
 
 
+@pytest.mark.heavy
 def test_every_part_has_a_layer():
     found = imports()
     assert sorted(set(found) - set(LAYERS) - {"site_gen"}) == []
@@ -106,6 +110,7 @@ def climbing(found: dict[str, set[str]]) -> list[str]:
             if LAYERS[target][0] > LAYERS[part][0] or LAYERS[target][0] == LAYERS[part][0] > 0]
 
 
+@pytest.mark.heavy
 def test_no_part_imports_what_lies_above_it():
     found = imports()
     assert found["model"] == set(), LAYERS["model"][1]
@@ -118,10 +123,12 @@ def test_the_layer_rule_is_live():
         "engine (layer 2) imports promotion (layer 2)", "inputs (layer 1) imports render (layer 6)"]
 
 
+@pytest.mark.heavy
 def test_the_parts_form_no_cycle():
     _assert_no_cycle(imports())
 
 
+@pytest.mark.heavy
 def test_the_modules_form_no_cycle():
     found = imports(module_of)
     assert {"site_gen.render.served_views", "site_gen.olm.loading"} <= found.keys()
@@ -154,6 +161,7 @@ def test_every_module_and_package_name_is_used_once():
     assert {name: places for name, places in names.items() if len(places) > 1} == {}
 
 
+@pytest.mark.heavy
 def test_the_command_line_is_read_only_in_commands():
     """Issue 27 point 3: argparse (and argparse's Namespace) once reached the registry, promotion and
     catalog modules; the library parts take typed options, and only commands/ and cli.py read a

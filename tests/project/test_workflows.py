@@ -44,6 +44,7 @@ def test_workflows_pass_actionlint():
     assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("mistake, finding", [
     ("runs-on: ubuntu-24.04", "runs-on: ubuntu-24.4"),
     ("cron: \"23 */6 * * *\"", "cron: \"23 */6 * * 8\""),
@@ -95,6 +96,7 @@ def container_steps_running_the_project() -> dict[tuple[str, str], list[str]]:
     return found
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving the checkout another owner needs root, as in CI")
 @pytest.mark.parametrize("job", [("ci.yml", "test"), ("pages.yml", "build"), ("public-graph.yml", "build")])
 def test_git_works_in_the_container_jobs(tmp_path, job):

@@ -17,6 +17,8 @@ from site_gen.cli import main
 from site_gen.inputs.graph_data_files import load_channel
 from site_gen.promotion.entry_times import EntryTimes
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 UTC = UTC
 
 

@@ -48,6 +48,7 @@ def test_a_path_through_the_intermediate_minor_lets_it_in(eus, capsys):
     assert pending(eus, capsys, ["4.15.1", "4.16.1"])["4.14.5"]["waiting"] is None
 
 
+@pytest.mark.heavy
 def test_the_path_must_stay_inside_the_channel(eus, capsys):
     """Without 4.15.1 in eus-4.16 the two hops are not both edges eus-4.16 serves;
     4.16.0 is there, but nothing leads from 4.14.5 to it."""
@@ -56,6 +57,7 @@ def test_the_path_must_stay_inside_the_channel(eus, capsys):
     assert found["4.14.5"]["due"] == "2024-01-01T00:00:00Z" and found["4.14.5"]["blockedBy"] == []
 
 
+@pytest.mark.heavy
 def test_conditional_edges_count_and_silent_blocks_do_not(eus, capsys):
     eus.risk("4.15.1-Risky.yaml", to="4.15.1", from_="4[.]14[.]5[+]", name="Risky")
     assert pending(eus, capsys, ["4.15.1", "4.16.1"])["4.14.5"]["waiting"] is None

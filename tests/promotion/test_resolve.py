@@ -49,6 +49,7 @@ def served(root, channel, arch="amd64") -> list[str]:
     return [node["version"] for node in served_graph(root / "site", channel, arch)["nodes"]]
 
 
+@pytest.mark.heavy
 def test_example_pending_zombies_and_guard(example, capsys):
     by_name = channels(build(example, capsys))
     pending = {name: [p["version"] for p in c["pending"]] for name, c in by_name.items() if c["pending"]}
@@ -77,6 +78,7 @@ def test_example_pending_zombies_and_guard(example, capsys):
     assert by_name["candidate"]["tombstones"] == ["4.14.4", "4.15.4", "4.16.2"]
 
 
+@pytest.mark.heavy
 def test_due_times_from_entry_times_and_errata(example, capsys):
     by_name = channels(build(example, capsys, "--entry-times", str(example / "times.yaml"),
                              "--errata", str(example / "errata.yaml")))
@@ -93,6 +95,7 @@ def test_due_times_from_entry_times_and_errata(example, capsys):
     assert by_name["eus-4.16"]["pending"][0]["due"] == "2024-04-04T00:00:00Z"  # PT48H
 
 
+@pytest.mark.heavy
 def test_promote_until_on_the_example(example, capsys):
     model = build(example, capsys, "--entry-times", str(example / "times.yaml"),
                   "--errata", str(example / "errata.yaml"), "--promote-until", "2024-06-01T00:00:00Z")
@@ -126,6 +129,7 @@ def test_promote_until_on_the_example(example, capsys):
     assert served(example, "fast-4.16", "s390x")[-2:] == ["4.16.1", "4.16.4"]
 
 
+@pytest.mark.heavy
 def test_feeds_date_projected_promotions_when_they_happen(example, capsys):
     """Issue 29 point 7: with --promote-until, the feeds dated every projected promotion 1970-01-01
     (115 of them at full scale); a promoted version entered its channel when it is promoted."""
@@ -142,6 +146,7 @@ def test_feeds_date_projected_promotions_when_they_happen(example, capsys):
         assert f"<updated>{moment}T00:00:00Z</updated>" in entry[:entry.index("</entry>")], version
 
 
+@pytest.mark.heavy
 def test_promotion_data_is_deterministic(example, capsys, tmp_path):
     args = ("--entry-times", str(example / "times.yaml"), "--promote-until", "2024-06-01T00:00:00Z")
     build(example, capsys, *args)
@@ -151,6 +156,7 @@ def test_promotion_data_is_deterministic(example, capsys, tmp_path):
     assert (example / "site" / "data" / "promotion.json").read_bytes() == first
 
 
+@pytest.mark.heavy
 def test_promote_until_applies_to_a_rebuild_with_other_times(example, capsys):
     # The build fingerprint covers the resolved time and the files' contents.
     build(example, capsys, "--entry-times", str(example / "times.yaml"), "--promote-until", "2024-04-10T00:00:00Z")
@@ -160,6 +166,7 @@ def test_promote_until_applies_to_a_rebuild_with_other_times(example, capsys):
     assert "4.14.10" not in served(example, "eus-4.14")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("file_name, text, line, fragment", [
     ("times.yaml", "candidate:\n  4.16.4: tomorrow\n", 2, "candidate 4.16.4: 'tomorrow' is not an RFC 3339 time"),
     ("times.yaml", "- candidate\n", None, "entry times must map channel names"),
@@ -207,6 +214,7 @@ def test_errata_values(tmp_path):
                                  "4.16.5": datetime(2024, 6, 20, 8, tzinfo=UTC)}
 
 
+@pytest.mark.heavy
 def test_broken_feeder_warns_and_blocks_promote_until(example, capsys):
     path = example / "graph-data" / "channels" / "eus-4.14.yaml"
     path.write_text(path.read_text().replace("delay: P1W", "delay: P1M"))
@@ -330,6 +338,7 @@ def assert_guard_agrees_with_projection(root, times=None, errata=None) -> int:
     return checked
 
 
+@pytest.mark.heavy
 def test_guard_agrees_with_promote_until_on_the_example(example):
     checked = assert_guard_agrees_with_projection(example, example / "times.yaml", example / "errata.yaml")
     # 3 blocked, 7 not; never due: fast's 4.15.9 and 4.16.5 (errata not public), the rc builds
@@ -360,6 +369,7 @@ def guard_case(scenario):
     return sc
 
 
+@pytest.mark.heavy
 def test_guard_counts_every_candidate_due_or_not(guard_case):
     times = guard_case.root / "times.yaml"
     plain = {c["name"]: c for c in resolve(guard_case.root, times=times).model["channels"]}

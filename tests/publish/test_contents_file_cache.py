@@ -80,6 +80,7 @@ def wanted_of(releases: list[tuple[str, str]], **images: str) -> dict:
             for v, a in releases}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("layout_name", LAYOUTS)
 def test_a_rebuild_copies_every_unchanged_file_without_reading_a_record(tmp_path, layout_name):
     wanted = wanted_of(RELEASES)
@@ -90,6 +91,7 @@ def test_a_rebuild_copies_every_unchanged_file_without_reading_a_record(tmp_path
     assert build(tmp_path / "cache", wanted, layout_name) == expected  # rebuild: no record read
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("layout_name", LAYOUTS)
 def test_a_new_release_a_new_image_or_a_new_group_base_gives_new_files(tmp_path, layout_name):
     cache = tmp_path / "cache"

@@ -86,6 +86,7 @@ def tree(root: Path) -> dict[str, bytes | None]:
             for path in sorted(root.rglob("*"))}
 
 
+@pytest.mark.heavy
 def test_the_documented_copy_works_as_a_non_root_user(pod, tarball):
     source, target = image_and_volume(pod, tarball)
     assert target.stat().st_uid == 0
@@ -99,6 +100,7 @@ def test_the_documented_copy_works_as_a_non_root_user(pod, tarball):
     assert all(path.stat().st_uid == int(OPENSHIFT_UID) for path in target.rglob("*"))
 
 
+@pytest.mark.heavy
 def test_copying_the_directory_itself_fails_there(pod, tarball):
     """The form the documentation had before: it must set the volume's own times."""
     source, target = image_and_volume(pod, tarball)

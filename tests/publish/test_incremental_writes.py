@@ -13,12 +13,15 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from site_gen.cli import main
 from site_gen.publish.staging import StagedSite
 
 from conftest import EXAMPLE
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 GRAPHS = "api/upgrades_info/v1/graph"
 

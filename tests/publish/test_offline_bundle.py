@@ -37,6 +37,7 @@ def bundled(site, tmp_path):
     return archive
 
 
+@pytest.mark.heavy
 def test_round_trip_checksum_unpack_and_serve(site, bundled, tmp_path):
     checked = subprocess.run(["sha256sum", "-c", bundled.name + ".sha256"], cwd=bundled.parent,
                              capture_output=True, text=True)
@@ -52,6 +53,7 @@ def test_round_trip_checksum_unpack_and_serve(site, bundled, tmp_path):
     assert status == 200 and body == (site / V1 / "stable-4.15" / "arm64.json").read_bytes()
 
 
+@pytest.mark.heavy
 def test_corruption_is_detected(bundled):
     data = bytearray(bundled.read_bytes())
     data[len(data) // 2] ^= 0x01
@@ -61,6 +63,7 @@ def test_corruption_is_detected(bundled):
     assert checked.returncode == 1 and "FAILED" in checked.stdout
 
 
+@pytest.mark.heavy
 def test_same_site_same_bytes(site, bundled, tmp_path):
     again = tmp_path / "again.tar.gz"
     assert main(["bundle", str(site), "--out", str(again), "-q"]) == 0
@@ -77,6 +80,7 @@ def test_default_name_is_beside_the_site(site):
     (site.parent / "updates.tar.gz.sha256").unlink()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("problem", ["inside", "not-a-site", "missing", "symlink", "fifo", "out-is-a-directory",
                                      "checksum-is-a-directory", "out-below-a-file"])
 def test_refusals_are_clear_errors(site, tmp_path, capsys, problem):

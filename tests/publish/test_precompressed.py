@@ -9,6 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from site_gen.cli import main
@@ -16,6 +17,8 @@ from site_gen.layout import MARKER
 from site_gen.publish.precompressed import MIN_LENGTH, PAGE_SUFFIXES
 
 from conftest import EXAMPLE
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 
 def build(graph_data: Path, out: Path, *extra: str) -> None:

@@ -50,11 +50,13 @@ def changes(site: Path, older: str, newer: str, arch: str = "amd64") -> dict:
     return orjson.loads((site / "releases" / older / arch / "changes" / f"{newer}.json").read_bytes())
 
 
+@pytest.mark.heavy
 def test_contents_only_for_the_releases_the_source_has(site):
     published = sorted(path.parent.parent.name for path in site.glob("releases/*/*/contents.json"))
     assert published == sorted(WITH_CONTENTS)
 
 
+@pytest.mark.heavy
 def test_the_contract_keys_come_first_and_hold_the_story(site):
     record = contents(site, "4.15.9")
     assert list(record)[:len(CONTRACT_KEYS)] == CONTRACT_KEYS
@@ -70,6 +72,7 @@ def test_the_contract_keys_come_first_and_hold_the_story(site):
     assert "0000_00_cluster-version-operator_01_admingate_configmap.yaml#0" in update_ids
 
 
+@pytest.mark.heavy
 def test_change_files_for_the_previous_z_stream_and_the_previous_minor(site):
     found = sorted((path.parents[2].name, path.stem) for path in site.glob("releases/*/amd64/changes/*.json"))
     # 4.16.5 has no release of 4.15 updating to it in a channel both are in
@@ -77,6 +80,7 @@ def test_change_files_for_the_previous_z_stream_and_the_previous_minor(site):
                      ("4.16.4", "4.16.5")]
 
 
+@pytest.mark.heavy
 def test_the_minor_update_says_what_it_takes_away_and_asks(site):
     change = changes(site, "4.15.8", "4.16.4")
     assert change["components"][1] == {"name": "kubernetes", "from": "1.28.7", "to": "1.29.6", "displayName": None}
@@ -94,6 +98,7 @@ def test_the_minor_update_says_what_it_takes_away_and_asks(site):
     assert changes(site, "4.15.8", "4.15.9")["adminGates"] == {}  # a z-stream update needs no ack
 
 
+@pytest.mark.heavy
 def test_the_cli_diff_is_the_published_change_file(site):
     done = subprocess.run([sys.executable, str(REPO / "build.py"), "release", "diff", "--site", str(site),
                            "--format", "json", "4.15.8", "4.16.4"], capture_output=True)
@@ -101,6 +106,7 @@ def test_the_cli_diff_is_the_published_change_file(site):
     assert done.stdout == (site / "releases/4.15.8/amd64/changes/4.16.4.json").read_bytes()
 
 
+@pytest.mark.heavy
 def test_two_builds_write_the_same_bytes(site, tmp_path):
     done = build(tmp_path / "again", "--release-contents", str(EXAMPLE_CONTENTS))  # no cache: read afresh
     assert done.returncode == 0, done.stderr
@@ -108,6 +114,7 @@ def test_two_builds_write_the_same_bytes(site, tmp_path):
         assert (tmp_path / "again" / path.relative_to(site)).read_bytes() == path.read_bytes(), path
 
 
+@pytest.mark.heavy
 def test_a_rebuild_takes_the_change_files_from_the_cache(site, tmp_path):
     cache = tmp_path / "cache"
     shutil.copytree(site.parent / "cache", cache)
@@ -129,6 +136,7 @@ def test_a_rebuild_takes_the_change_files_from_the_cache(site, tmp_path):
     assert orjson.loads(damaged.read_bytes())  # written again
 
 
+@pytest.mark.heavy
 def test_a_tree_over_its_caps_or_with_links_is_refused_and_the_rest_published(tmp_path):
     source = tmp_path / "trees"
     shutil.copytree(EXAMPLE_CONTENTS, source, symlinks=True)
@@ -151,6 +159,7 @@ def test_a_tree_over_its_caps_or_with_links_is_refused_and_the_rest_published(tm
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.heavy
 def test_the_embedded_example_has_contents(tmp_path):
     """``./run.sh site`` (no sources given) publishes the example's contents too."""
     done = subprocess.run([sys.executable, str(REPO / "build.py"), "--out", str(tmp_path / "site"), "--no-html",

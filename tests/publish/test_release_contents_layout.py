@@ -41,6 +41,7 @@ def sites(tmp_path_factory) -> dict[str, Path]:
     return {name: root / name for name in ("self-contained", "shared")}
 
 
+@pytest.mark.heavy
 def test_the_shared_layout_holds_the_same_records_and_no_change_files(sites):
     contained, shared = sites["self-contained"], sites["shared"]
     assert list(contained.glob("releases/*/*/changes/*.json")) and not list(shared.glob("releases/*/*/changes"))
@@ -53,6 +54,7 @@ def test_the_shared_layout_holds_the_same_records_and_no_change_files(sites):
         assert page < (contained / layout.release_arch_page(version, "amd64")).stat().st_size / 2
 
 
+@pytest.mark.heavy
 def test_the_cli_answers_the_same_on_both_layouts(sites, capsysbinary):
     answers = []
     for site in sites.values():
@@ -62,6 +64,7 @@ def test_the_cli_answers_the_same_on_both_layouts(sites, capsysbinary):
                                         ).read_bytes()
 
 
+@pytest.mark.heavy
 def test_the_layout_is_part_of_what_a_build_writes(sites, tmp_path):
     """A build with the other layout into a published site is not skipped as up to date."""
     out = tmp_path / "out"
@@ -76,6 +79,7 @@ def browser():
         yield launched
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_drawn_page_shows_what_the_self_contained_page_shows(sites, browser):
     counted = {}
@@ -102,6 +106,7 @@ def test_the_drawn_page_shows_what_the_self_contained_page_shows(sites, browser)
     assert counted["shared"]["updateManifests"] == sum(len(node) for node in record["updateGraph"]["nodes"])
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_compare_page_on_the_shared_layout_answers_what_the_cli_answers(sites, browser, capsysbinary):
     site = sites["shared"]

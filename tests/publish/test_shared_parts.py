@@ -36,6 +36,8 @@ from site_gen.registry.payload_images import PayloadRequest
 from conftest import EXAMPLE, REPO
 from release_payloads import payload_tree
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 EXAMPLE_CONTENTS = REPO / "example-release-contents"
 
 

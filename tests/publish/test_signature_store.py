@@ -22,6 +22,8 @@ from site_gen.publish.graph_data_tarball import tarball_files
 from conftest import EXAMPLE
 from serving_cases import SECRET
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 GRAPHS = "api/upgrades_info/v1/graph"
 # graph-data/README.md F1.6: LICENSE, version, raw/metadata.json, 11 channels, 15 blocked edges.
 TARBALL_FILES = {"LICENSE", "version", "raw/metadata.json"} | {

@@ -28,6 +28,7 @@ def site_files(tmp_path_factory):
                   if path.is_file())
 
 
+@pytest.mark.heavy
 def test_every_file_gets_the_type_the_docs_name(site_files):
     seen = set()
     for name in site_files:

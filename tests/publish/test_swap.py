@@ -201,6 +201,7 @@ def test_concurrent_builds_into_one_output_all_succeed_one_after_another(example
 
 # --------------------------------------------------------------------------- ownership
 
+@pytest.mark.heavy
 def test_a_directory_with_an_empty_marker_is_not_a_site(two_versions):
     s = two_versions
     mine = s.root / "mine"
@@ -212,6 +213,7 @@ def test_a_directory_with_an_empty_marker_is_not_a_site(two_versions):
     assert (mine / "thesis.tex").read_text() == "years of work"
 
 
+@pytest.mark.heavy
 def test_a_file_added_to_a_published_site_stops_the_next_build(two_versions):
     s = two_versions
     (s.out / "CNAME").write_text("updates.example.com\n")
@@ -220,6 +222,7 @@ def test_a_file_added_to_a_published_site_stops_the_next_build(two_versions):
     assert (s.out / "CNAME").exists() and (s.out / GRAPH).read_bytes() == s.v1[GRAPH]
 
 
+@pytest.mark.heavy
 def test_import_refuses_to_replace_a_built_site(two_versions):
     s = two_versions
     response = s.root / "stable-4.16-amd64.json"
@@ -233,6 +236,7 @@ def test_import_refuses_to_replace_a_built_site(two_versions):
     assert_one_clear_line(result, "holds 'releases' written by site-gen, not site")
 
 
+@pytest.mark.heavy
 def test_cache_dir_inside_an_input_is_refused(two_versions):
     s = two_versions
     cache = s.data / "cache"
@@ -262,6 +266,7 @@ def shell_build(scenario, out: Path, *extra: str) -> str:
     return args
 
 
+@pytest.mark.heavy
 def test_a_full_disk_is_one_clear_line_and_leaves_nothing_behind(two_versions, tmp_path):
     s = two_versions
     mount = tmp_path / "small"
@@ -282,6 +287,7 @@ def test_a_full_disk_is_one_clear_line_and_leaves_nothing_behind(two_versions, t
     assert result.stdout.split("status=1", 1)[1].split() == []  # no staging directory, no lock file
 
 
+@pytest.mark.heavy
 def test_a_read_only_output_is_one_clear_line_and_the_site_stays(two_versions, tmp_path):
     s = two_versions
     mount = tmp_path / "ro"

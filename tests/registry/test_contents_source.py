@@ -109,6 +109,7 @@ def test_registry_contents_equal_the_trees(scenario, tmp_path, pushed):
     assert (scenario.out / change).read_bytes() == (trees / change).read_bytes()
 
 
+@pytest.mark.heavy
 def test_a_layer_is_read_once_ever(scenario, tmp_path):
     """A rebuild reads no blob (records are kept by image digest); a new release on the same base
     reads only its own layers (the base's state is kept by the chain of its digests)."""
@@ -147,6 +148,7 @@ def test_whiteouts_remove_what_lower_layers_put_there(scenario, tmp_path, pushed
     assert all(r["file"] != "0000_50_olm_00-clusteroperator.yaml" for r in record["resources"])
 
 
+@pytest.mark.heavy
 def test_an_oci_layout_reads_as_the_registry(scenario, tmp_path):
     layout = tmp_path / "layout"
     digests = write_layout(layout, {v: (release_layers(EXAMPLE_CONTENTS / v / "amd64"), "amd64") for v in RELEASES})
@@ -176,6 +178,7 @@ def test_a_tampered_layout_blob_fails_the_build_naming_it(scenario, tmp_path, ca
     assert not scenario.out.exists()  # nothing published
 
 
+@pytest.mark.heavy
 def test_a_hostile_layer_costs_its_release_only(scenario, tmp_path):
     layout = tmp_path / "layout"
     # a name that climbs is cleaned as containerd cleans it (to etc/evil.yaml: outside the

@@ -21,6 +21,7 @@ def _kept(tmp_path) -> tuple[bytes, ManifestMemo]:
     return record, memo
 
 
+@pytest.mark.heavy
 def test_a_kept_memo_answers_every_file_and_gives_the_same_records(tmp_path):
     record, memo = _kept(tmp_path)
     loaded = load_memo(tmp_path)
@@ -45,6 +46,7 @@ def _summary() -> dict:
             "extra": {}, "traits": {}}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("damage", [
     lambda data: data[:len(data) // 2],                          # cut short
     lambda data: b"\x00" * 10,                                  # not JSON

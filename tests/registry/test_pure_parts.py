@@ -110,6 +110,7 @@ def test_layers_are_streamed_and_checked():
         find_release_metadata(_chunks(truncated), digest_of(whole), LayerLimits())
 
 
+@pytest.mark.heavy
 def test_the_metadata_reader_holds_the_image_readers_limits():
     """The scrape reads layers with layer_apply's gunzip and tar reader: a gzip bomb stops at the
     expansion ratio, entries and extension headers are capped per layer, as for index images."""

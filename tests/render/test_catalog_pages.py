@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from site_gen.cli import main
 from site_gen.olm.sources import parse_catalog_source as catalog_source
 from site_gen.pipeline.steps import catalog_links, read_catalogs
@@ -28,6 +30,7 @@ def pages_of(sources: list[str]) -> tuple[dict[str, bytes], DrawStats]:
     return collected.files, drawer.stats
 
 
+@pytest.mark.heavy
 def test_the_same_channel_in_two_catalogs_is_drawn_once():
     """The picture's DOT text names no catalog, so a catalog published twice draws nothing more."""
     once, once_drawn = pages_of([f"gates@4.19={FIXTURES / 'gates'}"])
@@ -77,6 +80,7 @@ def test_the_catalog_and_package_pages_count_the_stranded_bundles(tmp_path):
     assert [text for _, text, _ in row] == ["stable (default)", "3.0.0", "3", "1 bundle OLM v0 never updates from."]
 
 
+@pytest.mark.heavy
 def test_both_home_pages_count_the_packages_the_catalog_pages_list(tmp_path):
     """A second olm.package blob of a name and one without a name are opm's errors, not
     packages: the cluster site's home counted blobs (3 here) where the catalog pages list 1."""

@@ -82,6 +82,7 @@ def _text_groups(text: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
     return groups
 
 
+@pytest.mark.heavy
 def test_changes_page_lists_what_site_gen_diff_prints(site, repo, capsys):
     text = run_diff(capsys, repo, "HEAD~1", "HEAD")
     page = parse_html(site / "changes.html")
@@ -90,6 +91,7 @@ def test_changes_page_lists_what_site_gen_diff_prints(site, repo, capsys):
     assert kinds == {"diff-versions", "diff-updates", "diff-relisted", "diff-risks", "diff-redefined"}
 
 
+@pytest.mark.heavy
 def test_changes_page_counts_and_records_the_commit(site, repo, capsys):
     model = json.loads(run_diff(capsys, repo, "--format", "json", "HEAD~1", "HEAD"))
     page = parse_html(site / "changes.html")
@@ -101,6 +103,7 @@ def test_changes_page_counts_and_records_the_commit(site, repo, capsys):
     assert git(repo, "rev-parse", "HEAD") in page.find("p", "lead").text
 
 
+@pytest.mark.heavy
 def test_changes_page_links_what_this_build_has(site):
     page = parse_html(site / "changes.html")
     links = [a.attrs["href"] for a in page.find("main").iter("a")]
@@ -114,6 +117,7 @@ def test_changes_page_links_what_this_build_has(site):
                for p in every_page), "every page's menu links the changes page"
 
 
+@pytest.mark.heavy
 def test_standalone_page_has_the_same_rows_and_no_links(site, repo, capsys, tmp_path):
     out = tmp_path / "diff.html"
     assert run_diff(capsys, repo, "--format", "html", "--out", str(out), "HEAD~1", "HEAD") == ""
@@ -193,6 +197,7 @@ def test_changes_since_needs_a_git_checkout(tmp_path, capsys):
     assert not (tmp_path / "site").exists()
 
 
+@pytest.mark.heavy
 def test_diff_out_must_be_a_writable_file(repo, tmp_path, capsys):
     for target, message in ((tmp_path, "--out names a directory"),
                             (tmp_path / "missing" / "diff.html", "cannot write here")):

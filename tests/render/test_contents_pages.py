@@ -43,6 +43,7 @@ def page_html(site: Path, version: str) -> str:
     return (site / layout.release_arch_page(version, "amd64")).read_text("utf-8")
 
 
+@pytest.mark.heavy
 def test_every_release_with_contents_has_a_page_linked_from_its_release_page_and_the_index(site):
     index = (site / layout.RELEASES_INDEX).read_text("utf-8")
     home = (site / layout.HOME).read_text("utf-8")
@@ -68,6 +69,7 @@ def test_every_release_with_contents_has_a_page_linked_from_its_release_page_and
     assert page_links(site, site / layout.RELEASE_COMPARE)[0] == []
 
 
+@pytest.mark.heavy
 def test_the_planner_and_the_compare_page_read_one_index(site):
     """One index of release contents (layout.RELEASE_CONTENTS_INDEX) for both pages: no per-arch
     releases/contents-ARCH.json is written, and the planner's hops (Python and page JS) find their
@@ -86,6 +88,7 @@ def test_the_planner_and_the_compare_page_read_one_index(site):
     assert planner_rules().call("SiteGenPlannerHops.contentsVersions", index, "s390x") is None
 
 
+@pytest.mark.heavy
 def test_the_compare_index_lists_the_readable_releases_and_where_their_files_are(site):
     index = orjson.loads((site / layout.RELEASE_CONTENTS_INDEX).read_bytes())
     assert index["arches"] == {"amd64": VERSIONS} and index["unreadable"] == {"amd64": []}
@@ -94,6 +97,7 @@ def test_the_compare_index_lists_the_readable_releases_and_where_their_files_are
         assert orjson.loads((site / path).read_bytes())["version"] == version
 
 
+@pytest.mark.heavy
 def test_components_images_and_cluster_operators_are_the_records(site):
     for version in VERSIONS:
         contents, page = record(site, version), page_html(site, version)
@@ -116,6 +120,7 @@ def test_components_images_and_cluster_operators_are_the_records(site):
             assert f"{name} " + ", ".join(f"{k} {v}" for k, v in value["versions"].items()) in operators
 
 
+@pytest.mark.heavy
 def test_the_415_admin_gate_is_on_415_pages_with_the_command_that_acks_it(site):
     for version in ("4.15.8", "4.15.9"):
         gates = page_section(page_html(site, version), "gates-h")
@@ -127,6 +132,7 @@ def test_the_415_admin_gate_is_on_415_pages_with_the_command_that_acks_it(site):
         assert "needs no admin acknowledgement" in page_text(page_section(page, "gates-h"))
 
 
+@pytest.mark.heavy
 def test_each_change_file_into_a_release_is_told_on_its_page(site):
     for version in VERSIONS:
         page = page_html(site, version)
@@ -151,6 +157,7 @@ def test_each_change_file_into_a_release_is_told_on_its_page(site):
                 page_section(page, f"from-{document['from']}")
 
 
+@pytest.mark.heavy
 def test_415_to_416_says_v1alpha1_is_no_longer_served_and_the_gate_is_needed(site):
     block = page_text(page_section(page_html(site, "4.16.4"), "from-4.15.8"))
     assert "(previous minor)" in block
@@ -188,6 +195,7 @@ def _reached(start: int, nodes: list[tuple], children: dict[int, list[int]]) -> 
     return seen
 
 
+@pytest.mark.heavy
 def test_the_update_order_lists_every_manifest_of_the_task_graph_once_in_the_graphs_order(site):
     for version in VERSIONS:
         graph = record(site, version)["updateGraph"]
@@ -222,6 +230,7 @@ def _levels(graph: dict) -> list[list[int]]:
     return [sorted(by_depth[d]) for d in sorted(by_depth)]
 
 
+@pytest.mark.heavy
 def test_the_install_order_is_the_install_graph_step_by_step(site):
     for version in VERSIONS:
         page = page_html(site, version)
@@ -231,6 +240,7 @@ def test_the_install_order_is_the_install_graph_step_by_step(site):
         assert steps == _levels(record(site, version)["installGraph"])
 
 
+@pytest.mark.heavy
 def test_the_update_order_of_415_puts_the_job_in_a_step_of_its_own(site):
     steps = _steps(page_html(site, "4.15.9"), "update")
     job = [step for step in steps if ["0000_50_olm_07-collect-profiles.job.yaml#0"] in step]
@@ -238,6 +248,7 @@ def test_the_update_order_of_415_puts_the_job_in_a_step_of_its_own(site):
     assert "Job openshift-operator-lifecycle-manager/collect-profiles-init" in page_text(page_html(site, "4.15.9"))
 
 
+@pytest.mark.heavy
 def test_manifest_counts_and_annotations_are_the_records(site):
     for version in VERSIONS:
         contents, page = record(site, version), page_html(site, version)
@@ -255,6 +266,7 @@ def test_manifest_counts_and_annotations_are_the_records(site):
             assert f"{resource['kind']} {resource['namespace']}/{resource['name']}" in manifests
 
 
+@pytest.mark.heavy
 def test_an_unreadable_release_shows_its_error_and_stays_out_of_the_compare_index(tmp_path):
     trees = tmp_path / "trees"
     shutil.copytree(EXAMPLE_CONTENTS, trees)
@@ -273,6 +285,7 @@ def test_an_unreadable_release_shows_its_error_and_stays_out_of_the_compare_inde
     assert "releases/4.16.5.html" not in page and "4.16.5.html" not in page
 
 
+@pytest.mark.heavy
 def test_pages_are_byte_identical_across_builds(site, tmp_path):
     build_site(tmp_path / "out", tmp_path / "cache", release_contents=EXAMPLE_CONTENTS)
     for version in VERSIONS:
@@ -282,6 +295,7 @@ def test_pages_are_byte_identical_across_builds(site, tmp_path):
         assert (tmp_path / "out" / path).read_bytes() == (site / path).read_bytes()
 
 
+@pytest.mark.heavy
 def test_a_rebuild_takes_unchanged_contents_pages_from_the_cache(tmp_path):
     cache = tmp_path / "cache"
     build_site(tmp_path / "first", cache, release_contents=EXAMPLE_CONTENTS)

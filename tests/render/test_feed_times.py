@@ -17,6 +17,8 @@ from site_gen.render.feed_times import FeedTimes
 from conftest import REAL_GRAPH_DATA, needs_shared
 from site_helpers import edit, example_repo, git
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 FIRST = datetime(2024, 5, 1, tzinfo=UTC)
 SECOND = datetime(2024, 5, 2, tzinfo=UTC)
 

@@ -42,6 +42,7 @@ def history(site: Path, minor: str, package: str) -> list[list[str]]:
                                                                  "package-history")]
 
 
+@pytest.mark.heavy
 def test_a_renamed_and_dropped_channel_shows_in_the_next_minor(site):
     rows = history(site, "4.15", "ferryman")
     assert [row[0] for row in rows] == list(EXAMPLE_MINORS)
@@ -50,6 +51,7 @@ def test_a_renamed_and_dropped_channel_shows_in_the_next_minor(site):
     assert rows[1][2] == "stable: 1.2.0" and rows[2][2] == "stable: 1.3.0"  # the heads
 
 
+@pytest.mark.heavy
 def test_a_package_new_in_a_minor_and_deprecations_as_they_appear(site):
     rows = history(site, "4.16", "harbourmaster")
     assert rows[0][1].startswith("Not in community-v4.14") and rows[1][3] == "new in this minor"
@@ -59,6 +61,7 @@ def test_a_package_new_in_a_minor_and_deprecations_as_they_appear(site):
     assert oldstone[2][4].startswith("package: oldstone is end of life")
 
 
+@pytest.mark.heavy
 def test_each_minor_links_the_same_package_there(site):
     page = site / "olm/community-v4.15/tidewatch/index.html"
     table = parse_html(page).find("table", "package-history")

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from site_gen.render.environment import COLLECT_EVERY, PageRenderer
 from site_gen.render.release_pages import ArchRelease, ReleasePage, UpdateRow
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 
 class _Site:

@@ -91,6 +91,7 @@ def _entries(site) -> dict:
             for article in page.iter("article", "promotion-entry")}
 
 
+@pytest.mark.heavy
 def test_every_channel_with_a_feeder_has_an_entry_grouped_like_the_home_page(built):
     site, model = built
     page = parse_html(site / "promotion.html")
@@ -107,6 +108,7 @@ def test_every_channel_with_a_feeder_has_an_entry_grouped_like_the_home_page(bui
     assert {name for name, c in model.items() if c["feeder"]} == set(_entries(site))
 
 
+@pytest.mark.heavy
 def test_pending_promotions_match_promotion_json_and_f9(built):
     site, model = built
     shown = {}
@@ -122,6 +124,7 @@ def test_pending_promotions_match_promotion_json_and_f9(built):
     assert guard_fails == F9_GUARD_FAILS
 
 
+@pytest.mark.heavy
 def test_due_times_and_why_they_are_missing(built):
     site, _ = built
     entries = _entries(site)
@@ -141,6 +144,7 @@ def test_due_times_and_why_they_are_missing(built):
     assert "2024-04-08T00:00:00Z" in (site / "promotion.html").read_text()  # absolute, never relative
 
 
+@pytest.mark.heavy
 def test_filter_trap_is_flagged_with_the_anchored_filter_and_the_fix(built):
     """F9: candidate-4.15's filter admits the 4.14 release candidates through a prefix match."""
     site, model = built
@@ -159,6 +163,7 @@ def test_filter_trap_is_flagged_with_the_anchored_filter_and_the_fix(built):
             assert notice is None and badges == [], name
 
 
+@pytest.mark.heavy
 def test_feeder_delay_errata_and_links(built):
     site, model = built
     entries = _entries(site)
@@ -178,6 +183,7 @@ def test_feeder_delay_errata_and_links(built):
     assert all(href.split("#")[1] in page_ids for hrefs in links.values() for href in hrefs)
 
 
+@pytest.mark.heavy
 def test_tombstones_and_zombies_match_promotion_json_and_f9(built):
     site, model = built
     zombies = {}
@@ -195,6 +201,7 @@ def test_tombstones_and_zombies_match_promotion_json_and_f9(built):
     assert {name: z for name, z in zombies.items() if z} == F9_ZOMBIES
 
 
+@pytest.mark.heavy
 def test_each_channel_page_has_its_channels_promotion_block(built):
     site, model = built
     entries = _entries(site)
@@ -239,6 +246,7 @@ def _double_outlined(page) -> dict[str, str]:
     return found
 
 
+@pytest.mark.heavy
 def test_graph_pages_mark_versions_tombstoned_up_the_feeder_chain(built):
     site, _ = built
     expected_by_chain = _chain_tombstones_from_files()
@@ -267,6 +275,7 @@ def test_graph_pages_mark_versions_tombstoned_up_the_feeder_chain(built):
         "stable-4.15": ["4.15.4"], "stable-4.16": ["4.15.4"]}
 
 
+@pytest.mark.heavy
 def test_tombstone_notes_name_the_channel_and_the_chain(built):
     site, _ = built
     fast = _double_outlined(site / "channels/fast-4.16/amd64.html")
@@ -306,6 +315,7 @@ def test_promoted_versions_are_listed_with_their_round(tmp_path):
     assert facts["Promoted until"].find("time").attrs["datetime"] == "2024-05-05T00:00:00Z"
 
 
+@pytest.mark.heavy
 def test_feeder_problems_are_shown(scenario, tmp_path):
     scenario.release("4.15.0")
     scenario.write("internal-channels/fast.yaml", "name: fast\nversions: [4.15.0]\n")
@@ -374,6 +384,7 @@ def test_every_reason_for_a_missing_due_time():
     assert entries["d"].pending[0].unscheduled == "not scheduled: its errata are not known to be public"
 
 
+@pytest.mark.heavy
 def test_a_version_waiting_for_an_update_path_says_so(tmp_path):
     """Promoted until June 2024, 4.15.8 reaches stable and waits for stable-4.16 (F9): the row
     gives the tool's reason and the channel looked at, as promotion.json does; the page says the
@@ -395,6 +406,7 @@ def test_a_version_waiting_for_an_update_path_says_so(tmp_path):
     assert facts["Update-path guard"].text.startswith("evaluated on this build's amd64 candidate graphs")
 
 
+@pytest.mark.heavy
 def test_times_from_trusted_errata_urls_are_shown_as_earliest_possible(scenario, tmp_path):
     """--trust-errata-urls: the page says, next to each time that rests on a trusted URL, that it
     is the earliest possible and not the expected time; times an errata file gives are plain."""

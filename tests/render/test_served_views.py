@@ -56,6 +56,7 @@ def test_a_risk_is_one_catalog_entry_across_graphs(built):
     assert sorted(map(id, catalog.all())) == sorted({id(risk) for risk in infos})
 
 
+@pytest.mark.heavy
 def test_pages_are_built_without_the_served_documents(tmp_path, monkeypatch):
     def refuse(built):
         raise AssertionError("the pages read the served documents")

@@ -107,6 +107,7 @@ def _drawn(svg: ET.Element) -> tuple[dict[str, str], set, set]:
     return nodes, solid, dashed
 
 
+@pytest.mark.heavy
 def test_stable_416_picture_is_the_reduction_with_one_risky_arrow(example):
     """F3: 11 recommended edges reduce to 7; of the 8 conditional edges only 4.15.5 -> 4.15.6
     adds reach (every other one is implied by a longer path)."""
@@ -121,6 +122,7 @@ def test_stable_416_picture_is_the_reduction_with_one_risky_arrow(example):
     assert dashed == {("4.15.5", "4.15.6")}
 
 
+@pytest.mark.heavy
 def test_every_picture_keeps_every_recommended_path(example):
     site, _ = example
     for (channel, arch), doc in served_documents(site).items():
@@ -147,6 +149,7 @@ def _marks(page: Path) -> dict[str, list[str]]:
     return marks
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("channel, expected", [
     # F3: 4.16.1 is the head; 4.15.6 has only a conditional way in; 4.15.0 has none at all.
     ("stable-4.16", {"Head": ["4.16.1"], "Newest": ["4.16.1"], "Reachable only": ["4.15.6"],
@@ -195,6 +198,7 @@ def _node_looks(svg: ET.Element) -> dict[str, tuple[list[str], tuple]]:
     return found
 
 
+@pytest.mark.heavy
 def test_every_node_is_drawn_as_the_legend_says(example):
     """A node with one mark looks exactly like that mark's legend swatch; with several, like the
     first of them in the legend, plus the dashed or double outline of the others (U4: the head
@@ -220,6 +224,7 @@ def test_every_node_is_drawn_as_the_legend_says(example):
     assert ("no update leads here", "tombstoned in its feeder or further up the feeder chain") in checked  # F9
 
 
+@pytest.mark.heavy
 def test_counts_agree_with_their_nouns(example):
     """No "1 channels" in any page (D6)."""
     site, _ = example
@@ -260,6 +265,7 @@ def _page_updates(page: Path, direction: str) -> dict:
     return listed
 
 
+@pytest.mark.heavy
 def test_release_pages_list_exactly_the_served_updates(example):
     site, _ = example
     docs = served_documents(site)
@@ -275,6 +281,7 @@ def test_release_pages_list_exactly_the_served_updates(example):
             assert _page_updates(page, direction) == want, (version, direction)
 
 
+@pytest.mark.heavy
 def test_release_page_payloads_and_signatures(example):
     site, _ = example
     page = (site / "releases/4.16.0.html").read_text("utf-8")
@@ -291,6 +298,7 @@ def test_release_page_payloads_and_signatures(example):
     assert re.findall(r'href="\.\./signatures/[^"]+/(signature-\d)"', signed) == ["signature-1", "signature-2"]
 
 
+@pytest.mark.heavy
 def test_risk_pages_list_exactly_the_served_conditional_updates(example):
     site, _ = example
     expected = defaultdict(lambda: defaultdict(lambda: defaultdict(set)))  # risk -> channel -> arch -> updates
@@ -314,6 +322,7 @@ def test_risk_pages_list_exactly_the_served_conditional_updates(example):
         assert listed == {c: dict(a) for c, a in channels.items()}, name
 
 
+@pytest.mark.heavy
 def test_kubelet_risk_page_in_candidate_415(example):
     """F5.4 + F5.3: the shared KubeletShutdownDrainHang risk, including the edges that carry it
     together with AROInternalDNSRollout."""
@@ -327,6 +336,7 @@ def test_kubelet_risk_page_in_candidate_415(example):
     assert re.search(r"to <a [^>]*>4\.15\.6</a> from [^<]*4\.14\.11, 4\.14\.12", section)
 
 
+@pytest.mark.heavy
 def test_home_table_counts_match_the_json(example):
     site, _ = example
     docs = served_documents(site)
@@ -346,6 +356,7 @@ def test_home_table_counts_match_the_json(example):
     assert seen == {key for key, doc in docs.items() if doc["nodes"]}
 
 
+@pytest.mark.heavy
 def test_planner_data_matches_every_channel_file(example):
     site, _ = example
     docs = served_documents(site)
@@ -378,6 +389,7 @@ LINK_BASES = {"release-diff.js": ('"https://github.com/"', '"https://github.com"
                                   '"https://docs.redhat.com/en/documentation/openshift_container_platform/"')}
 
 
+@pytest.mark.heavy
 def test_pages_have_titles_headings_and_only_relative_internal_links(example):
     site, _ = example
     pages = sorted(site.rglob("*.html"))
@@ -403,6 +415,7 @@ def test_pages_have_titles_headings_and_only_relative_internal_links(example):
             assert "://" not in text, asset
 
 
+@pytest.mark.heavy
 def test_the_marker_lists_every_page_either_process_wrote(example):
     """The release pages (and their .gz) are written by a forked child: the marker must
     list them, or the next build would refuse the output as holding foreign files."""
@@ -416,6 +429,7 @@ def test_the_marker_lists_every_page_either_process_wrote(example):
     assert result.pages.pages == len({path for path in on_disk if path.endswith(".html")})
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_builds_are_byte_identical(example, tmp_path):
     site, _ = example
@@ -423,6 +437,7 @@ def test_builds_are_byte_identical(example, tmp_path):
     assert files_of(again) == files_of(site)
 
 
+@pytest.mark.heavy
 def test_untrusted_text_is_escaped_and_unsafe_links_are_not_followed(scenario, tmp_path):
     scenario.release("4.15.0", metadata={"url": "javascript:alert(2)"})
     scenario.release("4.15.1", previous=["4.15.0"])
@@ -503,6 +518,7 @@ def test_dot_failure_fails_the_build_and_keeps_the_published_site(tmp_path, monk
     assert files_of(out) == before
 
 
+@pytest.mark.heavy
 def test_jobs_must_be_positive(tmp_path, capsys):
     code = main(["--out", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"), "--jobs", "0", "-q"])
     assert code == 1
@@ -510,6 +526,7 @@ def test_jobs_must_be_positive(tmp_path, capsys):
     assert not (tmp_path / "site").exists()
 
 
+@pytest.mark.heavy
 def test_no_html_writes_no_pages_and_starts_no_dot(tmp_path, monkeypatch):
     broken = _fake_dot(tmp_path / "bin", "exit 1\n")  # would fail the build if it ran
     monkeypatch.setenv("PATH", f"{broken.parent}{os.pathsep}{os.environ['PATH']}")
@@ -519,6 +536,7 @@ def test_no_html_writes_no_pages_and_starts_no_dot(tmp_path, monkeypatch):
     assert not list(site.rglob("*.html")) and not (site / "assets").exists()
 
 
+@pytest.mark.heavy
 def test_pages_of_one_shared_picture_each_carry_their_own_label(example):
     """stable-4.16 is one picture on all four architectures (F3), made ready for the pages once:
     each page's copy names its own architecture and is otherwise the same."""

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from site_gen.model.versions import sort_key
 
 from conftest import EXAMPLE
 from site_helpers import SVG, build_site, page_svg
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 
 def test_tab_follows_the_versions(tmp_path):

@@ -33,6 +33,7 @@ def served(tmp_path_factory):
         yield site, server.server_address[1]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_case(served, case):
     site, port = served

@@ -81,6 +81,7 @@ def closed_soon(port: int, data: bytes) -> bool:
             return False
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("token", ["keep-alive", "Keep-Alive", "close, keep-alive"])
 def test_http10_keep_alive_is_confirmed_and_kept(port, token):
     if token == "close, keep-alive":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from scenario import digest_of
 from spec_helpers import (
@@ -20,6 +21,8 @@ from spec_helpers import (
     node_set,
     unique_edges,
 )
+
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
 
 
 # --------------------------------------------------------------------------- Appendix A

@@ -19,6 +19,8 @@ from site_gen.olm.sources import parse_catalog_source as catalog_source
 from conftest import EXAMPLE, OLM_CATALOGS, TESTS, needs_catalogs
 from site_helpers import page_links, parse_html, parse_page, table_rows
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 FIXTURES = TESTS / "olm_fixtures"
 
 

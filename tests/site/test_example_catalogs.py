@@ -13,6 +13,8 @@ from site_gen.olm.published_json import catalog_files
 
 from conftest import EXAMPLE, EXAMPLE_CATALOGS
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 MINORS = ("4.14", "4.15", "4.16")
 
 

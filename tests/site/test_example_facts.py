@@ -14,6 +14,8 @@ from site_gen.cli import main
 from conftest import EXAMPLE
 from scenario import GRAPH_DIR, Served
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 REMOVE_REGEX = "io.openshift.upgrades.graph.previous.remove_regex"
 CHANNELS = "io.openshift.upgrades.graph.release.channels"
 

@@ -21,6 +21,8 @@ from operators_only_site import operators_only_site
 from serving_cases import V1, builtin_server, free_port, request
 from site_helpers import page_links, parse_html, parse_page
 
+pytestmark = pytest.mark.heavy  # builds sites or runs site-gen: the core loop leaves it out
+
 CLUSTER_PAGES = ("channels", "planner.html", "feeds", "releases", "risks", "promotion.html", "data", "api",
                  "signatures")
 
