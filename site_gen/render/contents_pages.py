@@ -5,8 +5,9 @@ The page models read the contents records the build published (docs/release-cont
 change files of the pairs it published; every rule that decides something (component labels,
 commit links, which admin gates apply, the ``oc patch`` that acks) is the one in
 assets/release-diff.js, called through :mod:`..js_rules`, so the page, the compare page and
-``site-gen release`` say the same thing. Only layout is decided here: how the CVO's task graphs
-read as an ordered list of steps, and how manifests are counted for people.
+``site-gen release`` say the same thing. How the CVO's task graphs read as steps and how the objects
+are counted by run level and component are assets/release-contents-rules.js, which the shared layout's
+page draws with too. Only layout is decided here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import orjson
 
 from .. import layout
+from ..js_rules.contents_page_rules import ContentsGrouping, ManifestRows
 from ..js_rules.release_diff import (
     ack_command,
     applying_gates,
@@ -237,39 +239,11 @@ def _manifest_item(resource: Record, default_profile: bool) -> ManifestItem:
 DEFAULT_PROFILE = "self-managed-high-availability"
 
 
-def _steps(graph: Record | None, by_id: Mapping[str, Record]) -> list[TaskStep]:
-    """The task graph as steps: a node's step is one more than its latest predecessor's (the graphs
-    are DAGs), so the nodes of one step run in parallel and a step starts when the one before it has
-    finished; the CVO's empty spacer nodes, and steps left empty by them, are left out."""
-    if not graph:
-        return []
-    nodes: list[list[str]] = graph.get("nodes") or []
-    parents: dict[int, list[int]] = defaultdict(list)
-    for source, target in graph.get("edges") or []:
-        parents[target].append(source)
-    level: dict[int, int] = {}
-
-    def level_of(node: int) -> int:
-        # iterative longest path from the roots: the graphs are a few hundred nodes deep at most
-        stack = [node]
-        while stack:
-            current = stack[-1]
-            pending = [p for p in parents[current] if p not in level]
-            if pending:
-                stack.extend(pending)
-                continue
-            level[current] = 1 + max((level[p] for p in parents[current]), default=-1)
-            stack.pop()
-        return level[node]
-
-    by_level: dict[int, list[int]] = defaultdict(list)
-    for node, ids in enumerate(nodes):
-        if ids:
-            by_level[level_of(node)].append(node)
-    steps = []
-    for number, step_level in enumerate(sorted(by_level), start=1):
-        steps.append(TaskStep(number, [_task_node(nodes[node], by_id) for node in by_level[step_level]]))
-    return steps
+def _steps(graph: Record | None, steps: list[list[int]], by_id: Mapping[str, Record]) -> list[TaskStep]:
+    """``steps`` (the rules' grouping of ``graph``: node indexes per step) as the page lists them."""
+    nodes: list[list[str]] = (graph or {}).get("nodes") or []
+    return [TaskStep(number, [_task_node(nodes[node], by_id) for node in step])
+            for number, step in enumerate(steps, start=1)]
 
 
 def _task_node(ids: list[str], by_id: Mapping[str, Record]) -> TaskNode:
@@ -290,16 +264,11 @@ def _task_node(ids: list[str], by_id: Mapping[str, Record]) -> TaskNode:
     return TaskNode(summary, items, job)
 
 
-def _manifest_counts(page: ContentsPage, resources: list[Record]) -> None:
-    page.documents = len(resources)
-    page.applied = sum(1 for r in resources if r.get("included"))
-    rows: dict[tuple[int | None, str | None], LevelRow] = {}
-    for resource in resources:
-        key = (resource.get("runLevel"), resource.get("component"))
-        row = rows.setdefault(key, LevelRow(key[0], key[1], 0, 0))
-        row.documents += 1
-        row.applied += bool(resource.get("included"))
-    page.levels = sorted(rows.values(), key=lambda r: (r.run_level is None, r.run_level or 0, r.component or ""))
+def _manifest_counts(page: ContentsPage, resources: list[Record], rows: ManifestRows) -> None:
+    page.documents = rows["documents"]
+    page.applied = rows["applied"]
+    page.levels = [LevelRow(row["runLevel"], row["component"], row["documents"], row["applied"])
+                   for row in rows["levels"]]
     profiles: Counter[str] = Counter(p for r in resources for p in r.get("profiles") or [])
     page.profiles = sorted(profiles.items(), key=lambda pair: (pair[0] != DEFAULT_PROFILE, pair[0]))
     capabilities: dict[str, list[str]] = defaultdict(list)
@@ -343,9 +312,11 @@ def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
 
 
 def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str],
-                  has_release_page: bool = True, compare_from: list[str] | None = None) -> ContentsPage:
+                  has_release_page: bool = True, compare_from: list[str] | None = None,
+                  grouping: ContentsGrouping | None = None) -> ContentsPage:
     """The page model of one contents record (or error record); ``compare_from`` (the shared layout:
-    no change files) the versions to link the compare page with, and the long sections drawn by JS."""
+    no change files) the versions to link the compare page with, and the long sections drawn by JS;
+    ``grouping``: the rules' steps and rows, shared by the pages of a build (graphs repeat)."""
     page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches,
                         has_release_page=has_release_page, drawn=compare_from is not None)
     for source in compare_from or []:
@@ -367,11 +338,13 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
                       for name, value in sorted((record.get("clusterOperators") or {}).items())]
     page.manifests = int(record.get("manifests") or 0)
     resources: list[Record] = record.get("resources") or []
-    _manifest_counts(page, resources)
+    graphs = (record.get("updateGraph"), record.get("installGraph"))
+    (update_steps, install_steps), rows = (grouping or ContentsGrouping()).group(graphs, resources)
+    _manifest_counts(page, resources, rows)
     page.gates = _gates(page.version, record.get("adminGates") or {})
     by_id = {str(r.get("id")): r for r in resources}
-    page.update_steps = _steps(record.get("updateGraph"), by_id)
-    page.install_steps = _steps(record.get("installGraph"), by_id)
+    page.update_steps = _steps(graphs[0], update_steps, by_id)
+    page.install_steps = _steps(graphs[1], install_steps, by_id)
     # newest source first: the previous z-stream before the previous minor
     page.changes = [_change_summary(changes, page.arch) for changes in
                     sorted(changes_into, key=lambda c: versions.sort_key(c["from"]), reverse=True)]
@@ -390,6 +363,7 @@ class PageInputs:
     load_record: Callable[[tuple[str, str]], Record]
     load_change: Callable[[tuple[str, str, str]], Changes]
     drawn: bool = False  # the shared layout: changes_into are pairs to compare, no change document is read
+    grouping: ContentsGrouping = field(default_factory=ContentsGrouping)  # shared by a build's pages
 
     @property
     def path(self) -> str:
@@ -401,7 +375,7 @@ class PageInputs:
             return contents_page(record, [], self.other_arches, self.has_release_page,
                                  [pair[0] for pair in self.changes_into])
         return contents_page(record, [self.load_change(pair) for pair in self.changes_into], self.other_arches,
-                             self.has_release_page)
+                             self.has_release_page, grouping=self.grouping)
 
 
 def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Iterable[tuple[str, str, str]],
@@ -419,12 +393,13 @@ def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Ite
     arches: dict[str, list[str]] = defaultdict(list)
     for version, arch in records:
         arches[version].append(arch)
+    grouping = ContentsGrouping()
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
         changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c[0]), reverse=True)
         sources = [(c[0], records.get((c[0], arch), {}).get("digest")) for c in changes_into]
         yield PageInputs(records[version, arch], changes_into, others, version in served, sources, load_record,
-                         load_change, drawn)
+                         load_change, drawn, grouping)
 
 
 def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],

@@ -97,6 +97,11 @@ def test_the_drawn_page_shows_what_the_self_contained_page_shows(sites, browser)
                 updateSteps: document.querySelectorAll('.task-steps[data-mode=update] > .task-step').length,
                 updateManifests: document.querySelectorAll('.task-steps[data-mode=update] .manifest-items > li').length,
                 installSteps: document.querySelectorAll('.task-steps[data-mode=install] > .task-step').length,
+                // the rules' grouping (release-contents-rules.js on both layouts): the same rows and steps
+                levelRows: [...document.querySelectorAll('table.levels tbody tr')].map(
+                    tr => [...tr.cells].map(td => td.textContent)),
+                stepNodes: [...document.querySelectorAll('.task-steps > .task-step')].map(step =>
+                    [step.closest('.task-steps').dataset.mode, step.querySelectorAll('.task-nodes > li').length]),
                 digests: [...document.querySelectorAll('table.images code.digest')].map(c => c.textContent),
             })""")
     record = whole_contents(sites["shared"], "4.16.4")
@@ -104,6 +109,7 @@ def test_the_drawn_page_shows_what_the_self_contained_page_shows(sites, browser)
     assert counted["shared"]["operators"] == len(record["clusterOperators"])
     assert counted["shared"]["images"] == len(record["images"])
     assert counted["shared"]["updateManifests"] == sum(len(node) for node in record["updateGraph"]["nodes"])
+    assert len(counted["shared"]["levelRows"]) > 3 and len(counted["shared"]["stepNodes"]) > 3
 
 
 @pytest.mark.heavy

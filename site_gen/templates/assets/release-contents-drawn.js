@@ -3,8 +3,9 @@
    sections (cluster operators, images, manifests, the update and install orders) from the release's
    contents.json, its shared files resolved by SiteGenReleaseDiff.loadRecord (release-diff.js, the one
    reader of them). The sections match the self-contained layout's page, which the build renders from
-   the same record (render/contents_pages.py): a step holds the nodes whose longest path from a root is
-   the same, spacer nodes left out. */
+   the same record (render/contents_pages.py): both group the task graphs into steps and count the objects
+   by run level and component with release-contents-rules.js (SiteGenContentsRules); only the HTML is
+   built here. */
 "use strict";
 
 (() => {
@@ -12,6 +13,7 @@
   if (!box) return;
   const {el, count, safeUrl} = SiteGen;
   const D = SiteGenReleaseDiff;
+  const R = SiteGenContentsRules;
   const DEFAULT_PROFILE = "self-managed-high-availability";
   const status = box.querySelector(".contents-drawn-status");
   const sharedUrl = (sha256) => box.dataset.shared.replace(/\{sha256\}|%7Bsha256%7D/, sha256);
@@ -53,58 +55,20 @@
 
   function manifests(record) {
     const resources = record.resources;
-    const rows = new Map();
-    for (const r of resources) {
-      const key = `${r.runLevel ?? ""}\u0000${r.component ?? ""}`;
-      if (!rows.has(key)) rows.set(key, {level: r.runLevel ?? null, component: r.component ?? null, all: 0, applied: 0});
-      const row = rows.get(key);
-      row.all += 1;
-      row.applied += r.included ? 1 : 0;
-    }
-    const sorted = [...rows.values()].sort((a, b) => (a.level === null) - (b.level === null)
-      || (a.level ?? 0) - (b.level ?? 0) || (a.component ?? "").localeCompare(b.component ?? ""));
-    const applied = resources.filter((r) => r.included).length;
+    const {documents, applied, levels} = R.manifestRows(resources);
     const deleted = resources.filter((r) => r.delete);
     return section("manifests-h", ["Manifests"],
       el("p", {class: "manifest-counts"}, `${count(record.manifests, "manifest file")} in release-manifests/; with the `
-        + `cluster-version operator's own, ${count(resources.length, "object")}, of which ${applied} are applied on the `
+        + `cluster-version operator's own, ${count(documents, "object")}, of which ${applied} are applied on the `
         + `default profile (${DEFAULT_PROFILE}) and feature set.`),
-      el("details", {}, el("summary", {}, `By run level and component (${sorted.length})`),
-        table("levels", ["Run level", "Component", "Objects", "Applied"], sorted.map((row) => el("tr", {},
-          el("td", {class: "num"}, row.level === null ? "–" : String(row.level).padStart(2, "0")),
-          el("td", {}, row.component || "–"), el("td", {class: "num"}, row.all), el("td", {class: "num"}, row.applied))))),
+      el("details", {}, el("summary", {}, `By run level and component (${levels.length})`),
+        table("levels", ["Run level", "Component", "Objects", "Applied"], levels.map((row) => el("tr", {},
+          el("td", {class: "num"}, row.runLevel === null ? "–" : String(row.runLevel).padStart(2, "0")),
+          el("td", {}, row.component || "–"), el("td", {class: "num"}, row.documents),
+          el("td", {class: "num"}, row.applied))))),
       el("h3", {}, "Deleted by an update to this release ", el("span", {class: "count"}, `(${deleted.length})`)),
       deleted.length ? el("ul", {class: "diff-items"}, deleted.map((r) => el("li", {}, `${objectName(r)} (${r.file})`)))
         : el("p", {}, "None."));
-  }
-
-  /* The graph as steps: a node's step is one more than its latest predecessor's; empty nodes left out. */
-  function steps(graph) {
-    const parents = graph.nodes.map(() => []);
-    for (const [from, to] of graph.edges) parents[to].push(from);
-    const level = new Map();
-    const levelOf = (node) => {
-      const stack = [node];
-      while (stack.length) {
-        const current = stack[stack.length - 1];
-        const pending = parents[current].filter((p) => !level.has(p));
-        if (pending.length) {
-          stack.push(...pending);
-          continue;
-        }
-        level.set(current, 1 + Math.max(-1, ...parents[current].map((p) => level.get(p))));
-        stack.pop();
-      }
-      return level.get(node);
-    };
-    const byLevel = new Map();
-    graph.nodes.forEach((ids, node) => {
-      if (!ids.length) return;
-      const at = levelOf(node);
-      if (!byLevel.has(at)) byLevel.set(at, []);
-      byLevel.get(at).push(ids);
-    });
-    return [...byLevel.keys()].sort((a, b) => a - b).map((at) => byLevel.get(at));
   }
 
   function order(id, title, graph, byId, mode, open) {
@@ -122,7 +86,8 @@
         nodes.length > 1 ? ` · ${nodes.length} in parallel` : "",
         ` · ${count(nodes.reduce((sum, ids) => sum + ids.length, 0), "manifest")}`),
       el("ul", {class: "task-nodes"}, nodes.map(node)));
-    const list = el("ol", {class: "task-steps", "data-mode": mode}, steps(graph).map(step));
+    const steps = R.steps(graph).map((nodes) => nodes.map((node) => graph.nodes[node]));
+    const list = el("ol", {class: "task-steps", "data-mode": mode}, steps.map(step));
     return section(id, [title], open ? list : el("details", {}, el("summary", {}, "Show the steps"), list));
   }
 
