@@ -130,6 +130,7 @@ def dags(draw) -> dict:
     return {"nodes": nodes, "edges": edges}
 
 
+@pytest.mark.heavy
 @settings(max_examples=60, deadline=None)
 @given(dags())
 def test_steps_are_the_longest_path_from_a_root(graph):
