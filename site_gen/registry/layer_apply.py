@@ -793,19 +793,10 @@ class TarReader:
     def file_data(self, header: TarHeader) -> Iterator[bytes]:
         """The data of the entry just yielded, for the tree to keep."""
         header.consumed = True
-        size = header.size
-        if size > 1 << 20:
-            return self.data(size)
-        padded = size + (-size % BLOCK)
-        at = self._at
-        if len(self._buffer) - at >= padded:  # data and padding decoded already (most entries)
-            # what the two takes below do: nothing is decoded between them, so the allowance is the
-            # same for both counts and one count of both refuses where, and as, the first would
-            self._at = at + padded
-            self._count(padded)
-            return iter((self._buffer[at:at + size],)) if size else iter(())
-        data = self._exact(size) if size else None  # what data() does, taken at once
-        self._exact(padded - size)
+        if header.size > 1 << 20:
+            return self.data(header.size)
+        data = self._exact(header.size) if header.size else None  # what data() does, taken at once
+        self._exact(-header.size % BLOCK)
         return iter(()) if data is None else iter((data,))
 
 
