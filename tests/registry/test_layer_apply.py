@@ -11,7 +11,7 @@ import tarfile
 
 import pytest
 
-from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget, zstd
+from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget, TreeLimits, zstd
 
 from registry_images import entries_layer as layer
 
@@ -200,3 +200,29 @@ def test_a_negative_size_is_refused_unless_the_header_carries_no_data():
                            b"2", NEGATIVE)
     tree = applied(link)
     assert tree.links_under(("manifests",)) == {"manifests/l.yaml": "a.yaml"}
+
+
+SIZES = (0, 1, 7, 511, 512, 513, 1023, 1024, 1025, 4096, 70_000)  # data ending in, at and past a block
+
+
+def test_files_are_the_same_whether_the_layer_comes_whole_or_in_small_pieces():
+    """An entry's data and padding are taken at once when both are decoded already (a whole
+    blob), else piece by piece as they arrive (7-byte pieces: every padding straddles them)."""
+    files = {f"release-manifests/{n:02}.yaml": bytes([65 + n]) * size for n, size in enumerate(SIZES)}
+    blob = layer(*files.items(), ("etc/after", b"x" * 300), ("manifests/last.yaml", b"last"))
+    expected = {**files, "manifests/last.yaml": b"last"}
+    for pieces in ([blob], [blob[i:i + 7] for i in range(0, len(blob), 7)]):
+        tree = ImageTree(PREFIXES, MemoryTarget())
+        tree.apply_layer(iter(pieces), digest(blob))
+        assert tree.target.files == expected
+
+
+def test_the_expansion_limit_refuses_small_files_whole_or_in_small_pieces():
+    """A layer of small files past its allowance is refused either way, and nothing is kept past it."""
+    blob = layer(*((f"release-manifests/{n:03}.yaml", b"z" * 3000) for n in range(200)))
+    limits = TreeLimits(expansion=2, expansion_floor=200_000)
+    for pieces in ([blob], [blob[i:i + 7] for i in range(0, len(blob), 7)]):
+        tree = ImageTree(PREFIXES, MemoryTarget(), limits)
+        with pytest.raises(LayerRefused, match=r"expands past [0-9,]+ bytes, 2 per compressed byte plus 200,000"):
+            tree.apply_layer(iter(pieces), digest(blob))
+        assert 0 < len(tree.target.files) < 200
