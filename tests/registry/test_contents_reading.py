@@ -54,7 +54,7 @@ def read_counting(monkeypatch, layout: Path, requests: list[PayloadRequest], con
     return parsed[0], {key: read.records.record(key) for key in read.records}
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_images_in_flight_parse_each_file_once(monkeypatch, layout):
     root, requests = layout
     one_at_a_time, serial_records = read_counting(monkeypatch, root, requests, 1)
