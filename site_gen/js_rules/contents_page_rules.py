@@ -4,7 +4,7 @@ The build's self-contained page and the shared layout's page drawn in the browse
 into steps and the objects by run level and component, name the objects and pick those an update
 deletes, and make the rows of the images and cluster operators tables with this one script; there is
 no Python twin. A site's records repeat their graphs and objects across arches and z-streams, so
-:class:`ContentsGrouping` asks the script once per distinct graph, list of objects and tables, in one
+:class:`ContentsRules` asks the script once per distinct graph, list of objects and tables, in one
 call per page at most.
 """
 
@@ -98,7 +98,7 @@ def _objects_json(resources: Sequence[Mapping[str, Any]]) -> bytes:
                          for r in resources])
 
 
-class ContentsGrouping:
+class ContentsRules:
     """The script's answers for the pages of one build, remembered by the JSON of what it was given."""
 
     def __init__(self) -> None:
@@ -106,9 +106,9 @@ class ContentsGrouping:
         self._objects: dict[bytes, ObjectFacts] = {}
         self._tables: dict[bytes, Tables] = {}
 
-    def group(self, graphs: Sequence[Mapping[str, Any] | None], resources: Sequence[Mapping[str, Any]],
-              tables: Mapping[str, Any] | None = None,
-              in_files: Sequence[Sequence[Mapping[str, Any]]] = ()) -> PageRules:
+    def page(self, graphs: Sequence[Mapping[str, Any] | None], resources: Sequence[Mapping[str, Any]],
+             tables: Mapping[str, Any] | None = None,
+             in_files: Sequence[Sequence[Mapping[str, Any]]] = ()) -> PageRules:
         """The steps of each graph (none for a null graph), the facts of ``resources``, the rows of
         ``tables`` ({"images": ..., "clusterOperators": ...} of a record) and each of ``in_files`` named."""
         graph_texts = [orjson.dumps(graph) if graph else None for graph in graphs]
@@ -125,7 +125,7 @@ class ContentsGrouping:
         want_tables = tables_text is not None and rows_of_tables is None
         named: list[list[str]] = [[] for _ in in_files]
         if missing or facts is None or want_tables or any(in_files):
-            answer = _rules().call("SiteGenContentsRules.grouping",
+            answer = _rules().call("SiteGenContentsRules.forPage",
                                    [orjson.Fragment(text) for text in missing.values()],
                                    [orjson.Fragment(objects)] if facts is None else [],
                                    [orjson.Fragment(tables_text)] if want_tables and tables_text else [],

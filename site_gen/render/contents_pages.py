@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from .. import layout
-from ..js_rules.contents_page_rules import ContentsGrouping, ObjectFacts, Tables
+from ..js_rules.contents_page_rules import ContentsRules, ObjectFacts, Tables
 from ..js_rules.release_diff import (
     ack_command,
     applying_gates,
@@ -218,7 +218,7 @@ ById = Mapping[str, tuple[Record, str]]  # a manifest id -> its object and the o
 
 
 def _steps(graph: Record | None, steps: list[list[int]], by_id: ById) -> list[TaskStep]:
-    """``steps`` (the rules' grouping of ``graph``: node indexes per step) as the page lists them."""
+    """``steps`` (the rules' steps of ``graph``: node indexes per step) as the page lists them."""
     nodes: list[list[str]] = (graph or {}).get("nodes") or []
     return [TaskStep(number, [_task_node(nodes[node], by_id) for node in step])
             for number, step in enumerate(steps, start=1)]
@@ -298,10 +298,10 @@ def _change_summary(changes: Changes, arch: str, deleted: list[str], removed: li
 
 def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str],
                   has_release_page: bool = True, compare_from: list[str] | None = None,
-                  grouping: ContentsGrouping | None = None) -> ContentsPage:
+                  rules: ContentsRules | None = None) -> ContentsPage:
     """The page model of one contents record (or error record); ``compare_from`` (the shared layout:
     no change files) the versions to link the compare page with, and the long sections drawn by JS;
-    ``grouping``: the rules' steps and rows, shared by the pages of a build (graphs repeat)."""
+    ``rules``: the rules' answers, shared by the pages of a build (graphs and objects repeat)."""
     page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches,
                         has_release_page=has_release_page, drawn=compare_from is not None)
     for source in compare_from or []:
@@ -323,7 +323,7 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
     graphs = (record.get("updateGraph"), record.get("installGraph"))
     # newest source first: the previous z-stream before the previous minor
     changes_into = sorted(changes_into, key=lambda c: versions.sort_key(c["from"]), reverse=True)
-    answers = (grouping or ContentsGrouping()).group(
+    answers = (rules or ContentsRules()).page(
         graphs, resources, {"images": record.get("images") or {},
                             "clusterOperators": record.get("clusterOperators") or {}},
         [listed for changes in changes_into for listed in _changed_objects(changes)])
@@ -353,7 +353,7 @@ class PageInputs:
     load_record: Callable[[tuple[str, str]], Record]
     load_change: Callable[[tuple[str, str, str]], Changes]
     drawn: bool = False  # the shared layout: changes_into are pairs to compare, no change document is read
-    grouping: ContentsGrouping = field(default_factory=ContentsGrouping)  # shared by a build's pages
+    rules: ContentsRules = field(default_factory=ContentsRules)  # shared by a build's pages
 
     @property
     def path(self) -> str:
@@ -365,7 +365,7 @@ class PageInputs:
             return contents_page(record, [], self.other_arches, self.has_release_page,
                                  [pair[0] for pair in self.changes_into])
         return contents_page(record, [self.load_change(pair) for pair in self.changes_into], self.other_arches,
-                             self.has_release_page, grouping=self.grouping)
+                             self.has_release_page, rules=self.rules)
 
 
 def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Iterable[tuple[str, str, str]],
@@ -383,13 +383,13 @@ def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Ite
     arches: dict[str, list[str]] = defaultdict(list)
     for version, arch in records:
         arches[version].append(arch)
-    grouping = ContentsGrouping()
+    rules = ContentsRules()
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
         changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c[0]), reverse=True)
         sources = [(c[0], records.get((c[0], arch), {}).get("digest")) for c in changes_into]
         yield PageInputs(records[version, arch], changes_into, others, version in served, sources, load_record,
-                         load_change, drawn, grouping)
+                         load_change, drawn, rules)
 
 
 def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],

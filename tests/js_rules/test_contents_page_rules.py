@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from site_gen.js_rules import JsError
 from site_gen.js_rules import contents_page_rules as page_rules
-from site_gen.js_rules.contents_page_rules import ContentsGrouping, manifest_rows, task_steps
+from site_gen.js_rules.contents_page_rules import ContentsRules, manifest_rows, task_steps
 
 from conftest import REPO
 
@@ -261,7 +261,7 @@ def test_a_build_asks_the_script_once_per_page_and_not_for_what_an_earlier_page_
 
     class Counting:
         def call(self, function, *args):
-            if function.endswith(".grouping"):
+            if function.endswith(".forPage"):
                 asked.append(tuple(len(arg) for arg in args))
             return real.call(function, *args)
 
@@ -270,11 +270,11 @@ def test_a_build_asks_the_script_once_per_page_and_not_for_what_an_earlier_page_
     install, _ = printed_graph("jobs.install")
     objects = [obj(10, "a"), obj(20, "b", False)]
     tables = {"images": {"cli": {"image": "r@sha256:1"}}, "clusterOperators": {"a": {}}}
-    grouping = ContentsGrouping()
-    first = grouping.group([update, install], objects, tables)
+    rules = ContentsRules()
+    first = rules.page([update, install], objects, tables)
     # another arch: the same graphs, objects and tables
-    assert grouping.group([dict(update), install], [dict(o) for o in objects], dict(tables)) == first
-    third = grouping.group([update, None], objects + [obj(30, "c")], tables,
+    assert rules.page([dict(update), install], [dict(o) for o in objects], dict(tables)) == first
+    third = rules.page([update, None], objects + [obj(30, "c")], tables,
                            [[{"kind": "Service", "namespace": "a", "name": "b", "file": "f.yaml"}], []])
     assert third.steps == [first.steps[0], []] and third.in_files == [["Service a/b (f.yaml)"], []]
     assert asked == [(2, 1, 1, 0), (0, 1, 0, 2)]

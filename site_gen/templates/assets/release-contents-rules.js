@@ -141,12 +141,12 @@ const SiteGenContentsRules = (() => {
      objects (only those it has not met before: graphs and objects repeat across arches and z-streams),
      the images and cluster operators tables of each record given ({images, clusterOperators}), and each
      list of objects named with their files (a change file's deleted and removed objects). */
-  const grouping = (graphs, objectLists, tables = [], inFileLists = []) => ({
+  const forPage = (graphs, objectLists, tables = [], inFileLists = []) => ({
     steps: stepsOf(graphs), objects: objectLists.map(objectFacts),
     tables: tables.map((t) => ({images: imageRows(t.images), operators: operatorRows(t.clusterOperators)})),
     inFiles: inFileLists.map((list) => list.map(objectInFile)),
   });
 
-  return {steps, stepsOf, manifestRows, grouping, byCodePoint, objectName, objectInFile, deletedObjects,
+  return {steps, stepsOf, manifestRows, forPage, byCodePoint, objectName, objectInFile, deletedObjects,
     repositoryLabel, imageRows, operatorRows, objectFacts};
 })();
