@@ -48,7 +48,6 @@ class ObjectFacts(TypedDict):
 class ImageRow(TypedDict):
     tag: str
     digest: str          # of the pull spec (or the pull spec when it names no digest)
-    pullSpec: str
     repository: str | None
     repositoryLabel: str | None  # "openshift/oc" for a GitHub repository (no trailing .git)
     commit: str | None
@@ -91,10 +90,10 @@ def _key(data: bytes) -> bytes:
 
 
 def _objects_json(resources: Sequence[Mapping[str, Any]]) -> bytes:
-    # only what the rules read: the objects' JSON is most of a record
+    # only what the rules read (the objects' JSON is most of a record): the file of a deleted object only
     return orjson.dumps([{"runLevel": r.get("runLevel"), "component": r.get("component"),
                           "included": bool(r.get("included")), "kind": r.get("kind"), "namespace": r.get("namespace"),
-                          "name": r.get("name"), "file": r.get("file"), "delete": bool(r.get("delete"))}
+                          "name": r.get("name"), **({"delete": True, "file": r.get("file")} if r.get("delete") else {})}
                          for r in resources])
 
 

@@ -48,7 +48,6 @@ class ComponentRow:
 class ImageRow:
     tag: str
     digest: str          # of the pull spec (or the pull spec when it names no digest)
-    pull_spec: str
     repository: str | None
     repository_label: str | None   # "openshift/oc" for a GitHub repository
     commit: str | None
@@ -174,7 +173,7 @@ def _components(record: Record) -> list[ComponentRow]:
 
 
 def _images(tables: Tables) -> list[ImageRow]:
-    return [ImageRow(row["tag"], row["digest"], row["pullSpec"], row["repository"], row["repositoryLabel"],
+    return [ImageRow(row["tag"], row["digest"], row["repository"], row["repositoryLabel"],
                      row["commit"], row["commitUrl"], row["versions"]) for row in tables["images"]]
 
 

@@ -223,15 +223,14 @@ def test_the_images_table_has_a_row_per_tag_by_code_point_with_digest_link_and_o
     rows = rule("imageRows", images)
     assert [row["tag"] for row in rows] == sorted(images)  # code point: U+FFFD before U+1F600
     tools = rows[0]
-    assert tools == {"tag": "tools", "digest": "sha256:" + "a" * 64, "pullSpec": images["tools"]["image"],
+    assert tools == {"tag": "tools", "digest": "sha256:" + "a" * 64,
                      "repository": "https://github.com/openshift/oc.git", "repositoryLabel": "openshift/oc",
                      "commit": commit, "versions": "kubectl 1.29.6, oc 4.16.4",
                      # oc's link (release-diff.js commitUrl): the repository as given, /commit/<hash>
                      "commitUrl": f"https://github.com/openshift/oc.git/commit/{commit}"}
     other, bare = rows[1], rows[2]
     assert other["commitUrl"] is None and other["repositoryLabel"] == "https://gitlab.example.com/x/y"
-    assert bare == {"tag": "\U0001f600", "digest": "registry.example.com/no-digest:latest",
-                    "pullSpec": "registry.example.com/no-digest:latest", "repository": None,
+    assert bare == {"tag": "\U0001f600", "digest": "registry.example.com/no-digest:latest", "repository": None,
                     "repositoryLabel": None, "commit": None, "commitUrl": None, "versions": ""}
 
 

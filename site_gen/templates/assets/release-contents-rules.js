@@ -117,7 +117,7 @@ const SiteGenContentsRules = (() => {
     const repository = image.sourceRepository || null;
     const commit = image.commit || null;
     return {
-      tag, digest: pullSpec.slice(pullSpec.lastIndexOf("@") + 1), pullSpec, repository,
+      tag, digest: pullSpec.slice(pullSpec.lastIndexOf("@") + 1), repository,
       repositoryLabel: repositoryLabel(repository), commit,
       commitUrl: SiteGenReleaseDiff.commitUrl(repository, commit),
       versions: Object.entries(image.versions || {}).map(([key, value]) => `${key} ${value}`).join(", "),
