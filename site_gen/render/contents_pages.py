@@ -5,9 +5,10 @@ The page models read the contents records the build published (docs/release-cont
 change files of the pairs it published; every rule that decides something (component labels,
 commit links, which admin gates apply, the ``oc patch`` that acks) is the one in
 assets/release-diff.js, called through :mod:`..js_rules`, so the page, the compare page and
-``site-gen release`` say the same thing. How the CVO's task graphs read as steps and how the objects
-are counted by run level and component are assets/release-contents-rules.js, which the shared layout's
-page draws with too. Only layout is decided here.
+``site-gen release`` say the same thing. How the CVO's task graphs read as steps, how the objects
+are counted by run level and component and named, which an update deletes, and the rows of the images
+and cluster operators tables are assets/release-contents-rules.js, which the shared layout's page draws
+with too. Only layout is decided here.
 """
 
 from __future__ import annotations
@@ -20,11 +21,10 @@ from typing import Any
 import orjson
 
 from .. import layout
-from ..js_rules.contents_page_rules import ContentsGrouping, ManifestRows
+from ..js_rules.contents_page_rules import ContentsRules, ObjectFacts, Tables
 from ..js_rules.release_diff import (
     ack_command,
     applying_gates,
-    commit_urls,
     component_labels,
     component_lines,
     gate_link,
@@ -48,7 +48,6 @@ class ComponentRow:
 class ImageRow:
     tag: str
     digest: str          # of the pull spec (or the pull spec when it names no digest)
-    pull_spec: str
     repository: str | None
     repository_label: str | None   # "openshift/oc" for a GitHub repository
     commit: str | None
@@ -154,13 +153,6 @@ class ContentsPage:
     compare_from: list[tuple[str, str]] = field(default_factory=list)  # (version, "previous z-stream"|...)
 
 
-def _object(resource: Record) -> str:
-    where = resource.get("name", "")
-    if resource.get("namespace"):
-        where = f"{resource['namespace']}/{where}"
-    return f"{resource.get('kind', '')} {where}"
-
-
 def _components(record: Record) -> list[ComponentRow]:
     components: Mapping[str, Any] = record.get("components") or {}
     streams: Mapping[str, list[Any]] = record.get("componentStreams") or {}
@@ -180,27 +172,9 @@ def _components(record: Record) -> list[ComponentRow]:
     return rows
 
 
-def _repository_label(repository: str | None) -> str | None:
-    if not repository:
-        return None
-    return repository.removeprefix("https://github.com/").removesuffix(".git")
-
-
-def _images(record: Record) -> list[ImageRow]:
-    images: Mapping[str, Any] = record.get("images") or {}
-    tags = sorted(images)
-    urls = commit_urls([(images[tag].get("sourceRepository"), images[tag].get("commit")) for tag in tags])
-    rows = []
-    for tag, url in zip(tags, urls):
-        image = images[tag]
-        pull_spec = image.get("image", "")
-        at = pull_spec.rfind("@")
-        own_versions = image.get("versions") or {}
-        rows.append(ImageRow(tag, pull_spec[at + 1:] if at >= 0 else pull_spec, pull_spec,
-                             image.get("sourceRepository"), _repository_label(image.get("sourceRepository")),
-                             image.get("commit"), url,
-                             ", ".join(f"{key} {value}" for key, value in own_versions.items())))
-    return rows
+def _images(tables: Tables) -> list[ImageRow]:
+    return [ImageRow(row["tag"], row["digest"], row["repository"], row["repositoryLabel"],
+                     row["commit"], row["commitUrl"], row["versions"]) for row in tables["images"]]
 
 
 def _gates(version: str, gates: Mapping[str, str]) -> list[GateRow]:
@@ -218,7 +192,7 @@ def _gates(version: str, gates: Mapping[str, str]) -> list[GateRow]:
     return sorted(rows, key=lambda row: order[row.state])
 
 
-def _manifest_item(resource: Record, default_profile: bool) -> ManifestItem:
+def _manifest_item(resource: Record, name: str, default_profile: bool) -> ManifestItem:
     identifier = str(resource.get("id", ""))
     file, _, index = identifier.rpartition("#")
     notes = []
@@ -233,22 +207,26 @@ def _manifest_item(resource: Record, default_profile: bool) -> ManifestItem:
     if not default_profile:
         notes.append("not on the default profile")
     return ManifestItem(file or identifier, int(index) if index.isdigit() else 0, resource.get("kind", ""),
-                        _object(resource).partition(" ")[2], notes)
+                        name.partition(" ")[2], notes)
 
 
 DEFAULT_PROFILE = "self-managed-high-availability"
 
 
-def _steps(graph: Record | None, steps: list[list[int]], by_id: Mapping[str, Record]) -> list[TaskStep]:
-    """``steps`` (the rules' grouping of ``graph``: node indexes per step) as the page lists them."""
+ById = Mapping[str, tuple[Record, str]]  # a manifest id -> its object and the object's name
+
+
+def _steps(graph: Record | None, steps: list[list[int]], by_id: ById) -> list[TaskStep]:
+    """``steps`` (the rules' steps of ``graph``: node indexes per step) as the page lists them."""
     nodes: list[list[str]] = (graph or {}).get("nodes") or []
     return [TaskStep(number, [_task_node(nodes[node], by_id) for node in step])
             for number, step in enumerate(steps, start=1)]
 
 
-def _task_node(ids: list[str], by_id: Mapping[str, Record]) -> TaskNode:
-    resources = [by_id.get(identifier, {"id": identifier}) for identifier in ids]
-    items = [_manifest_item(r, DEFAULT_PROFILE in (r.get("profiles") or [])) for r in resources]
+def _task_node(ids: list[str], by_id: ById) -> TaskNode:
+    named = [by_id.get(identifier, ({"id": identifier}, " ")) for identifier in ids]
+    resources = [resource for resource, _ in named]
+    items = [_manifest_item(r, name, DEFAULT_PROFILE in (r.get("profiles") or [])) for r, name in named]
     job = len(resources) == 1 and resources[0].get("kind") == "Job" and resources[0].get("group") == "batch"
     levels: list[int] = [r["runLevel"] for r in resources if r.get("runLevel") is not None]
     components = list(dict.fromkeys(str(r["component"]) for r in resources if r.get("component")))
@@ -257,14 +235,15 @@ def _task_node(ids: list[str], by_id: Mapping[str, Record]) -> TaskNode:
         where = f"run level {low:02d}" if low == high else f"run levels {low:02d}–{high:02d}"
     else:
         where = "no run level"
-    named = ", ".join(components[:MAX_NAMED]) + (f" +{len(components) - MAX_NAMED} more"
-                                                  if len(components) > MAX_NAMED else "")
-    summary = f"Job {_object(resources[0]).partition(' ')[2]} · {where}" if job else \
-        f"{where} · {named or 'no component'}"
+    listed = ", ".join(components[:MAX_NAMED]) + (f" +{len(components) - MAX_NAMED} more"
+                                                   if len(components) > MAX_NAMED else "")
+    summary = f"Job {named[0][1].partition(' ')[2]} · {where}" if job else \
+        f"{where} · {listed or 'no component'}"
     return TaskNode(summary, items, job)
 
 
-def _manifest_counts(page: ContentsPage, resources: list[Record], rows: ManifestRows) -> None:
+def _manifest_counts(page: ContentsPage, resources: list[Record], facts: ObjectFacts) -> None:
+    rows, names = facts["rows"], facts["names"]
     page.documents = rows["documents"]
     page.applied = rows["applied"]
     page.levels = [LevelRow(row["runLevel"], row["component"], row["documents"], row["applied"])
@@ -273,18 +252,24 @@ def _manifest_counts(page: ContentsPage, resources: list[Record], rows: Manifest
     page.profiles = sorted(profiles.items(), key=lambda pair: (pair[0] != DEFAULT_PROFILE, pair[0]))
     capabilities: dict[str, list[str]] = defaultdict(list)
     feature_sets: dict[str, list[str]] = defaultdict(list)
-    for resource in resources:
+    for resource, name in zip(resources, names):
         for capability in resource.get("capabilities") or []:
-            capabilities[capability].append(_object(resource))
+            capabilities[capability].append(name)
         if resource.get("featureSets"):
-            feature_sets[", ".join(resource["featureSets"])].append(_object(resource))
+            feature_sets[", ".join(resource["featureSets"])].append(name)
     page.capabilities = sorted(capabilities.items())
     page.feature_sets = sorted(feature_sets.items())
-    page.deletes = [f"{_object(r)} ({r.get('file')})" for r in resources if r.get("delete")]
-    page.create_only = [_object(r) for r in resources if r.get("createOnly")]
+    page.deletes = facts["deleted"]
+    page.create_only = [name for r, name in zip(resources, names) if r.get("createOnly")]
 
 
-def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
+def _changed_objects(changes: Changes) -> list[list[Record]]:
+    """The objects a change file names with their files (deleted, removed): the rules name them."""
+    resources = changes.get("resources") or {}
+    return [resources.get("deleted") or [], resources.get("removed") or []]
+
+
+def _change_summary(changes: Changes, arch: str, deleted: list[str], removed: list[str]) -> ChangeSummary:
     source, target = changes["from"], changes["to"]
     same_minor = versions.minor_of(source) == versions.minor_of(target)
     lines = component_lines(changes.get("components") or [], arrow=True)
@@ -304,8 +289,7 @@ def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
         list(operators.get("added") or []), list(operators.get("removed") or []),
         [f"{name}: " + ", ".join(f"{v['name']} {v['from'] or '–'} → {v['to'] or '–'}" for v in operands)
          for name, operands in (operators.get("changed") or {}).items()],
-        [f"{_object(r)} ({r['file']})" for r in resources.get("deleted") or []],
-        [f"{_object(r)} ({r['file']})" for r in resources.get("removed") or []],
+        deleted, removed,
         [f"{crd['name']}: {', '.join(crd['versions'])}" for crd in resources.get("crdVersionsNoLongerServed") or []],
         list(resources.get("implicitCapabilities") or []), gate_rows,
         {name: len(changes["manifests"][name]) for name in ("changed", "added", "removed")})
@@ -313,10 +297,10 @@ def _change_summary(changes: Changes, arch: str) -> ChangeSummary:
 
 def contents_page(record: Record, changes_into: list[Changes], other_arches: list[str],
                   has_release_page: bool = True, compare_from: list[str] | None = None,
-                  grouping: ContentsGrouping | None = None) -> ContentsPage:
+                  rules: ContentsRules | None = None) -> ContentsPage:
     """The page model of one contents record (or error record); ``compare_from`` (the shared layout:
     no change files) the versions to link the compare page with, and the long sections drawn by JS;
-    ``grouping``: the rules' steps and rows, shared by the pages of a build (graphs repeat)."""
+    ``rules``: the rules' answers, shared by the pages of a build (graphs and objects repeat)."""
     page = ContentsPage(str(record.get("version")), str(record.get("arch")), other_arches=other_arches,
                         has_release_page=has_release_page, drawn=compare_from is not None)
     for source in compare_from or []:
@@ -333,21 +317,26 @@ def contents_page(record: Record, changes_into: list[Changes], other_arches: lis
         page.manifests = int(record.get("manifests") or 0)
         page.gates = _gates(page.version, record.get("adminGates") or {})
         return page
-    page.images = _images(record)
-    page.operators = [(name, list((value.get("versions") or {}).items()))
-                      for name, value in sorted((record.get("clusterOperators") or {}).items())]
     page.manifests = int(record.get("manifests") or 0)
     resources: list[Record] = record.get("resources") or []
     graphs = (record.get("updateGraph"), record.get("installGraph"))
-    (update_steps, install_steps), rows = (grouping or ContentsGrouping()).group(graphs, resources)
-    _manifest_counts(page, resources, rows)
-    page.gates = _gates(page.version, record.get("adminGates") or {})
-    by_id = {str(r.get("id")): r for r in resources}
-    page.update_steps = _steps(graphs[0], update_steps, by_id)
-    page.install_steps = _steps(graphs[1], install_steps, by_id)
     # newest source first: the previous z-stream before the previous minor
-    page.changes = [_change_summary(changes, page.arch) for changes in
-                    sorted(changes_into, key=lambda c: versions.sort_key(c["from"]), reverse=True)]
+    changes_into = sorted(changes_into, key=lambda c: versions.sort_key(c["from"]), reverse=True)
+    answers = (rules or ContentsRules()).page(
+        graphs, resources, {"images": record.get("images") or {},
+                            "clusterOperators": record.get("clusterOperators") or {}},
+        [listed for changes in changes_into for listed in _changed_objects(changes)])
+    assert answers.tables is not None  # asked for
+    page.images = _images(answers.tables)
+    page.operators = [(name, [(operand, version) for operand, version in operands])
+                      for name, operands in answers.tables["operators"]]
+    _manifest_counts(page, resources, answers.objects)
+    page.gates = _gates(page.version, record.get("adminGates") or {})
+    by_id = {str(r.get("id")): (r, name) for r, name in zip(resources, answers.objects["names"])}
+    page.update_steps = _steps(graphs[0], answers.steps[0], by_id)
+    page.install_steps = _steps(graphs[1], answers.steps[1], by_id)
+    named = iter(answers.in_files)
+    page.changes = [_change_summary(changes, page.arch, next(named), next(named)) for changes in changes_into]
     return page
 
 
@@ -363,7 +352,7 @@ class PageInputs:
     load_record: Callable[[tuple[str, str]], Record]
     load_change: Callable[[tuple[str, str, str]], Changes]
     drawn: bool = False  # the shared layout: changes_into are pairs to compare, no change document is read
-    grouping: ContentsGrouping = field(default_factory=ContentsGrouping)  # shared by a build's pages
+    rules: ContentsRules = field(default_factory=ContentsRules)  # shared by a build's pages
 
     @property
     def path(self) -> str:
@@ -375,7 +364,7 @@ class PageInputs:
             return contents_page(record, [], self.other_arches, self.has_release_page,
                                  [pair[0] for pair in self.changes_into])
         return contents_page(record, [self.load_change(pair) for pair in self.changes_into], self.other_arches,
-                             self.has_release_page, grouping=self.grouping)
+                             self.has_release_page, rules=self.rules)
 
 
 def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Iterable[tuple[str, str, str]],
@@ -393,13 +382,13 @@ def contents_page_inputs(records: Mapping[tuple[str, str], Record], changes: Ite
     arches: dict[str, list[str]] = defaultdict(list)
     for version, arch in records:
         arches[version].append(arch)
-    grouping = ContentsGrouping()
+    rules = ContentsRules()
     for version, arch in sorted(records, key=lambda key: (key[1], versions.sort_key(key[0]))):
         others = sorted(a for a in arches[version] if a != arch)
         changes_into = sorted(into.get((version, arch), []), key=lambda c: versions.sort_key(c[0]), reverse=True)
         sources = [(c[0], records.get((c[0], arch), {}).get("digest")) for c in changes_into]
         yield PageInputs(records[version, arch], changes_into, others, version in served, sources, load_record,
-                         load_change, drawn, grouping)
+                         load_change, drawn, rules)
 
 
 def contents_pages(records: Mapping[tuple[str, str], Record], changes: Mapping[tuple[str, str, str], Changes],

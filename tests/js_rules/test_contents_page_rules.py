@@ -1,6 +1,7 @@
 """assets/release-contents-rules.js (through site_gen/js_rules/contents_page_rules.py, no browser): a task
-graph as the steps a contents page lists, and a record's objects counted by run level and component; the
-build's page and the page drawn in the browser both group with this script."""
+graph as the steps a contents page lists, a record's objects counted by run level and component, named,
+and those an update deletes, and the rows of the images and cluster operators tables; the build's page
+and the page drawn in the browser both take them from this script."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from site_gen.js_rules import JsError
 from site_gen.js_rules import contents_page_rules as page_rules
-from site_gen.js_rules.contents_page_rules import ContentsGrouping, manifest_rows, task_steps
+from site_gen.js_rules.contents_page_rules import ContentsRules, manifest_rows, task_steps
 
 from conftest import REPO
 
@@ -174,23 +175,109 @@ def test_components_are_ordered_by_code_point_as_python_orders_them():
     assert [r["component"] for r in rows] == sorted(components)
 
 
-def test_a_build_asks_the_script_once_per_distinct_graph_and_object_list(monkeypatch):
+def rule(name: str, *args):
+    return page_rules._rules().call(f"SiteGenContentsRules.{name}", *args)
+
+
+def test_an_object_is_named_kind_then_namespace_slash_name_or_name_alone():
+    assert rule("objectName", {"kind": "Deployment", "namespace": "openshift-oc", "name": "oc"}) == \
+        "Deployment openshift-oc/oc"
+    assert rule("objectName", {"kind": "ClusterRole", "namespace": None, "name": "admin"}) == "ClusterRole admin"
+    assert rule("objectName", {"kind": "ClusterRole", "namespace": "", "name": "admin"}) == "ClusterRole admin"
+    assert rule("objectName", {}) == " "  # a manifest id the record has no object for: an empty name
+
+
+def test_the_objects_an_update_deletes_are_those_marked_delete_named_with_their_file_in_record_order():
+    resources = [{"kind": "Service", "namespace": "b", "name": "old", "file": "0000_50_b.yaml", "delete": True},
+                 {"kind": "Service", "namespace": "a", "name": "kept", "file": "0000_50_a.yaml", "delete": False},
+                 {"kind": "CustomResourceDefinition", "name": "gone.example.com", "file": "0000_03_crd.yaml",
+                  "delete": True},
+                 {"kind": "ConfigMap", "namespace": "c", "name": "unmarked", "file": "0000_90_c.yaml"}]
+    assert rule("deletedObjects", resources) == [
+        "Service b/old (0000_50_b.yaml)", "CustomResourceDefinition gone.example.com (0000_03_crd.yaml)"]
+    assert rule("objectFacts", resources)["names"] == [
+        "Service b/old", "Service a/kept", "CustomResourceDefinition gone.example.com", "ConfigMap c/unmarked"]
+
+
+@pytest.mark.parametrize(("repository", "label"), [
+    ("https://github.com/openshift/oc", "openshift/oc"),
+    ("https://github.com/openshift/oc.git", "openshift/oc"),  # a source-location label may end in .git
+    ("https://gitlab.example.com/team/tool.git", "https://gitlab.example.com/team/tool"),
+    ("https://github.com/openshift/git", "openshift/git"),
+    ("", None), (None, None),
+])
+def test_a_repository_is_labelled_without_the_github_prefix_and_a_trailing_git(repository, label):
+    assert rule("repositoryLabel", repository) == label
+
+
+def test_the_images_table_has_a_row_per_tag_by_code_point_with_digest_link_and_own_versions():
+    commit = "529c12340165d6e1a1ade6aaa028e91152fc470a716"
+    images = {
+        "tools": {"image": "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:" + "a" * 64,
+                  "sourceRepository": "https://github.com/openshift/oc.git", "commit": commit,
+                  "versions": {"kubectl": "1.29.6", "oc": "4.16.4"}},
+        "\U0001f600": {"image": "registry.example.com/no-digest:latest"},
+        "\ufffd": {"image": "r@sha256:" + "b" * 64, "sourceRepository": "https://gitlab.example.com/x/y",
+                   "commit": "c" * 40},
+    }
+    rows = rule("imageRows", images)
+    assert [row["tag"] for row in rows] == sorted(images)  # code point: U+FFFD before U+1F600
+    tools = rows[0]
+    assert tools == {"tag": "tools", "digest": "sha256:" + "a" * 64,
+                     "repository": "https://github.com/openshift/oc.git", "repositoryLabel": "openshift/oc",
+                     "commit": commit, "versions": "kubectl 1.29.6, oc 4.16.4",
+                     # oc's link (release-diff.js commitUrl): the repository as given, /commit/<hash>
+                     "commitUrl": f"https://github.com/openshift/oc.git/commit/{commit}"}
+    other, bare = rows[1], rows[2]
+    assert other["commitUrl"] is None and other["repositoryLabel"] == "https://gitlab.example.com/x/y"
+    assert bare == {"tag": "\U0001f600", "digest": "registry.example.com/no-digest:latest", "repository": None,
+                    "repositoryLabel": None, "commit": None, "commitUrl": None, "versions": ""}
+
+
+def test_the_commit_link_is_release_diffs_commit_url():
+    pairs = [("https://github.com/openshift/oc.git", "abc"), ("https://github.com/openshift/oc/", "abc"),
+             ("https://example.com/x", "abc"), ("https://github.com/openshift/oc", None)]
+    diff_rules = page_rules._rules()
+    expected = [diff_rules.call("SiteGenReleaseDiff.commitUrl", repository, commit) for repository, commit in pairs]
+    images = {str(i): {"sourceRepository": repository, "commit": commit}
+              for i, (repository, commit) in enumerate(pairs)}
+    assert [row["commitUrl"] for row in rule("imageRows", images)] == expected
+    assert expected[0] == "https://github.com/openshift/oc.git/commit/abc" and expected[2] is None
+
+
+def test_cluster_operators_are_listed_by_code_point_with_their_versions_in_record_order():
+    operators = {"\U0001f600-op": {"versions": {"operator": "4.16.4"}}, "\ufffd-op": {},
+                 "kube-apiserver": {"versions": {"raw-internal": "4.16.4", "kube-apiserver": "1.29.6"}}}
+    assert rule("operatorRows", operators) == [
+        ["kube-apiserver", [["raw-internal", "4.16.4"], ["kube-apiserver", "1.29.6"]]],
+        ["\ufffd-op", []], ["\U0001f600-op", [["operator", "4.16.4"]]]]
+    assert [name for name, _ in rule("operatorRows", operators)] == sorted(operators)
+
+
+def test_a_build_asks_the_script_once_per_page_and_not_for_what_an_earlier_page_had(monkeypatch):
     real = page_rules._rules()
-    asked: list[tuple[int, int]] = []
+    asked: list[tuple[int, int, int, int]] = []
 
     class Counting:
         def call(self, function, *args):
-            if function.endswith(".grouping"):
-                asked.append((len(args[0]), len(args[1])))
+            if function.endswith(".forPage"):
+                asked.append(tuple(len(arg) for arg in args))
             return real.call(function, *args)
 
     monkeypatch.setattr(page_rules, "_rules", Counting)
     update, _ = printed_graph("jobs.update")
     install, _ = printed_graph("jobs.install")
     objects = [obj(10, "a"), obj(20, "b", False)]
-    grouping = ContentsGrouping()
-    first = grouping.group([update, install], objects)
-    assert grouping.group([dict(update), install], [dict(o) for o in objects]) == first  # another arch
-    assert grouping.group([update, None], objects + [obj(30, "c")])[0] == [first[0][0], []]
-    assert asked == [(2, 1), (0, 1)]
-    assert first == ([task_steps(update), task_steps(install)], manifest_rows(objects))
+    tables = {"images": {"cli": {"image": "r@sha256:1"}}, "clusterOperators": {"a": {}}}
+    rules = ContentsRules()
+    first = rules.page([update, install], objects, tables)
+    # another arch: the same graphs, objects and tables
+    assert rules.page([dict(update), install], [dict(o) for o in objects], dict(tables)) == first
+    third = rules.page([update, None], objects + [obj(30, "c")], tables,
+                           [[{"kind": "Service", "namespace": "a", "name": "b", "file": "f.yaml"}], []])
+    assert third.steps == [first.steps[0], []] and third.in_files == [["Service a/b (f.yaml)"], []]
+    assert asked == [(2, 1, 1, 0), (0, 1, 0, 2)]
+    assert first.steps == [task_steps(update), task_steps(install)]
+    assert first.objects["rows"] == manifest_rows(objects) and first.objects["names"] == ["ConfigMap ", "ConfigMap "]
+    assert first.tables == {"images": rule("imageRows", tables["images"]),
+                            "operators": rule("operatorRows", tables["clusterOperators"])}

@@ -9,6 +9,7 @@ answers, and drawn sections that count what the self-contained page shows.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import orjson
@@ -26,18 +27,32 @@ from site_helpers import EXAMPLE, EXAMPLE_CONTENTS, Visit, chromium, serve
 WITH_CONTENTS = ("4.14.12", "4.15.8", "4.15.9", "4.16.4", "4.16.5")
 
 
-def build(out: Path, cache: Path, contents_layout: str, force: bool = True) -> None:
+def build(out: Path, cache: Path, contents_layout: str, force: bool = True,
+          contents: Path = EXAMPLE_CONTENTS) -> None:
     run_build(BuildOptions(graph_data=EXAMPLE, releases=None, out=out, html=True, quiet=True, force=force,
                            cache_dir=cache,
-                           release_contents=contents_source(str(EXAMPLE_CONTENTS)),
+                           release_contents=contents_source(str(contents)),
                            release_contents_layout=contents_layout), Warnings())
+
+
+def with_git_suffix(root: Path) -> Path:
+    """The example's release images, 4.16.4's oc images built from "https://github.com/openshift/oc.git"
+    (as an image's source-location label may say): the pages label the repository without ".git"."""
+    contents = root / "contents"
+    shutil.copytree(EXAMPLE_CONTENTS, contents)
+    references = contents / "4.16.4" / "amd64" / "release-manifests" / "image-references"
+    text = references.read_text()
+    assert '"https://github.com/openshift/oc",' in text
+    references.write_text(text.replace('"https://github.com/openshift/oc",', '"https://github.com/openshift/oc.git",'))
+    return contents
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("contents-layouts")
+    contents = with_git_suffix(root)
     for name in ("self-contained", "shared"):
-        build(root / name, root / f"cache-{name}", name)
+        build(root / name, root / f"cache-{name}", name, contents=contents)
     return {name: root / name for name in ("self-contained", "shared")}
 
 
@@ -103,6 +118,14 @@ def test_the_drawn_page_shows_what_the_self_contained_page_shows(sites, browser)
                 stepNodes: [...document.querySelectorAll('.task-steps > .task-step')].map(step =>
                     [step.closest('.task-steps').dataset.mode, step.querySelectorAll('.task-nodes > li').length]),
                 digests: [...document.querySelectorAll('table.images code.digest')].map(c => c.textContent),
+                // the rules' rows (release-contents-rules.js on both layouts): each cell's text and link
+                operatorRows: [...document.querySelectorAll('table.operators tbody tr')].map(
+                    tr => [...tr.cells].map(td => td.textContent)),
+                imageRows: [...document.querySelectorAll('table.images tbody tr')].map(
+                    tr => [...tr.cells].map(td => [td.textContent.trim().replace(/\\s+/g, ' '),
+                                                   td.querySelector('a')?.getAttribute('href') ?? null])),
+                deleted: [...document.querySelectorAll('#manifests-h ~ h3')].filter(
+                    h => h.textContent.startsWith('Deleted')).map(h => h.nextElementSibling.textContent.trim()),
             })""")
     record = whole_contents(sites["shared"], "4.16.4")
     assert counted["shared"] == counted["self-contained"]
@@ -110,6 +133,9 @@ def test_the_drawn_page_shows_what_the_self_contained_page_shows(sites, browser)
     assert counted["shared"]["images"] == len(record["images"])
     assert counted["shared"]["updateManifests"] == sum(len(node) for node in record["updateGraph"]["nodes"])
     assert len(counted["shared"]["levelRows"]) > 3 and len(counted["shared"]["stepNodes"]) > 3
+    oc = [row for row in counted["shared"]["imageRows"] if row[1][0] == "openshift/oc"]
+    assert oc and all(row[1][1] == "https://github.com/openshift/oc.git" for row in oc)
+    assert not any(row[1][0].endswith(".git") for row in counted["shared"]["imageRows"])
 
 
 @pytest.mark.heavy

@@ -20,6 +20,7 @@ from site_gen.render.links import href
 
 from contents_records import image as contents_image
 from contents_records import record as contents_record
+from contents_records import resource as contents_resource
 from contents_records import whole_contents
 from site_helpers import EXAMPLE_CONTENTS, build_site, page_links, page_section, page_text
 
@@ -340,3 +341,29 @@ def test_text_from_the_image_is_escaped_and_unsafe_links_are_not_followed():
     assert "<img" not in page
     assert 'href="javascript:' not in page and "javascript:alert(1)" in page_text(page)
     assert f'href="https://github.com/openshift/oc/commit/{"b" * 40}"' in page
+
+
+@pytest.mark.heavy  # ~0.35 s alone: it makes both V8 contexts
+def test_the_images_and_operators_tables_list_by_code_point_and_label_a_git_repository_without_dot_git():
+    """The rows come from release-contents-rules.js (as on the drawn page); the self-contained page's
+    labels, links and order as before the rules moved there."""
+    images = {"\U0001f600": contents_image("\U0001f600", "1"),
+              "\ufffd": contents_image("\ufffd", "2", "https://github.com/openshift/oc.git", "c" * 40),
+              "cli": contents_image("cli", "3", "https://gitlab.example.com/team/cli.git", "d" * 40)}
+    operators = {"\U0001f600-op": {"versions": {"operator": "4.15.9"}}, "\ufffd-op": {"versions": {}}}
+    record = contents_record("4.15.9", images=images, cluster_operators=operators,
+                             resources=[contents_resource("0000_50_a.yaml", "Service", "gone", namespace="ns",
+                                                          delete=True)])
+    sink = CollectedPages()
+    renderer = PageRenderer(sink, False)
+    for page in contents_pages({("4.15.9", "amd64"): record}, {}, {"4.15.9"}):
+        renderer.write(layout.release_arch_page(page.version, page.arch), "release_contents.html.j2", c=page)
+    html_text = sink.files[layout.release_arch_page("4.15.9", "amd64")].decode("utf-8")
+    rows = re.findall(r'<tr><th scope="row">(.*?) ?(?:<span|</th>)', page_section(html_text, "images-h"))
+    assert rows == ["cli", "\ufffd", "\U0001f600"]  # code points: U+FFFD before U+1F600
+    assert '<a href="https://github.com/openshift/oc.git">openshift/oc</a>' in html_text
+    assert f'href="https://github.com/openshift/oc.git/commit/{"c" * 40}"' in html_text
+    assert '<a href="https://gitlab.example.com/team/cli.git">https://gitlab.example.com/team/cli</a>' in html_text
+    assert re.findall(r'<tr><th scope="row">(.*?)</th>', page_section(html_text, "operators-h")) == [
+        "\ufffd-op", "\U0001f600-op"]
+    assert "<li>Service ns/gone (0000_50_a.yaml)</li>" in html_text

@@ -3,9 +3,9 @@
    sections (cluster operators, images, manifests, the update and install orders) from the release's
    contents.json, its shared files resolved by SiteGenReleaseDiff.loadRecord (release-diff.js, the one
    reader of them). The sections match the self-contained layout's page, which the build renders from
-   the same record (render/contents_pages.py): both group the task graphs into steps and count the objects
-   by run level and component with release-contents-rules.js (SiteGenContentsRules); only the HTML is
-   built here. */
+   the same record (render/contents_pages.py): both take the rows of the operators and images tables, the
+   objects' names and those an update deletes, the steps of the task graphs and the rows by run level and
+   component from release-contents-rules.js (SiteGenContentsRules); only the HTML is built here. */
 "use strict";
 
 (() => {
@@ -18,45 +18,36 @@
   const status = box.querySelector(".contents-drawn-status");
   const sharedUrl = (sha256) => box.dataset.shared.replace(/\{sha256\}|%7Bsha256%7D/, sha256);
 
-  const objectName = (r) => `${r.kind || ""} ${r.namespace ? `${r.namespace}/` : ""}${r.name || ""}`;
   const section = (id, title, ...body) => el("section", {"aria-labelledby": id, "data-drawn": id},
     el("h2", {id}, ...title), ...body);
   const table = (cls, heads, rows) => el("div", {class: "table-scroll"}, el("table", {class: cls},
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", {scope: "col"}, h)))), el("tbody", {}, rows)));
 
   function operators(record) {
-    const names = Object.keys(record.clusterOperators).sort();
-    return section("operators-h", ["Cluster operators ", el("span", {class: "count"}, `(${names.length})`)],
+    const rows = R.operatorRows(record.clusterOperators);
+    return section("operators-h", ["Cluster operators ", el("span", {class: "count"}, `(${rows.length})`)],
       el("p", {}, "An update waits for each to be available and to report these versions."),
-      table("operators", ["Cluster operator", "Versions it reports"], names.map((name) => {
-        const versions = Object.entries(record.clusterOperators[name].versions || {});
-        return el("tr", {}, el("th", {scope: "row"}, name), el("td", {}, versions.flatMap(([operand, version], i) =>
-          [i ? ", " : null, `${operand} `, el("code", {}, version)])));
-      })));
+      table("operators", ["Cluster operator", "Versions it reports"], rows.map(([name, versions]) =>
+        el("tr", {}, el("th", {scope: "row"}, name), el("td", {}, versions.flatMap(([operand, version], i) =>
+          [i ? ", " : null, `${operand} `, el("code", {}, version)]))))));
   }
 
   function images(record) {
-    const tags = Object.keys(record.images).sort();
-    return section("images-h", ["Images ", el("span", {class: "count"}, `(${tags.length})`)],
-      table("images", ["Tag", "Source", "Commit", "Digest"], tags.map((tag) => {
-        const image = record.images[tag];
-        const own = Object.entries(image.versions || {}).map(([k, v]) => `${k} ${v}`).join(", ");
-        const repository = image.sourceRepository;
-        const commitUrl = D.commitUrl(repository, image.commit);
-        const at = (image.image || "").lastIndexOf("@");
-        return el("tr", {}, el("th", {scope: "row"}, tag, own ? [" ", el("span", {class: "count"}, own)] : null),
-          el("td", {}, repository ? (safeUrl(repository) ? el("a", {href: repository},
-            repository.replace(/^https:\/\/github\.com\//, "")) : repository) : el("span", {class: "count"}, "unknown")),
-          el("td", {}, commitUrl ? el("a", {href: commitUrl}, el("code", {}, image.commit.slice(0, 12)))
-            : image.commit ? el("code", {}, image.commit.slice(0, 12)) : null),
-          el("td", {}, el("code", {class: "digest"}, at >= 0 ? image.image.slice(at + 1) : image.image)));
-      })));
+    const rows = R.imageRows(record.images);
+    return section("images-h", ["Images ", el("span", {class: "count"}, `(${rows.length})`)],
+      table("images", ["Tag", "Source", "Commit", "Digest"], rows.map((row) => el("tr", {},
+        el("th", {scope: "row"}, row.tag, row.versions ? [" ", el("span", {class: "count"}, row.versions)] : null),
+        el("td", {}, row.repository ? (safeUrl(row.repository) ? el("a", {href: row.repository}, row.repositoryLabel)
+          : row.repository) : el("span", {class: "count"}, "unknown")),
+        el("td", {}, row.commitUrl ? el("a", {href: row.commitUrl}, el("code", {}, row.commit.slice(0, 12)))
+          : row.commit ? el("code", {}, row.commit.slice(0, 12)) : null),
+        el("td", {}, el("code", {class: "digest"}, row.digest))))));
   }
 
   function manifests(record) {
     const resources = record.resources;
     const {documents, applied, levels} = R.manifestRows(resources);
-    const deleted = resources.filter((r) => r.delete);
+    const deleted = R.deletedObjects(resources);
     return section("manifests-h", ["Manifests"],
       el("p", {class: "manifest-counts"}, `${count(record.manifests, "manifest file")} in release-manifests/; with the `
         + `cluster-version operator's own, ${count(documents, "object")}, of which ${applied} are applied on the `
@@ -67,7 +58,7 @@
           el("td", {}, row.component || "–"), el("td", {class: "num"}, row.documents),
           el("td", {class: "num"}, row.applied))))),
       el("h3", {}, "Deleted by an update to this release ", el("span", {class: "count"}, `(${deleted.length})`)),
-      deleted.length ? el("ul", {class: "diff-items"}, deleted.map((r) => el("li", {}, `${objectName(r)} (${r.file})`)))
+      deleted.length ? el("ul", {class: "diff-items"}, deleted.map((name) => el("li", {}, name)))
         : el("p", {}, "None."));
   }
 
@@ -76,7 +67,7 @@
       return section(id, [title], el("p", {class: "notice"},
         `The cluster-version operator would refuse this payload, so it has no order: ${record.graphError}`));
     }
-    const item = (mid) => el("li", {}, el("code", {}, mid), " ", objectName(byId.get(mid) || {}));
+    const item = (mid) => el("li", {}, el("code", {}, mid), " ", R.objectName(byId.get(mid) || {}));
     const node = (ids) => el("li", {class: "task-node"}, el("details", {},
       el("summary", {}, `${ids[0]}${ids.length > 1 ? ` … ${ids[ids.length - 1]}` : ""} `,
         el("span", {class: "count"}, `(${ids.length})`)),

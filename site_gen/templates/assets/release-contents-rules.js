@@ -1,11 +1,13 @@
-/* How a release's contents page reads a contents record: a task graph as ordered steps, and the manifests
-   counted by run level and component. The one implementation of these rules: the build renders the
+/* How a release's contents page reads a contents record: a task graph as ordered steps, the manifests
+   counted by run level and component, the rows of the images and cluster operators tables, an object's
+   name and the objects an update deletes. The one implementation of these rules: the build renders the
    self-contained layout's page with them (render/contents_pages.py, through site_gen/js_rules), and the
    shared layout's page draws its sections with them in the browser (release-contents-drawn.js). Only
-   the grouping is here; each side builds its own HTML.
+   the rules are here; each side builds its own HTML. An image's commit link is release-diff.js's
+   commitUrl (SiteGenReleaseDiff, loaded before this script on the page and in the build's context).
 
    Strings are ordered by code point (as Python orders them), so both sides list the same rows in the same
-   order whatever the component names hold. */
+   order whatever the names hold. */
 "use strict";
 
 const SiteGenContentsRules = (() => {
@@ -88,9 +90,63 @@ const SiteGenContentsRules = (() => {
     return {documents: resources.length, applied, levels};
   }
 
-  /* What the build asks for a page, in one call: the steps of each graph and the rows of each list of
-     objects (only those it has not met before: graphs repeat across arches and z-streams). */
-  const grouping = (graphs, objectLists) => ({steps: stepsOf(graphs), rows: objectLists.map(manifestRows)});
+  const sortedKeys = (object) => Object.keys(object || {}).sort(byCodePoint);
 
-  return {steps, stepsOf, manifestRows, grouping, byCodePoint};
+  /* An object as the page names it: "Kind namespace/name", or "Kind name" for a cluster-scoped one. */
+  const objectName = (r) => `${r.kind || ""} ${r.namespace ? `${r.namespace}/` : ""}${r.name || ""}`;
+
+  /* The objects an update to the release deletes (their manifest says release.openshift.io/delete),
+     each as "Kind namespace/name (file)", in the record's order. */
+  const deletedObjects = (resources) => resources.filter((r) => r.delete).map((r) => objectInFile(r));
+
+  /* A GitHub repository URL as the page labels it ("openshift/oc", without a trailing .git); other
+     URLs as they are; null for none. */
+  function repositoryLabel(repository) {
+    if (!repository) return null;
+    const label = repository.startsWith("https://github.com/") ? repository.slice("https://github.com/".length)
+      : repository;
+    return label.endsWith(".git") ? label.slice(0, -".git".length) : label;
+  }
+
+  /* The images table of a record ({tag: {image, sourceRepository, commit, versions}}), by tag: each
+     row's digest (of the pull spec; the pull spec when it names none), repository and its label, commit
+     and its link (oc's, for GitHub repositories), and the tag's own component versions ("kubectl 1.28.8"). */
+  const imageRows = (images) => sortedKeys(images).map((tag) => {
+    const image = images[tag];
+    const pullSpec = image.image || "";
+    const repository = image.sourceRepository || null;
+    const commit = image.commit || null;
+    return {
+      tag, digest: pullSpec.slice(pullSpec.lastIndexOf("@") + 1), repository,
+      repositoryLabel: repositoryLabel(repository), commit,
+      commitUrl: SiteGenReleaseDiff.commitUrl(repository, commit),
+      versions: Object.entries(image.versions || {}).map(([key, value]) => `${key} ${value}`).join(", "),
+    };
+  });
+
+  /* The cluster operators table of a record ({name: {versions: {operand: version}}}), by name: each
+     operator's name and the [operand, version] pairs it reports, in the record's order. */
+  const operatorRows = (operators) => sortedKeys(operators).map(
+    (name) => [name, Object.entries(operators[name].versions || {})]);
+
+  /* "Kind namespace/name (file)": an object named with the manifest file it comes from. */
+  const objectInFile = (r) => `${objectName(r)} (${r.file})`;
+
+  /* The facts of a list of objects the page shows: its rows by run level and component, each object's
+     name (in the list's order) and the objects an update deletes. */
+  const objectFacts = (resources) => ({rows: manifestRows(resources), names: resources.map(objectName),
+    deleted: deletedObjects(resources)});
+
+  /* What the build asks for a page, in one call: the steps of each graph, the facts of each list of
+     objects (only those it has not met before: graphs and objects repeat across arches and z-streams),
+     the images and cluster operators tables of each record given ({images, clusterOperators}), and each
+     list of objects named with their files (a change file's deleted and removed objects). */
+  const forPage = (graphs, objectLists, tables = [], inFileLists = []) => ({
+    steps: stepsOf(graphs), objects: objectLists.map(objectFacts),
+    tables: tables.map((t) => ({images: imageRows(t.images), operators: operatorRows(t.clusterOperators)})),
+    inFiles: inFileLists.map((list) => list.map(objectInFile)),
+  });
+
+  return {steps, stepsOf, manifestRows, forPage, byCodePoint, objectName, objectInFile, deletedObjects,
+    repositoryLabel, imageRows, operatorRows, objectFacts};
 })();
