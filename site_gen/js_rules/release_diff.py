@@ -118,12 +118,6 @@ def commit_url(repository: str | None, commit: str | None) -> str | None:
     return url
 
 
-def commit_urls(pairs: list[tuple[str | None, str | None]]) -> list[str | None]:
-    """:func:`commit_url` of each (repository, commit), in one call."""
-    urls: list[str | None] = _rules().call("SiteGenReleaseDiff.commitUrls", pairs)
-    return urls
-
-
 def applying_gates(version: str, gates: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
     """The admin gates of a release at ``version`` that block any update to a later minor or major
     ({KEY: message}), and those the CVO cannot read ({KEY: reason}); the others belong to other minors."""

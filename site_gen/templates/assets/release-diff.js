@@ -464,9 +464,6 @@ const SiteGenReleaseDiff = (() => {
     return DOCUMENTATION;
   }
 
-  /* commitUrl of each [repository, commit] pair: one call for a page's whole image list. */
-  const commitUrls = (pairs) => pairs.map(([repository, commit]) => commitUrl(repository, commit));
-
   /* What an update from `from` to `to` changes: the change file's document (docs/release-diff.md). */
   function diff(from, to, parts = null) {
     const a = checked(resolve(from, parts), "FROM"), b = checked(resolve(to, parts), "TO");
@@ -502,6 +499,6 @@ const SiteGenReleaseDiff = (() => {
     return lists.every((list) => !list.length) && maps.every((map) => !Object.keys(map).length);
   }
 
-  return {ReleaseDiffError, diff, diffParts, sharedFiles, resolve, resolveParts, loadRecord, isEmpty, componentLabel, componentLabels, componentLines, compareUrl, commitUrl, commitUrls, imageIdentity, implicitlyEnabledCapabilities,
+  return {ReleaseDiffError, diff, diffParts, sharedFiles, resolve, resolveParts, loadRecord, isEmpty, componentLabel, componentLabels, componentLines, compareUrl, commitUrl, imageIdentity, implicitlyEnabledCapabilities,
     isMinorOrMajorUpdate, adminGates, gatesFor, ackCommand, gateLink};
 })();
