@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..js_rules.release_diff import ack_command, commit_url, component_labels, component_lines, invalid_admin_gates
+from ..js_rules.release_diff import (
+    ack_command,
+    commit_url,
+    component_labels,
+    component_lines,
+    invalid_admin_gates,
+    object_names,
+)
 from ..js_rules.release_diff import admin_gates as gates_of
 
 INDENT = "  "
@@ -22,12 +29,6 @@ def _columns(rows: list[tuple[str, ...]]) -> list[str]:
         return []
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return ["  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[-1]]).rstrip() for row in rows]
-
-
-def _object(entry: dict[str, Any]) -> str:
-    """``Deployment openshift-console/console`` (the API group when there is one: ``Deployment.apps``)."""
-    kind = f"{entry['kind']}.{entry['group']}" if entry["group"] else entry["kind"]
-    return f"{kind} {entry['namespace']}/{entry['name']}" if entry["namespace"] else f"{kind} {entry['name']}"
 
 
 def _gates(gates: dict[str, str], invalid: dict[str, str], heading: str) -> list[str]:
@@ -76,11 +77,12 @@ def diff_text(changes: dict[str, Any], new: dict[str, Any]) -> str:
         out += _section(f"Manifest Files {name.title()} ({len(manifests[name])})", manifests[name])
 
     resources = changes["resources"]
-    out += _section("Objects in Another File", [f"{_object(r)}: {r['from']} -> {r['to']}"
-                                                for r in resources["renamed"]])
-    out += _section("Objects This Update Deletes", [f"{_object(r)} ({r['file']})" for r in resources["deleted"]])
+    renamed, deleted, removed = (resources[name] for name in ("renamed", "deleted", "removed"))
+    names = iter(object_names([*renamed, *deleted, *removed]))  # one call, named as the compare page names them
+    out += _section("Objects in Another File", [f"{next(names)}: {r['from']} -> {r['to']}" for r in renamed])
+    out += _section("Objects This Update Deletes", [f"{next(names)} ({r['file']})" for r in deleted])
     out += _section("Objects No Longer in the Release (left on the cluster, no longer managed)",
-                    [f"{_object(r)} ({r['file']})" for r in resources["removed"]])
+                    [f"{next(names)} ({r['file']})" for r in removed])
     out += _section("CRD Versions No Longer Served", [f"{crd['name']}: {', '.join(crd['versions'])}"
                                                       for crd in resources["crdVersionsNoLongerServed"]])
     out += _section("Capabilities This Update Enables Where They Are Disabled", resources["implicitCapabilities"])

@@ -106,6 +106,12 @@ def component_labels(keys_and_names: list[tuple[str, str | None]]) -> list[str]:
     return labels
 
 
+def object_names(entries: list[dict[str, Any]]) -> list[str]:
+    """Each object of a change document as the compare page names it (``Deployment.apps ns/name``)."""
+    names: list[str] = _rules().call("SiteGenReleaseDiff.objectNames", entries)
+    return names
+
+
 def compare_url(repository: str | None, old: str, new: str) -> str | None:
     """The GitHub compare link of a commit range, None for other hosts."""
     url: str | None = _rules().call("SiteGenReleaseDiff.compareUrl", repository, old, new)

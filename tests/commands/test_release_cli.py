@@ -229,3 +229,16 @@ def test_the_real_4_8_and_4_10_images_read_as_oc_shows_them(tmp_path, capsys):
     assert "\nImages Removed (6):\n  cluster-cloud-controller-manager-operator-src\n" in out
     assert "\nCapabilities This Update Enables Where They Are Disabled:\n  Console\n" in out
     assert out.endswith(f"  {GATE_4_8[0]}: {GATE_4_8[1]}\n    {ACK_4_8}\n")
+
+
+@pytest.mark.heavy
+def test_the_cli_names_the_example_updates_objects_as_the_script_does(tmp_path, capsys):
+    """The names come from release-diff.js's objectName, as on the compare page."""
+    assert main(["build", "-q", "--no-html", "--out", str(tmp_path / "site")]) == 0
+    capsys.readouterr()
+    assert main(["release", "diff", "--site", str(tmp_path / "site"), "4.15.8", "4.16.4"]) == 0
+    text = capsys.readouterr().out
+    assert ("Objects This Update Deletes:\n"
+            "  ServiceMonitor.monitoring.coreos.com openshift-monitoring/telemeter-client "
+            "(0000_50_cluster-monitoring-operator_07-telemeter-servicemonitor.yaml)\n") in text
+    assert "Objects in Another File:\n  Console.operator.openshift.io cluster: " in text

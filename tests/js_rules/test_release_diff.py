@@ -17,6 +17,7 @@ from site_gen.js_rules.release_diff import (
     compare_url,
     component_labels,
     is_empty,
+    object_names,
     release_changes,
 )
 
@@ -395,3 +396,13 @@ def test_chromium_running_the_same_file_gives_the_same_bytes():
         for old, new in pairs:
             text = page.evaluate("([a, b]) => JSON.stringify(SiteGenReleaseDiff.diff(a, b))", [old, new])
             assert changes_json(orjson.loads(text)) == changes_json(release_changes(old, new))
+
+
+def test_objects_are_named_with_their_group_and_namespace_as_the_compare_page_and_the_cli_name_them():
+    assert object_names([
+        {"group": "apps", "kind": "Deployment", "namespace": "openshift-console", "name": "console"},
+        {"group": "", "kind": "Namespace", "namespace": None, "name": "openshift-console"},
+        {"group": "rbac.authorization.k8s.io", "kind": "ClusterRole", "namespace": "", "name": "view"},
+    ]) == ["Deployment.apps openshift-console/console", "Namespace openshift-console",
+           "ClusterRole.rbac.authorization.k8s.io view"]
+

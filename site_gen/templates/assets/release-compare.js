@@ -42,11 +42,6 @@
   const link = (url, text) => (safeUrl(url) ? el("a", {href: url}, text) : text);
   const code = (text) => el("code", {}, text);
 
-  function objectName(entry) {
-    const kind = entry.group ? `${entry.kind}.${entry.group}` : entry.kind;
-    return `${kind} ${entry.namespace ? `${entry.namespace}/` : ""}${entry.name}`;
-  }
-
   function gateItems(gates, invalid) {
     const items = Object.entries(gates).map(([key, message]) => {
       const url = D.gateLink(message);
@@ -105,12 +100,12 @@
     }
     if (resources.deleted.length) {
       parts.push(sectionOf("deleted", `Objects this update deletes (${resources.deleted.length})`,
-        list("deleted", resources.deleted.map((r) => item(objectName(r), objectName(r), " ", el("span", {class: "count"}, `(${r.file})`))))));
+        list("deleted", resources.deleted.map((r) => item(D.objectName(r), D.objectName(r), " ", el("span", {class: "count"}, `(${r.file})`))))));
     }
     if (resources.removed.length) {
       parts.push(sectionOf("removed-objects", `Objects no longer in the release (${resources.removed.length})`,
         el("p", {}, "Left on the cluster, no longer managed by the cluster-version operator."),
-        list("removed-objects", resources.removed.map((r) => item(objectName(r), objectName(r), " ", el("span", {class: "count"}, `(${r.file})`))))));
+        list("removed-objects", resources.removed.map((r) => item(D.objectName(r), D.objectName(r), " ", el("span", {class: "count"}, `(${r.file})`))))));
     }
     if (resources.implicitCapabilities.length) {
       parts.push(sectionOf("implicit-capabilities", "Capabilities this update enables where they are disabled",
@@ -161,7 +156,7 @@
     parts.push(sectionOf("manifests", "Manifest files", ...fileParts));
     if (resources.renamed.length) {
       parts.push(sectionOf("renamed", `Objects in another file (${resources.renamed.length})`,
-        list("renamed", resources.renamed.map((r) => item(objectName(r), objectName(r), ": ", code(r.from), " → ", code(r.to))))));
+        list("renamed", resources.renamed.map((r) => item(D.objectName(r), D.objectName(r), ": ", code(r.from), " → ", code(r.to))))));
     }
     result.replaceChildren(...parts.flat().filter(Boolean));
   }

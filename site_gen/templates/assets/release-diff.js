@@ -140,6 +140,14 @@ const SiteGenReleaseDiff = (() => {
 
   const componentLabels = (pairs) => pairs.map(([key, displayName]) => componentLabel(key, displayName));
 
+  /* An object of a change document as the compare page and `site-gen release diff` name it:
+     "Deployment.apps openshift-console/console", "Namespace openshift-console" (no group: core). */
+  function objectName(entry) {
+    const kind = entry.group ? `${entry.kind}.${entry.group}` : entry.kind;
+    return `${kind} ${entry.namespace ? `${entry.namespace}/` : ""}${entry.name}`;
+  }
+  const objectNames = (entries) => entries.map(objectName);
+
   /* One line per entry of a change document's `components`, as oc words them ("Kubernetes upgraded
      from 1.21.0-rc.0 to 1.22.1"), or, with `arrow`, shorter for a page ("Kubernetes 1.28.7 → 1.29.6"). */
   function componentLines(components, arrow = false) {
@@ -499,6 +507,6 @@ const SiteGenReleaseDiff = (() => {
     return lists.every((list) => !list.length) && maps.every((map) => !Object.keys(map).length);
   }
 
-  return {ReleaseDiffError, diff, diffParts, sharedFiles, resolve, resolveParts, loadRecord, isEmpty, componentLabel, componentLabels, componentLines, compareUrl, commitUrl, imageIdentity, implicitlyEnabledCapabilities,
+  return {ReleaseDiffError, diff, diffParts, sharedFiles, resolve, resolveParts, loadRecord, isEmpty, componentLabel, componentLabels, componentLines, objectName, objectNames, compareUrl, commitUrl, imageIdentity, implicitlyEnabledCapabilities,
     isMinorOrMajorUpdate, adminGates, gatesFor, ackCommand, gateLink};
 })();
