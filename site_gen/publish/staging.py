@@ -120,6 +120,8 @@ class StagedSite:
         self.root = Path()  # the staging directory, made by __enter__
         self.written: list[str] = []
         self._folders: dict[Path, Path] = {}  # folder -> its resolved path (_resolved)
+        self._made: set[Path] = set()  # folders this process made (or found) in the staging directory
+        self._root_prefix = "\0"  # str(root) + "/" once the staging directory exists
         self.marker = {"note": MARKER_NOTE, "kind": kind, **(marker or {})}
         self.published_marker = published_marker(self.out)
 
@@ -129,36 +131,62 @@ class StagedSite:
 
     def path_for(self, relative: str) -> Path:
         """The staging path for a site-relative POSIX path, refusing escapes."""
-        parts = PurePosixPath(relative).parts
-        if not parts or PurePosixPath(relative).is_absolute() or any(
-                part in ("..", ".", "") or "\\" in part or "\0" in part for part in parts):
-            raise InputError(f"refusing to write {relative!r}: not a plain path inside the site")
+        return self._target(relative)[0]
+
+    def _target(self, relative: str) -> tuple[Path, str]:
+        """:meth:`path_for`, and ``relative`` as the marker lists it (normalised)."""
+        parts: tuple[str, ...] | list[str] = relative.split("/")
+        if not all(parts) or any(part in ("..", ".") or "\\" in part or "\0" in part for part in parts):
+            # not plain (a doubled or trailing slash, a dot, an escape): pathlib's reading decides
+            parts = PurePosixPath(relative).parts
+            if not parts or PurePosixPath(relative).is_absolute() or any(
+                    part in ("..", ".", "") or "\\" in part or "\0" in part for part in parts):
+                raise InputError(f"refusing to write {relative!r}: not a plain path inside the site")
         if relative == MARKER:
             raise InputError(f"refusing to write {relative!r}: the marker is site-gen's own")
         target = self.root.joinpath(*parts)
-        if not _is_within(self._resolved(target.parent), self._resolved(self.root)):
+        folder, root = str(self._resolved(target.parent)), str(self._resolved(self.root))
+        if folder != root and not folder.startswith(root + "/"):
             raise InputError(f"refusing to write {relative!r} outside the output directory")
-        return target
+        return target, "/".join(parts)
 
     def _resolved(self, folder: Path) -> Path:
         """``folder.resolve()``, walked once per folder: only this process writes in the
         staging directory, and none writes in the published site while it holds the lock
-        (a realpath per file was 0.1 s of a full-scale build)."""
+        (a realpath per file was 0.1 s of a full-scale build). A folder whose parent was
+        resolved costs one lstat (is it a symbolic link?), not a walk from the root."""
         found = self._folders.get(folder)
         if found is None:
-            found = self._folders[folder] = folder.resolve()
+            parent = folder.parent
+            if parent in self._folders or str(parent).startswith(self._root_prefix):
+                base = self._resolved(parent)
+                try:
+                    link = stat.S_ISLNK(os.lstat(folder).st_mode)
+                except OSError:  # not there (yet): resolve() leaves such a name as it is
+                    link = False
+                found = folder.resolve() if link else base / folder.name
+            else:
+                found = folder.resolve()
+            self._folders[folder] = found
         return found
 
+    def _folder_for(self, target: Path) -> None:
+        """Make ``target``'s folder (once per folder: a mkdir per file was most of writing one)."""
+        folder = target.parent
+        if folder not in self._made:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._made.add(folder)
+
     def write(self, relative: str, content: bytes | str) -> Path:
-        target = self.path_for(relative)
+        target, listed = self._target(relative)
         data = content.encode("utf-8") if isinstance(content, str) else content
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folder_for(target)
             with open(target, "xb") as handle:  # never overwrite: each path is produced once
                 handle.write(data)
         except OSError as exc:
             raise cannot_write(exc, target) from None
-        self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
+        self.written.append(listed)
         return target
 
     def write_unless_published(self, relative: str, data: bytes) -> bool:
@@ -193,13 +221,13 @@ class StagedSite:
     def keep(self, relative: str, published: Path) -> bool:
         """Hard-link a published file into the staging directory; False if the file
         system cannot (the caller then writes it)."""
-        target = self.path_for(relative)
+        target, listed = self._target(relative)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folder_for(target)
             os.link(published, target, follow_symlinks=False)
         except OSError:
             return False
-        self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
+        self.written.append(listed)
         return True
 
     def copy(self, relative: str, source: Path) -> Path:
@@ -228,6 +256,7 @@ class StagedSite:
         try:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self.root = Path(tempfile.mkdtemp(prefix=staging_prefix(self.out), dir=self.out.parent))
+            self._root_prefix = str(self.root) + "/"
         except OSError as exc:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             raise cannot_write(exc, self.out.parent) from None
