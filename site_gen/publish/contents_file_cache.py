@@ -40,7 +40,7 @@ INDEX = "index.json"
 
 @dataclass
 class KeptContents:
-    path: Path           # the contents file, kept
+    path: str            # the contents file, kept
     sha256: bytes        # of ``data``
     names: list[str]     # the shared files it names (hex SHA-256 of their bytes)
     split: bool          # whether the record had shared parts (only such a record is a group's base)
@@ -77,6 +77,7 @@ class ContentsFileCache:
         self.gz = KeyedFiles(gzip_folder(directory) if directory is not None else None, ".json.gz")
         self.about = KeyedFiles(directory, ".about")
         self.shared = KeyedFiles(directory / "shared" if directory is not None else None, ".json")
+        self.shared_gz = KeyedFiles(gzip_folder(directory / "shared") if directory is not None else None, ".json.gz")
         self.directory = directory
         self._shared_kept: set[str] = set()
         self._index: dict[str, Any] | None = None  # entry key -> its about (loaded at the first get)
@@ -95,7 +96,7 @@ class ContentsFileCache:
         return self._index
 
     def get(self, key: str) -> KeptContents | None:
-        path = self.contents.path(key)
+        path = self.contents.where(key)
         if path is None:
             return None
         entries = self._entries()
@@ -126,9 +127,9 @@ class ContentsFileCache:
         """Whether ``kept``'s file may be hard-linked into a site (it has the mode a published file has)."""
         return kept.linkable
 
-    def gz_path(self, kept: KeptContents) -> Path | None:
-        """Where ``kept``'s ``.gz`` is, if it was kept (it is written after its file, whole)."""
-        return self.gz.path(kept.path.name.removesuffix(self.contents.suffix))
+    def gz_path(self, key: str) -> str | None:
+        """Where the ``.gz`` of ``key``'s contents file is, if it was kept (written after its file, whole)."""
+        return self.gz.where(key)
 
     def put(self, key: str, data: bytes, sha256: bytes, names: list[str], split: bool) -> None:
         path = self.contents.path(key)
@@ -160,10 +161,22 @@ class ContentsFileCache:
             return None
         return data
 
+    def shared_linkable(self, name: str) -> str | None:
+        """Where the kept shared file ``name`` is, if it has a published file's mode (then it was
+        written whole, mode 0644, by :meth:`keep_shared`, under the digest of its bytes)."""
+        path = self.shared.where(name)
+        try:
+            return path if path is not None and stat.S_IMODE(os.stat(path).st_mode) == PUBLISHED_MODE else None
+        except OSError:
+            return None
+
     def keep_shared(self, name: str, data: bytes) -> None:
         if name in self._shared_kept or self.shared.directory is None:
             return
         path = self.shared.path(name)
-        if path is None or not path.exists():
-            self.shared.write(name, data)
+        if path is not None and self.shared_linkable(name) is None:
+            try:
+                keep_published(path, self.shared_gz.path(name), data)
+            except OSError as exc:
+                self.shared.write_problem = self.shared.write_problem or exc
         self._shared_kept.add(name)

@@ -77,11 +77,11 @@ class ChangesCache:
     def key(old: bytes, new: bytes, older: str, newer: str) -> str:
         return hashlib.sha256(old + new + orjson.dumps([older, newer])).hexdigest()
 
-    def path(self, key: str) -> Path | None:
-        return self.files.path(key)
+    def path(self, key: str) -> str | None:
+        return self.files.where(key)
 
-    def gz_path(self, key: str) -> Path | None:
-        return self.gz.path(key)
+    def gz_path(self, key: str) -> str | None:
+        return self.gz.where(key)
 
     def read(self, key: str) -> bytes | None:
         return self.files.read(key)
@@ -282,12 +282,13 @@ class _ContentsWriter:
             if part is not None:
                 self.files.write(layout.shared_path(name), part)
                 self.kept.keep_shared(name, part)
+                link_gz(self.files, layout.shared_path(name), self.kept.shared_gz.where(name))
         target = layout.contents_path(version, arch)
         self.files.write(target, data)
         digest = hashlib.sha256(data).digest()
         if entry is not None:
             self.kept.put(entry, data, digest, names, split)
-            link_gz(self.files, target, self.kept.gz.path(entry))  # compressed once, for the cache and the site
+            link_gz(self.files, target, self.kept.gz_path(entry))  # compressed once, for the cache and the site
         return digest
 
     def _copy(self, key: Key, group: tuple[str, str], entry: str) -> bytes | None:
@@ -296,32 +297,40 @@ class _ContentsWriter:
         kept = self.kept.get(entry)
         if kept is None:
             return None
-        parts = {}
-        for name in kept.names:
-            if name not in self.splitter.given:
-                part = self.kept.shared_file(name)
-                if part is None:
-                    return None
-                parts[name] = part
+        link = getattr(self.files, "link", None)  # a staged site hard-links the kept files: no copy
+        for name in kept.names:  # first: a shared file given stays given (the split skips it) if this fails
+            if name not in self.splitter.given and not self._shared(name, link):
+                return None
         target = layout.contents_path(*key)
-        link = getattr(self.files, "link", None)  # a staged site hard-links the kept file: no copy
         if link is not None and self.kept.linkable(kept) and link(target, kept.path):
-            link_gz(self.files, target, self.kept.gz_path(kept))
+            link_gz(self.files, target, self.kept.gz_path(entry))
         else:
             try:
-                data = kept.path.read_bytes()
+                data = Path(kept.path).read_bytes()
             except OSError:
                 return None
-            if len(data) != kept.path.stat().st_size:
+            if len(data) != os.stat(kept.path).st_size:
                 return None
             self.files.write(target, data)
-        for name, part in parts.items():
-            self.splitter.given_elsewhere(name)
-            self.files.write(layout.shared_path(name), part)
         if kept.split:
             self.bases.setdefault(group, (key, self.shelf.identity(key)))
         self.kept_hits += 1
         return kept.sha256
+
+    def _shared(self, name: str, link: Callable[[str, str], bool] | None) -> bool:
+        """Put the kept shared file ``name`` in the site (hard-linked with its ``.gz`` when it has a
+        published file's mode, else its bytes, checked against its name); False: it is not kept."""
+        target = layout.shared_path(name)
+        kept = self.kept.shared_linkable(name) if link is not None else None
+        if link is not None and kept is not None and link(target, kept):
+            link_gz(self.files, target, self.kept.shared_gz.where(name))
+        else:
+            part = self.kept.shared_file(name)
+            if part is None:
+                return False
+            self.files.write(target, part)
+        self.splitter.given_elsewhere(name)
+        return True
 
 
 def _kept_change(files: SiteFiles, cache: ChangesCache, key: str, path: str) -> bool:
@@ -343,12 +352,12 @@ def _kept_change(files: SiteFiles, cache: ChangesCache, key: str, path: str) -> 
     return True
 
 
-def link_gz(files: SiteFiles, target: str, gz: Path | None) -> None:
+def link_gz(files: SiteFiles, target: str, gz: str | None) -> None:
     """Hard-link a kept ``.gz`` beside ``target`` in a staged site (the precompress step then skips
     ``target``); nothing when the site cannot link or the ``.gz`` is not kept (that step makes it)."""
     link = getattr(files, "link", None)
-    if link is not None and gz is not None and os.path.exists(gz):
-        link(target + PRECOMPRESSED_SUFFIX, gz)
+    if link is not None and gz is not None:
+        link(target + PRECOMPRESSED_SUFFIX, gz)  # False when it is not kept
 
 
 def published_contents(records: Records, graph: Graph, channels: Iterable[str], files: SiteFiles,

@@ -119,9 +119,9 @@ class StagedSite:
         self.out = check_destination(out, inputs, kind)
         self.root = Path()  # the staging directory, made by __enter__
         self.written: list[str] = []
-        self._folders: dict[Path, Path] = {}  # folder -> its resolved path (_resolved)
-        self._made: set[Path] = set()  # folders this process made (or found) in the staging directory
-        self._root_prefix = "\0"  # str(root) + "/" once the staging directory exists
+        self._folders: dict[str, str] = {}  # folder -> its resolved path (_resolved)
+        self._made: set[str] = set()  # folders this process made (or found) in the staging directory
+        self._root_prefix = "./"  # str(root) + "/": the staging directory's, once it exists
         self.marker = {"note": MARKER_NOTE, "kind": kind, **(marker or {})}
         self.published_marker = published_marker(self.out)
 
@@ -131,10 +131,11 @@ class StagedSite:
 
     def path_for(self, relative: str) -> Path:
         """The staging path for a site-relative POSIX path, refusing escapes."""
-        return self._target(relative)[0]
+        return Path(self._target(relative)[0])
 
-    def _target(self, relative: str) -> tuple[Path, str]:
-        """:meth:`path_for`, and ``relative`` as the marker lists it (normalised)."""
+    def _target(self, relative: str) -> tuple[str, str]:
+        """:meth:`path_for` as text, and ``relative`` as the marker lists it (normalised). Paths
+        are handled as text here: pathlib's objects were most of the cost of linking a kept file."""
         parts: tuple[str, ...] | list[str] = relative.split("/")
         if not all(parts) or any(part in ("..", ".") or "\\" in part or "\0" in part for part in parts):
             # not plain (a doubled or trailing slash, a dot, an escape): pathlib's reading decides
@@ -144,37 +145,38 @@ class StagedSite:
                 raise InputError(f"refusing to write {relative!r}: not a plain path inside the site")
         if relative == MARKER:
             raise InputError(f"refusing to write {relative!r}: the marker is site-gen's own")
-        target = self.root.joinpath(*parts)
-        folder, root = str(self._resolved(target.parent)), str(self._resolved(self.root))
+        listed = "/".join(parts)
+        target = self._root_prefix + listed
+        folder, root = self._resolved(target.rpartition("/")[0]), self._resolved(str(self.root))
         if folder != root and not folder.startswith(root + "/"):
             raise InputError(f"refusing to write {relative!r} outside the output directory")
-        return target, "/".join(parts)
+        return target, listed
 
-    def _resolved(self, folder: Path) -> Path:
-        """``folder.resolve()``, walked once per folder: only this process writes in the
+    def _resolved(self, folder: str) -> str:
+        """``os.path.realpath(folder)``, walked once per folder: only this process writes in the
         staging directory, and none writes in the published site while it holds the lock
         (a realpath per file was 0.1 s of a full-scale build). A folder whose parent was
         resolved costs one lstat (is it a symbolic link?), not a walk from the root."""
         found = self._folders.get(folder)
         if found is None:
-            parent = folder.parent
-            if parent in self._folders or str(parent).startswith(self._root_prefix):
+            parent, _, name = folder.rpartition("/")
+            if parent and (parent in self._folders or parent.startswith(self._root_prefix)):
                 base = self._resolved(parent)
                 try:
                     link = stat.S_ISLNK(os.lstat(folder).st_mode)
-                except OSError:  # not there (yet): resolve() leaves such a name as it is
+                except OSError:  # not there (yet): realpath leaves such a name as it is
                     link = False
-                found = folder.resolve() if link else base / folder.name
+                found = os.path.realpath(folder) if link or name in ("", ".", "..") else f"{base.rstrip('/')}/{name}"
             else:
-                found = folder.resolve()
+                found = os.path.realpath(folder)
             self._folders[folder] = found
         return found
 
-    def _folder_for(self, target: Path) -> None:
+    def _folder_for(self, target: str) -> None:
         """Make ``target``'s folder (once per folder: a mkdir per file was most of writing one)."""
-        folder = target.parent
+        folder = target.rpartition("/")[0]
         if folder not in self._made:
-            folder.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
             self._made.add(folder)
 
     def write(self, relative: str, content: bytes | str) -> Path:
@@ -185,9 +187,9 @@ class StagedSite:
             with open(target, "xb") as handle:  # never overwrite: each path is produced once
                 handle.write(data)
         except OSError as exc:
-            raise cannot_write(exc, target) from None
+            raise cannot_write(exc, Path(target)) from None
         self.written.append(listed)
-        return target
+        return Path(target)
 
     def write_unless_published(self, relative: str, data: bytes) -> bool:
         """Write ``relative``, or hard-link the published site's file there when it holds
@@ -212,13 +214,13 @@ class StagedSite:
         self.path_for(relative)  # the same refusals as for writing
         path = self.out.joinpath(*PurePosixPath(relative).parts)
         try:
-            if not stat.S_ISREG(os.lstat(path).st_mode) or self._resolved(path.parent) != path.parent:
+            if not stat.S_ISREG(os.lstat(path).st_mode) or self._resolved(str(path.parent)) != str(path.parent):
                 return None
         except OSError:
             return None
         return path
 
-    def keep(self, relative: str, published: Path) -> bool:
+    def keep(self, relative: str, published: Path | str) -> bool:
         """Hard-link a published file into the staging directory; False if the file
         system cannot (the caller then writes it)."""
         target, listed = self._target(relative)

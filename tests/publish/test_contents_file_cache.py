@@ -197,11 +197,21 @@ def test_a_staged_rebuild_links_each_kept_file_with_its_gz_and_precompress_leave
             linked = [path for path in site.written if path.endswith(".gz")]
             precompress_pages(site)
         trees.append({p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*.json*")})
-        # the contents and change files' .gz are linked from the cache: none left to compress
-        assert sorted(linked) == sorted(path + ".gz" for path in expected if "/shared/" not in path)
+        # the contents, shared and change files' .gz are linked from the cache: none left to compress
+        assert sorted(linked) == sorted(path + ".gz" for path in expected)
         for path, data in expected.items():
             assert trees[-1][path] == data
             assert trees[-1][path + ".gz"] == gzip_bytes(data)
-            if run == "rebuild" and "/shared/" not in path:
+            if run == "rebuild":
                 assert (out / path).stat().st_nlink >= 2 and (out / (path + ".gz")).stat().st_nlink >= 2
     assert trees[0] == trees[1]
+
+
+def test_a_change_file_is_kept_under_both_sides_and_both_versions():
+    from site_gen.publish.release_contents_files import ChangesCache
+
+    old, new = hashlib.sha256(b"a").digest(), hashlib.sha256(b"b").digest()
+    keys = {ChangesCache.key(old, new, "4.16.3", "4.16.4"), ChangesCache.key(new, new, "4.16.3", "4.16.4"),
+            ChangesCache.key(old, old, "4.16.3", "4.16.4"), ChangesCache.key(old, new, "4.16.2", "4.16.4"),
+            ChangesCache.key(old, new, "4.16.3", "4.16.5"), ChangesCache.key(new, old, "4.16.3", "4.16.4")}
+    assert len(keys) == 6
