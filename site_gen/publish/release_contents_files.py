@@ -32,21 +32,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
 from .. import layout
 from ..code_identity import code_identity
-from ..js_rules.release_diff import (
-    changes_json,
-    collect_garbage,
-    forget_record,
-    keep_record,
-    release_changes,
-    shared_files,
-)
-from ..js_rules.v8_context import Kept
 from ..keyed_files import KeyedFiles
 from ..layout import PRECOMPRESSED_SUFFIX
 from ..model import versions
@@ -55,6 +46,9 @@ from ..model.metadata_keys import ARCH_KEY, CHANNELS_KEY
 from .contents_file_cache import PUBLISHED_MODE, ContentsFileCache, entry_key, gzip_folder, keep_published
 from .record_shelf import Key, RecordShelf, shelf_of
 from .shared_parts import SELF_CONTAINED, SHARED, SharedSplitter, splits
+
+if TYPE_CHECKING:  # the rules (V8) are loaded only when a change file is computed: a rebuild links them all
+    from ..js_rules.v8_context import Kept
 
 Records = Mapping[tuple[str, str], dict[str, Any]]  # (version, arch) -> contents record (or its summary)
 CHANGES_CACHE = "release-changes-v2"
@@ -208,6 +202,7 @@ class _Diffs:
 
     def _record(self, key: Key) -> tuple[Kept, list[str]]:
         if key not in self.kept:
+            from ..js_rules.release_diff import keep_record, shared_files
             record = keep_record(orjson.Fragment(self.files.read(layout.contents_path(*key))))
             names = shared_files(record)
             for name in names:
@@ -221,6 +216,7 @@ class _Diffs:
         (a, a_names), (b, b_names) = self._record(old), self._record(new)
         parts = {name: self.parts[name][0] for name in dict.fromkeys(a_names + b_names)}
         self.computed += 1
+        from ..js_rules.release_diff import changes_json, collect_garbage, release_changes
         if not self.computed % GARBAGE_EVERY:  # V8 collects lazily: without this its heap grew ~0.3 MiB a diff
             collect_garbage()
         return changes_json(release_changes(a, b, parts))
@@ -231,6 +227,7 @@ class _Diffs:
             self._forget(key)
 
     def _forget(self, key: Key) -> None:
+        from ..js_rules.release_diff import forget_record
         record, names = self.kept.pop(key)
         forget_record(record)
         for name in names:
