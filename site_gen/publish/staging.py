@@ -174,10 +174,24 @@ class StagedSite:
 
     def _folder_for(self, target: str) -> None:
         """Make ``target``'s folder (once per folder: a mkdir per file was most of writing one)."""
-        folder = target.rpartition("/")[0]
-        if folder not in self._made:
+        self._make(target.rpartition("/")[0])
+
+    def _make(self, folder: str) -> None:
+        """One ``mkdir`` for a folder of the staging directory whose parent was made (makedirs
+        also asks whether each level exists); makedirs for any other."""
+        if folder in self._made:
+            return
+        parent = folder.rpartition("/")[0]
+        if parent.startswith(self._root_prefix):  # a folder of the staging directory: made first
+            self._make(parent)
+        if parent + "/" == self._root_prefix or parent.startswith(self._root_prefix):
+            try:
+                os.mkdir(folder)
+            except FileExistsError:  # another process's (the pages are written by children), or a file:
+                pass                 # then writing into it fails with its own one-line error
+        else:
             os.makedirs(folder, exist_ok=True)
-            self._made.add(folder)
+        self._made.add(folder)
 
     def write(self, relative: str, content: bytes | str) -> Path:
         target, listed = self._target(relative)
