@@ -17,11 +17,16 @@ from .atomic_files import write_atomically
 class KeyedFiles:
     def __init__(self, directory: Path | None, suffix: str):
         self.directory = directory
+        self._text = str(directory)
         self.suffix = suffix
         self.write_problem: OSError | None = None  # the first write that failed
 
     def path(self, key: str) -> Path | None:
         return self.directory / key[:2] / f"{key}{self.suffix}" if self.directory is not None else None
+
+    def where(self, key: str) -> str | None:
+        """:meth:`path` as text (the per-record paths of a rebuild: no pathlib objects)."""
+        return f"{self._text}/{key[:2]}/{key}{self.suffix}" if self.directory is not None else None
 
     def read(self, key: str) -> bytes | None:
         path = self.path(key)

@@ -179,7 +179,7 @@ class _StagedFiles:
     def read(self, relative: str) -> bytes:
         return self.site.path_for(relative).read_bytes()
 
-    def link(self, relative: str, source: Path) -> bool:
+    def link(self, relative: str, source: Path | str) -> bool:
         """Hard-link a file kept in the cache (written whole, never changed in place) there."""
         return self.site.keep(relative, source)
 

@@ -119,7 +119,9 @@ class StagedSite:
         self.out = check_destination(out, inputs, kind)
         self.root = Path()  # the staging directory, made by __enter__
         self.written: list[str] = []
-        self._folders: dict[Path, Path] = {}  # folder -> its resolved path (_resolved)
+        self._folders: dict[str, str] = {}  # folder -> its resolved path (_resolved)
+        self._made: set[str] = set()  # folders this process made (or found) in the staging directory
+        self._root_prefix = "./"  # str(root) + "/": the staging directory's, once it exists
         self.marker = {"note": MARKER_NOTE, "kind": kind, **(marker or {})}
         self.published_marker = published_marker(self.out)
 
@@ -129,37 +131,79 @@ class StagedSite:
 
     def path_for(self, relative: str) -> Path:
         """The staging path for a site-relative POSIX path, refusing escapes."""
-        parts = PurePosixPath(relative).parts
-        if not parts or PurePosixPath(relative).is_absolute() or any(
-                part in ("..", ".", "") or "\\" in part or "\0" in part for part in parts):
-            raise InputError(f"refusing to write {relative!r}: not a plain path inside the site")
+        return Path(self._target(relative)[0])
+
+    def _target(self, relative: str) -> tuple[str, str]:
+        """:meth:`path_for` as text, and ``relative`` as the marker lists it (normalised). Paths
+        are handled as text here: pathlib's objects were most of the cost of linking a kept file."""
+        parts: tuple[str, ...] | list[str] = relative.split("/")
+        if not all(parts) or any(part in ("..", ".") or "\\" in part or "\0" in part for part in parts):
+            # not plain (a doubled or trailing slash, a dot, an escape): pathlib's reading decides
+            parts = PurePosixPath(relative).parts
+            if not parts or PurePosixPath(relative).is_absolute() or any(
+                    part in ("..", ".", "") or "\\" in part or "\0" in part for part in parts):
+                raise InputError(f"refusing to write {relative!r}: not a plain path inside the site")
         if relative == MARKER:
             raise InputError(f"refusing to write {relative!r}: the marker is site-gen's own")
-        target = self.root.joinpath(*parts)
-        if not _is_within(self._resolved(target.parent), self._resolved(self.root)):
+        listed = "/".join(parts)
+        target = self._root_prefix + listed
+        folder, root = self._resolved(target.rpartition("/")[0]), self._resolved(str(self.root))
+        if folder != root and not folder.startswith(root + "/"):
             raise InputError(f"refusing to write {relative!r} outside the output directory")
-        return target
+        return target, listed
 
-    def _resolved(self, folder: Path) -> Path:
-        """``folder.resolve()``, walked once per folder: only this process writes in the
+    def _resolved(self, folder: str) -> str:
+        """``os.path.realpath(folder)``, walked once per folder: only this process writes in the
         staging directory, and none writes in the published site while it holds the lock
-        (a realpath per file was 0.1 s of a full-scale build)."""
+        (a realpath per file was 0.1 s of a full-scale build). A folder whose parent was
+        resolved costs one lstat (is it a symbolic link?), not a walk from the root."""
         found = self._folders.get(folder)
         if found is None:
-            found = self._folders[folder] = folder.resolve()
+            parent, _, name = folder.rpartition("/")
+            if parent and (parent in self._folders or parent.startswith(self._root_prefix)):
+                base = self._resolved(parent)
+                try:
+                    link = stat.S_ISLNK(os.lstat(folder).st_mode)
+                except OSError:  # not there (yet): realpath leaves such a name as it is
+                    link = False
+                found = os.path.realpath(folder) if link or name in ("", ".", "..") else f"{base.rstrip('/')}/{name}"
+            else:
+                found = os.path.realpath(folder)
+            self._folders[folder] = found
         return found
 
+    def _folder_for(self, target: str) -> None:
+        """Make ``target``'s folder (once per folder: a mkdir per file was most of writing one)."""
+        self._make(target.rpartition("/")[0])
+
+    def _make(self, folder: str) -> None:
+        """One ``mkdir`` for a folder of the staging directory whose parent was made (makedirs
+        also asks whether each level exists); makedirs for any other."""
+        if folder in self._made:
+            return
+        parent = folder.rpartition("/")[0]
+        if parent.startswith(self._root_prefix):  # a folder of the staging directory: made first
+            self._make(parent)
+        if parent + "/" == self._root_prefix or parent.startswith(self._root_prefix):
+            try:
+                os.mkdir(folder)
+            except FileExistsError:  # another process's (the pages are written by children), or a file:
+                pass                 # then writing into it fails with its own one-line error
+        else:
+            os.makedirs(folder, exist_ok=True)
+        self._made.add(folder)
+
     def write(self, relative: str, content: bytes | str) -> Path:
-        target = self.path_for(relative)
+        target, listed = self._target(relative)
         data = content.encode("utf-8") if isinstance(content, str) else content
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folder_for(target)
             with open(target, "xb") as handle:  # never overwrite: each path is produced once
                 handle.write(data)
         except OSError as exc:
-            raise cannot_write(exc, target) from None
-        self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
-        return target
+            raise cannot_write(exc, Path(target)) from None
+        self.written.append(listed)
+        return Path(target)
 
     def write_unless_published(self, relative: str, data: bytes) -> bool:
         """Write ``relative``, or hard-link the published site's file there when it holds
@@ -184,22 +228,22 @@ class StagedSite:
         self.path_for(relative)  # the same refusals as for writing
         path = self.out.joinpath(*PurePosixPath(relative).parts)
         try:
-            if not stat.S_ISREG(os.lstat(path).st_mode) or self._resolved(path.parent) != path.parent:
+            if not stat.S_ISREG(os.lstat(path).st_mode) or self._resolved(str(path.parent)) != str(path.parent):
                 return None
         except OSError:
             return None
         return path
 
-    def keep(self, relative: str, published: Path) -> bool:
+    def keep(self, relative: str, published: Path | str) -> bool:
         """Hard-link a published file into the staging directory; False if the file
         system cannot (the caller then writes it)."""
-        target = self.path_for(relative)
+        target, listed = self._target(relative)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folder_for(target)
             os.link(published, target, follow_symlinks=False)
         except OSError:
             return False
-        self.written.append(PurePosixPath(*PurePosixPath(relative).parts).as_posix())
+        self.written.append(listed)
         return True
 
     def copy(self, relative: str, source: Path) -> Path:
@@ -228,6 +272,7 @@ class StagedSite:
         try:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self.root = Path(tempfile.mkdtemp(prefix=staging_prefix(self.out), dir=self.out.parent))
+            self._root_prefix = str(self.root) + "/"
         except OSError as exc:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             raise cannot_write(exc, self.out.parent) from None

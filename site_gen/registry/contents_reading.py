@@ -16,6 +16,7 @@ hiccup must not publish a release as unreadable. A release whose content is unre
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from ..atomic_files import write_atomically
 from ..code_identity import code_identity
 from ..contents.manifest_files import ManifestMemo
 from ..contents.payload_errors import ContentsError
@@ -48,6 +50,7 @@ from .payload_images import (
 )
 
 RECORD_CACHE = "release-contents-v1"
+SUMMARIES = "summaries.json"
 
 
 @dataclass
@@ -62,12 +65,17 @@ class RecordCache:
 
     Beside each record lies its summary (version, arch, digest and the record's size): a build
     whose records are all cached loads the summaries alone (a record's JSON took ~4.4 ms to
-    parse, ~30 s at full scale), and reads a record back only when it writes something new of it."""
+    parse, ~30 s at full scale), and reads a record back only when it writes something new of it.
+    The summaries are also gathered in one file (``summaries.json``), read once: a file per
+    record cost an open and a parse each (~0.2 ms, ~1.4 s at full scale); a record it lacks
+    (another build's) is found by its own summary file, and the next build finds it there."""
 
     def __init__(self, cache_dir: Path | None):
-        directory = cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None
-        self.files = KeyedFiles(directory, ".json")
-        self.summaries = KeyedFiles(directory, ".summary")
+        self.directory = cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None
+        self.files = KeyedFiles(self.directory, ".json")
+        self.summaries = KeyedFiles(self.directory, ".summary")
+        self._gathered: dict[str, Any] | None = None  # key -> summary with size (summaries.json)
+        self._added = False
 
     @staticmethod
     def key(request: PayloadRequest) -> str:
@@ -92,19 +100,49 @@ class RecordCache:
         self._put_summary(key, record, len(data or b""))
         return record, path
 
+    def _all(self) -> dict[str, Any]:
+        if self._gathered is None:
+            self._gathered = {}
+            if self.directory is not None:
+                try:
+                    found = orjson.loads((self.directory / SUMMARIES).read_bytes())
+                except (OSError, ValueError):
+                    found = None
+                if isinstance(found, dict):
+                    self._gathered = found
+        return self._gathered
+
     def _summary(self, key: str, path: Path | None) -> dict[str, Any] | None:
-        data = self.summaries.read(key)
+        gathered = self._all()
+        found = gathered.get(key)
         try:
-            found = orjson.loads(data) if data is not None else None
+            if found is None:
+                data = self.summaries.read(key)
+                found = orjson.loads(data) if data is not None else None
             # the record's file must still be there, whole: a summary never outlives its record
-            if not isinstance(found, dict) or path is None or path.stat().st_size != found.get("size"):
+            if not isinstance(found, dict) or path is None or os.stat(path).st_size != found.get("size"):
                 return None
         except (ValueError, OSError):
             return None
+        if key not in gathered:
+            gathered[key] = found
+            self._added = True
         return {name: found.get(name) for name in SUMMARY_KEYS}
 
     def _put_summary(self, key: str, record: dict[str, Any], size: int) -> None:
-        self.summaries.write(key, orjson.dumps({**summary(record), "size": size}))
+        found = {**summary(record), "size": size}
+        self.summaries.write(key, orjson.dumps(found))
+        self._all()[key] = found
+        self._added = True
+
+    def save_summaries(self) -> None:
+        """Keep every summary known in one file, for the next build (when this one added to them)."""
+        if self._added and self.directory is not None and self._gathered is not None:
+            try:
+                write_atomically(self.directory / SUMMARIES, orjson.dumps(self._gathered))
+            except OSError:
+                pass  # a cache that cannot be written costs only time: the summary files remain
+            self._added = False
 
     def put(self, request: PayloadRequest, record: dict[str, Any]) -> tuple[Path | None, bytes]:
         """Keep ``record``: its file (None when there is no cache or the write failed) and bytes."""
@@ -176,6 +214,7 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
                     ThreadPoolExecutor(options.connection.concurrency, thread_name_prefix="contents"))
                 runner.run(_read_images(source, todo, options, memo, result, records, warnings, bar))
     save_memo(options.cache_dir, memo)
+    records.save_summaries()
     result.records.sort()
     return result
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import orjson
 import pytest
 
 from site_gen.contents.release_contents import release_contents
@@ -57,6 +58,7 @@ def shelf_from_cache(cache: Path, wanted: dict[tuple[str, str], tuple[PayloadReq
         else:
             assert set(found[0]) == {"version", "arch", "digest"}  # the summary, not the record
             shelf.put(key, found[0], place=found[1], identity=records.key(asked))
+    records.save_summaries()  # as the read step does: the next build finds them in one file
     return shelf
 
 
@@ -123,7 +125,7 @@ def test_the_record_cache_keeps_a_summary_and_a_truncated_record_is_a_miss(tmp_p
     summary_path = records.summaries.path(records.key(asked))
     assert summary_path is not None
     summary_path.unlink()  # no summary (an older cache): the record is read, its summary kept again
-    found = records.get(asked)
+    found = RecordCache(tmp_path).get(asked)  # a new build's: nothing gathered
     assert found is not None and found[0] == whole
     assert summary_path.exists()
 
@@ -143,3 +145,75 @@ def test_a_staged_rebuild_links_the_kept_file_readable_by_a_server(tmp_path):
         path = tmp_path / "out" / layout.contents_path(version, arch)
         assert path.read_bytes() == expected[layout.contents_path(version, arch)]
         assert path.stat().st_nlink == 2 and path.stat().st_mode & 0o777 == 0o644  # linked from the cache
+
+
+def test_the_indexes_spare_a_file_a_record_and_a_stale_entry_is_a_miss(tmp_path):
+    """The read step finds every summary in summaries.json and the write step every kept contents
+    file in index.json: with each record's own summary and about file gone (and the records not JSON)
+    the rebuild is the same; an entry whose file no longer has its size is a miss, made anew."""
+    from site_gen.publish.contents_file_cache import CACHE
+
+    cache = tmp_path / "cache"
+    wanted = wanted_of(RELEASES)
+    expected = reference({key: whole for key, (_, whole) in wanted.items()}, "self-contained")
+    assert build(cache, wanted, "self-contained") == expected
+    records = RecordCache(cache)
+    assert records.directory is not None and (records.directory / "summaries.json").exists()
+    for path in [*records.directory.glob("*/*.summary"), *(cache / CACHE).glob("*/*/*.about")]:
+        path.unlink()
+    unreadable(cache, [asked for asked, _ in wanted.values()])
+    assert build(cache, wanted, "self-contained") == expected
+    # the kept contents file of 4.16.4 truncated: the index's size no longer holds, so it is made
+    # again from its record and its group base's (written back readable first: a miss must read them)
+    for key in [("4.16.3", "amd64"), ("4.16.4", "amd64")]:
+        asked, whole = wanted[key]
+        records.files.path(records.key(asked)).write_bytes(orjson.dumps(whole))
+    kept = sorted((cache / CACHE).glob("*/*/*.json"), key=lambda p: p.stat().st_mtime)
+    target = next(p for p in kept if p.read_bytes() == expected["releases/4.16.4/amd64/contents.json"])
+    target.write_bytes(target.read_bytes()[:-1])
+    assert build(cache, wanted, "self-contained") == expected
+    assert target.read_bytes() == expected["releases/4.16.4/amd64/contents.json"]
+
+
+def test_the_same_cache_in_both_layouts_gives_each_layouts_files(tmp_path):
+    cache = tmp_path / "cache"
+    wanted = wanted_of(RELEASES)
+    records = {key: whole for key, (_, whole) in wanted.items()}
+    for layout_name in [*LAYOUTS, *LAYOUTS]:
+        assert build(cache, wanted, layout_name) == reference(records, layout_name), layout_name
+
+
+def test_a_staged_rebuild_links_each_kept_file_with_its_gz_and_precompress_leaves_them(tmp_path):
+    from site_gen.pipeline.steps import _StagedFiles
+    from site_gen.publish.precompressed import gzip_bytes, precompress_pages
+    from site_gen.publish.staging import StagedSite
+
+    wanted = wanted_of(RELEASES[:3])
+    expected = reference({key: whole for key, (_, whole) in wanted.items()}, "self-contained")
+    cache = tmp_path / "cache"
+    trees = []
+    for run in ("cold", "rebuild"):
+        out = tmp_path / f"out-{run}"
+        with StagedSite(out, []) as site:
+            published_contents(shelf_from_cache(cache, wanted), Graph(), [], _StagedFiles(site), cache)
+            linked = [path for path in site.written if path.endswith(".gz")]
+            precompress_pages(site)
+        trees.append({p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*.json*")})
+        # the contents, shared and change files' .gz are linked from the cache: none left to compress
+        assert sorted(linked) == sorted(path + ".gz" for path in expected)
+        for path, data in expected.items():
+            assert trees[-1][path] == data
+            assert trees[-1][path + ".gz"] == gzip_bytes(data)
+            if run == "rebuild":
+                assert (out / path).stat().st_nlink >= 2 and (out / (path + ".gz")).stat().st_nlink >= 2
+    assert trees[0] == trees[1]
+
+
+def test_a_change_file_is_kept_under_both_sides_and_both_versions():
+    from site_gen.publish.release_contents_files import ChangesCache
+
+    old, new = hashlib.sha256(b"a").digest(), hashlib.sha256(b"b").digest()
+    keys = {ChangesCache.key(old, new, "4.16.3", "4.16.4"), ChangesCache.key(new, new, "4.16.3", "4.16.4"),
+            ChangesCache.key(old, old, "4.16.3", "4.16.4"), ChangesCache.key(old, new, "4.16.2", "4.16.4"),
+            ChangesCache.key(old, new, "4.16.3", "4.16.5"), ChangesCache.key(new, old, "4.16.3", "4.16.4")}
+    assert len(keys) == 6

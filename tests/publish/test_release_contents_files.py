@@ -119,13 +119,14 @@ def test_a_rebuild_takes_the_change_files_from_the_cache(site, tmp_path):
     cache = tmp_path / "cache"
     shutil.copytree(site.parent / "cache", cache)
     published = {path.relative_to(site): path.read_bytes() for path in site.glob("releases/*/*/changes/*.json")}
-    entries = sorted((cache / "release-changes-v1").glob("*/*/*.json"))
+    entries = sorted((cache / "release-changes-v2").glob("*/*/*.json"))
     assert len(entries) == len(published) == 5
     assert sorted(entry.read_bytes() for entry in entries) == sorted(published.values())
-    # a damaged entry is computed again; a sound one is taken as it is (the rules are not called)
-    damaged, marked = entries[0], entries[1]
-    original = marked.read_bytes()
-    damaged.write_bytes(b"{not json")
+    # a missing entry is computed again; a kept one is taken by its name as it is (neither the rules
+    # called nor the file parsed: a kept file is written whole, under a key naming both sides)
+    missing, marked = entries[0], entries[1]
+    original, gone = marked.read_bytes(), missing.read_bytes()
+    missing.unlink()
     marked.write_bytes(orjson.dumps({**orjson.loads(original), "fromCache": True}) + b"\n")
     done = build(tmp_path / "again", "--release-contents", str(EXAMPLE_CONTENTS), cache=cache)
     assert done.returncode == 0, done.stderr
@@ -133,7 +134,7 @@ def test_a_rebuild_takes_the_change_files_from_the_cache(site, tmp_path):
     assert [path for path, data in rebuilt.items() if data != published[path]] == \
         [path for path, data in published.items() if data == original]
     assert b'"fromCache":true' in next(data for path, data in rebuilt.items() if published[path] == original)
-    assert orjson.loads(damaged.read_bytes())  # written again
+    assert missing.read_bytes() == gone  # computed and kept again
 
 
 @pytest.mark.heavy

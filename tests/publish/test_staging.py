@@ -1,0 +1,44 @@
+"""The staged site's path checks (publish/staging.py): what a write may name, and folders reached
+through a symbolic link, now that paths are handled as text and a folder is resolved from its parent."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from site_gen.layout import MARKER
+from site_gen.model.errors import InputError
+from site_gen.publish.staging import StagedSite
+
+
+@pytest.mark.parametrize("relative", ["../x", "a/../../x", "/etc/x", "", "a/./../b", "a\\b", "a\0b", MARKER])
+def test_a_path_that_is_not_plain_is_refused(tmp_path, relative):
+    with StagedSite(tmp_path / "out", []) as site:
+        with pytest.raises(InputError, match="refusing to write"):
+            site.write(relative, b"x")
+        site.write("kept", b"x")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([MARKER, "kept"])
+
+
+def test_doubled_slashes_and_dots_are_written_and_listed_as_pathlib_reads_them(tmp_path):
+    with StagedSite(tmp_path / "out", []) as site:
+        site.write("a//b/./c.json", b"1")
+        site.write("a/b/d.json", b"2")
+        assert site.written == ["a/b/c.json", "a/b/d.json"]
+        assert site.path_for("a//b/c.json") == site.root / "a" / "b" / "c.json"
+    assert (tmp_path / "out" / "a" / "b" / "c.json").read_bytes() == b"1"
+
+
+def test_a_folder_that_is_a_link_out_of_the_site_is_refused_even_below_a_resolved_one(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with StagedSite(tmp_path / "out", []) as site:
+        site.write("releases/4.16.3/amd64/contents.json", b"{}")  # releases/ and its folders resolved
+        os.symlink(outside, site.root / "releases" / "4.16.4")
+        with pytest.raises(InputError, match="outside the output directory"):
+            site.write("releases/4.16.4/amd64/contents.json", b"{}")
+        with pytest.raises(InputError, match="outside the output directory"):
+            site.keep("releases/4.16.4/contents.json", site.root / "releases/4.16.3/amd64/contents.json")
+        os.unlink(site.root / "releases" / "4.16.4")
+    assert list(outside.iterdir()) == []
