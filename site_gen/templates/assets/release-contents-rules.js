@@ -101,10 +101,10 @@ const SiteGenContentsRules = (() => {
 
   /* A GitHub repository URL as the page labels it ("openshift/oc", without a trailing .git); other
      URLs as they are; null for none. */
+  const GITHUB = "https://github.com/";  // a prefix to drop from a label, never fetched
   function repositoryLabel(repository) {
     if (!repository) return null;
-    const label = repository.startsWith("https://github.com/") ? repository.slice("https://github.com/".length)
-      : repository;
+    const label = repository.startsWith(GITHUB) ? repository.slice(GITHUB.length) : repository;
     return label.endsWith(".git") ? label.slice(0, -".git".length) : label;
   }
 
