@@ -263,6 +263,11 @@ def _dumps(value: Any) -> str:
         return orjson.dumps(_as_doubles(value)).decode("utf-8")
 
 
+def script_source(script: Script) -> tuple[str, str]:
+    """A script's name and source: an asset file's text, or the source given with the name."""
+    return (script, (ASSET_DIR / script).read_text("utf-8")) if isinstance(script, str) else script
+
+
 class JsRules:
     """Asset scripts loaded into one V8 context of this process (made on the first call)."""
 
@@ -384,8 +389,7 @@ class JsRules:
             caller = racer.eval(_CALLER)
             assert isinstance(caller, JSFunction)
             for script in self.scripts:
-                script, source = (script, (ASSET_DIR / script).read_text("utf-8")) if isinstance(script, str) \
-                    else script
+                script, source = script_source(script)
                 try:  # sourceURL names the script in the stack traces of JsError
                     racer.eval(f"{source}\n//# sourceURL={script}\n", timeout_sec=self.timeout)
                 except JSEvalException as exc:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..js_rules import JsRules, rules
+from ..js_rules.kept_answers import Rules
 
 
 class SemverError(ValueError):
@@ -62,7 +63,8 @@ class Reading:
         return not isinstance(found, str) and version_text in found
 
 
-def _script() -> JsRules:
+def blang_rules() -> JsRules:
+    """This process's context with olm-blang.js alone."""
     return rules("olm-blang.js")
 
 
@@ -76,10 +78,11 @@ def _version(answer: dict) -> Version | str:
 
 
 def read(versions: Iterable[str], ranges: Iterable[tuple[str, Iterable[str]]] = (), *,
-         tolerant: bool = False) -> Reading:
+         tolerant: bool = False, answers: Rules | None = None) -> Reading:
     """blang's answers in one call: each version (``Parse``, or ``ParseTolerant`` with ``tolerant``),
     and each range (``ParseRange``) tested against the versions given with it (a range given twice is
-    tested against both sets; each version given with a range is read too)."""
+    tested against both sets; each version given with a range is read too). ``answers``: what asks
+    SiteGenBlang (answers kept in --cache-dir, say; default this process's :func:`blang_rules`)."""
     texts: dict[str, int] = {}
     for text in versions:
         texts.setdefault(text, len(texts))
@@ -88,8 +91,8 @@ def read(versions: Iterable[str], ranges: Iterable[tuple[str, Iterable[str]]] = 
         indexes = asked.setdefault(range_text, {})
         for text in range_versions:
             indexes[texts.setdefault(text, len(texts))] = None
-    answer = _script().call("SiteGenBlang.readAll", list(texts), [[text, list(indexes)] for text, indexes in
-                                                                  asked.items()], tolerant)
+    answer = (answers or blang_rules()).call("SiteGenBlang.readAll", list(texts),
+                                             [[text, list(indexes)] for text, indexes in asked.items()], tolerant)
     names = list(texts)
     found = {text: _version(item) for text, item in zip(names, answer["versions"], strict=True)}
     held: dict[str, frozenset[str] | str] = {

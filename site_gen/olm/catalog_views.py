@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .blang import Reading
+from ..js_rules.kept_answers import KeptAnswers, Rules
+from .blang import Reading, blang_rules
 from .catalog_model import Bundle, Catalog, Channel, Package
 from .deprecations import PackageDeprecations, package_deprecations
+from .gates import CatalogGates, catalog_gates
 from .graphs import ChannelGraph, blang_reading, channel_graph
+from .update_check import operator_rules
 from .validation import Validation, validate
 
 
@@ -28,6 +31,7 @@ class PackageView:
     valid: bool
     error: str | None
     graphs: dict[str, ChannelGraph]
+    gates: CatalogGates  # the catalog's, shared by its packages
 
 
 @dataclass(frozen=True)
@@ -53,8 +57,12 @@ def graphs_of(channels: dict[str, Channel], bundles: dict[str, Bundle], valid: b
             for name, channel in sorted(channels.items(), key=lambda item: item[0].encode())}
 
 
-def package_views(catalog: Catalog, validation: Validation) -> list[PackageView]:
-    """Every named package (first blob of a name), in byte-wise name order."""
+def package_views(catalog: Catalog, validation: Validation, gates: CatalogGates | None = None,
+                  answers: Rules | None = None) -> list[PackageView]:
+    """Every named package (first blob of a name), in byte-wise name order (``gates``: those of a
+    catalog of no known minor unless given)."""
+    if gates is None:
+        gates = catalog_gates([bundle.max_openshift_versions for bundle in catalog.bundles], "")
     packages: dict[str, Package] = {}
     for package in catalog.packages:
         if package.name:
@@ -67,18 +75,24 @@ def package_views(catalog: Catalog, validation: Validation) -> list[PackageView]
     for bundle in catalog.bundles:
         if bundle.package in bundles:
             bundles[bundle.package].setdefault(bundle.name, bundle)
-    reading = validation.semver if validation.semver is not None else blang_reading(catalog)
+    reading = validation.semver if validation.semver is not None else blang_reading(catalog, answers)
     views = []
     for name in sorted(packages, key=str.encode):
         valid = validation.package_valid(name)
         graphs = graphs_of(channels[name], bundles[name], valid, reading)
         views.append(PackageView(packages[name], channels[name], bundles[name], package_deprecations(catalog, name),
-                                 valid, validation.package_error(name), graphs))
+                                 valid, validation.package_error(name), graphs, gates))
     return views
 
 
-def catalog_view(catalog: Catalog, validation: Validation | None = None, openshift: str = "") -> CatalogView:
-    """The published model of ``catalog`` (validated here unless ``validation`` is given)."""
-    validation = validation if validation is not None else validate(catalog)
+def catalog_view(catalog: Catalog, validation: Validation | None = None, openshift: str = "",
+                 kept: KeptAnswers | None = None) -> CatalogView:
+    """The published model of ``catalog`` (validated here unless ``validation`` is given). What
+    it asks the scripts (blang, the cluster gate) is answered from ``kept`` when it holds the
+    answer, so that a catalog read before starts no V8."""
+    blang_answers = kept.of(blang_rules()) if kept is not None else None
+    validation = validation if validation is not None else validate(catalog, blang_answers)
+    gates = catalog_gates([bundle.max_openshift_versions for bundle in catalog.bundles], openshift,
+                          kept.of(operator_rules()) if kept is not None else None)
     return CatalogView(catalog.name, openshift, validation.valid, validation.catalog_error(),
-                       dict(sorted(catalog.others.items())), package_views(catalog, validation))
+                       dict(sorted(catalog.others.items())), package_views(catalog, validation, gates, blang_answers))

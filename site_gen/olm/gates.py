@@ -10,14 +10,17 @@ Which bundle on an operator's path lifts a block is update_check's (it reads the
 
 The rules are written once, in assets/operator-rules.js (SiteGenOperatorRules: parseMaxVersion,
 normalize, blocksNextMinor), which the checker and planner pages run; the build asks the same script
-through site_gen/js_rules, once per distinct value (a catalog names few).
+through site_gen/js_rules, once per distinct value (a catalog names few): :func:`catalog_gates` asks
+them for a whole catalog when it is read, its answers kept in --cache-dir with the catalog's blang answers.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..js_rules.kept_answers import Rules
 from . import blang
 from .update_check import operator_rules
 
@@ -31,16 +34,13 @@ class MaxVersion:
 @functools.lru_cache(maxsize=4096)
 def max_openshift_version(raw_values: tuple[str, ...]) -> MaxVersion:
     """Parse a bundle's ``olm.maxOpenShiftVersion`` values (their JSON texts) as OLM does."""
-    found = operator_rules().call("SiteGenOperatorRules.parseMaxVersion", list(raw_values))
-    value = found["value"]
-    return MaxVersion((value[0], value[1]) if value is not None else None, found["error"])
+    return _max_version(operator_rules(), raw_values)
 
 
 @functools.lru_cache(maxsize=256)
 def normalize(major: int, minor: int) -> tuple[int, int]:
     """OCP 4.23 and 5.0 are the same release."""
-    found = operator_rules().call("SiteGenOperatorRules.normalize", major, minor)
-    return found[0], found[1]
+    return _normalize(operator_rules(), major, minor)
 
 
 def cluster_minor(text: str) -> tuple[int, int]:
@@ -52,6 +52,48 @@ def cluster_minor(text: str) -> tuple[int, int]:
 @functools.lru_cache(maxsize=4096)
 def blocks(maximum: MaxVersion, current: tuple[int, int]) -> bool:
     """Whether a CSV with ``maximum`` makes OLM report Upgradeable=False on a cluster at ``current``."""
-    answer: bool = operator_rules().call("SiteGenOperatorRules.blocksNextMinor",
-                                         {"value": maximum.value, "error": maximum.error}, list(current))
-    return answer
+    return _blocks(operator_rules(), maximum, current)
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogGates:
+    """The gate as one catalog's bundles meet it, asked once in the step that reads the catalog:
+    each distinct ``olm.maxOpenShiftVersion`` (its values' JSON texts, () for none) read, and those
+    that keep a cluster at the catalog's minor from the next one."""
+
+    maxima: dict[tuple[str, ...], MaxVersion]
+    blocking: frozenset[tuple[str, ...]]
+
+    def blocks_next_minor(self, raw_values: tuple[str, ...]) -> bool:
+        return raw_values in self.blocking
+
+
+def catalog_gates(values: Iterable[tuple[str, ...]], openshift: str, answers: Rules | None = None) -> CatalogGates:
+    """The gates of ``values`` for a catalog of the OpenShift minor ``openshift`` ("" when unknown:
+    nothing blocks); ``answers`` asks operator-rules.js (default this process's context)."""
+    rules = answers or operator_rules()
+    maxima = {raw: _max_version(rules, raw) for raw in dict.fromkeys(((), *values))}
+    if not openshift:
+        return CatalogGates(maxima, frozenset())
+    found = blang.read([openshift], tolerant=True, answers=rules).versions[openshift]
+    if isinstance(found, str):
+        raise blang.SemverError(found)
+    current = _normalize(rules, found.major, found.minor)
+    return CatalogGates(maxima, frozenset(raw for raw, maximum in maxima.items()
+                                          if raw and _blocks(rules, maximum, current)))
+
+
+def _max_version(rules: Rules, raw_values: tuple[str, ...]) -> MaxVersion:
+    found = rules.call("SiteGenOperatorRules.parseMaxVersion", list(raw_values))
+    value = found["value"]
+    return MaxVersion((value[0], value[1]) if value is not None else None, found["error"])
+
+
+def _normalize(rules: Rules, major: int, minor: int) -> tuple[int, int]:
+    found = rules.call("SiteGenOperatorRules.normalize", major, minor)
+    return found[0], found[1]
+
+
+def _blocks(rules: Rules, maximum: MaxVersion, current: tuple[int, int]) -> bool:
+    return bool(rules.call("SiteGenOperatorRules.blocksNextMinor", {"value": maximum.value, "error": maximum.error},
+                           list(current)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..js_rules.kept_answers import Rules
 from . import blang
 from .catalog_model import Bundle, Catalog, Channel, Entry
 
@@ -51,10 +52,10 @@ class ChannelGraph:
     skipped: frozenset[int]        # nodes named in some entry's skips
 
 
-def blang_reading(catalog: Catalog) -> blang.Reading:
+def blang_reading(catalog: Catalog, answers: Rules | None = None) -> blang.Reading:
     """blang's answers for all of ``catalog`` in one call: every bundle's version, and every entry's
     skipRange tested against the versions of its channel (the bundles of the channel's package that
-    its entries name), as :func:`channel_graph` and validation ask them."""
+    its entries name), as :func:`channel_graph` and validation ask them. ``answers``: see blang.read."""
     bundles: dict[tuple[str, str], str] = {}
     for bundle in catalog.bundles:
         bundles.setdefault((bundle.package, bundle.name), bundle.version)
@@ -63,7 +64,7 @@ def blang_reading(catalog: Catalog) -> blang.Reading:
         versions = [version for entry in channel.entries
                     if (version := bundles.get((channel.package, entry.name))) is not None]
         ranges.extend((entry.skip_range, versions) for entry in channel.entries if entry.skip_range)
-    return blang.read([bundle.version for bundle in catalog.bundles], ranges)
+    return blang.read([bundle.version for bundle in catalog.bundles], ranges, answers=answers)
 
 
 def _channel_reading(channel: Channel, bundles: dict[str, Bundle]) -> blang.Reading:

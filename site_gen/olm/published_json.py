@@ -17,7 +17,7 @@ from ..layout import catalog_index_json, channel_json
 from .catalog_model import Catalog
 from .catalog_views import CatalogView, PackageView, catalog_view
 from .deprecations import PackageDeprecations
-from .gates import max_openshift_version
+from .gates import CatalogGates
 from .graphs import ChannelGraph
 from .validation import Validation
 
@@ -26,10 +26,11 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _node_metadata(graph: ChannelGraph, index: int, deprecations: PackageDeprecations) -> dict[str, str]:
+def _node_metadata(graph: ChannelGraph, index: int, deprecations: PackageDeprecations,
+                   gates: CatalogGates) -> dict[str, str]:
     node = graph.nodes[index]
     bundle = node.bundle
-    maximum = max_openshift_version(bundle.max_openshift_versions if bundle else ())
+    maximum = gates.maxima[bundle.max_openshift_versions if bundle else ()]
     order = graph.v0_order.index(index) if index in graph.v0_order else None
     metadata = {
         "io.operatorframework.bundle.name": node.name,
@@ -54,7 +55,7 @@ def _node_metadata(graph: ChannelGraph, index: int, deprecations: PackageDepreca
 def channel_document(catalog_name: str, view: PackageView, graph: ChannelGraph) -> dict:
     """The JSON object of one channel file."""
     nodes = [{"version": node.version_text, "payload": node.bundle.image if node.bundle else "",
-              "metadata": _node_metadata(graph, index, view.deprecations)}
+              "metadata": _node_metadata(graph, index, view.deprecations, view.gates)}
              for index, node in enumerate(graph.nodes)]
     return {
         "version": FORMAT_VERSION,

@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..js_rules.kept_answers import Rules
 from . import blang
 from .catalog_model import Bundle, Catalog, Origin
 from .graphs import blang_reading, channel_error
@@ -71,9 +72,9 @@ class Validation:
         return "; ".join(messages) or None
 
 
-def validate(catalog: Catalog) -> Validation:
-    """Every problem ``opm validate`` would raise about ``catalog``."""
-    reading = blang_reading(catalog)  # one call for the whole catalog
+def validate(catalog: Catalog, answers: Rules | None = None) -> Validation:
+    """Every problem ``opm validate`` would raise about ``catalog`` (``answers``: see blang.read)."""
+    reading = blang_reading(catalog, answers)  # one call for the whole catalog
     result = Validation(semver=reading)
     known = _packages(catalog, result)
     channels_of = _channels(catalog, known, result)

@@ -63,7 +63,9 @@ from .steps import (
 )
 
 if TYPE_CHECKING:
-    from ..diffing.since import ChangesSince
+    from collections.abc import Callable
+
+    from ..diffing.since import Changes, ChangesSince, OldSide
     from ..inputs.blame_store import ChannelBlames
     from ..promotion.resolve import PromotionResult
     from ..registry.client import ConnectionOptions
@@ -255,9 +257,8 @@ def plan_steps(plan: BuildPlan, options: BuildOptions, where: Destination, warni
                                    where.cache_dir, plan.contents.layout)
         changes = None
         if since is not None and old_side is not None and graphs is not None and graphs.releases is not None:
-            releases_graph, graphs.releases = graphs.releases, None  # used up: not held while the pages render
-            changes = runner.here("changes since", compare_with_old_side, since, old_side.result(), releases_graph,
-                                  graphs.built, warnings)
+            releases_graph, graphs.releases = graphs.releases, None  # used up by the comparison
+            changes = deferred_comparison(runner, since, old_side, releases_graph, graphs.built, warnings)
             del releases_graph
         pages = None
         if plan.pages and graphs is not None:
@@ -292,6 +293,19 @@ class ClusterReading:
     """The cluster part's reading under way in the worker."""
     graph_data: Pending[GraphDataRead]
     tarball: Pending[bytes] | None  # None: packed after promotion (--promote-until changes the channels)
+
+
+def deferred_comparison(runner: Runner, since: ChangesSince, old_side: Pending[OldSide], releases: Graph,
+                        built: BuiltGraphs, warnings: Warnings) -> Callable[[], Changes]:
+    """The step "changes since", run when the renderer calls for it: once the pictures are handed to
+    ``dot`` (its ~3.6 s of CPU at full scale overlap the drawing, as the second core would otherwise
+    wait). ``releases`` is let go once compared."""
+    held = [releases]
+
+    def compare() -> Changes:
+        return runner.here("changes since", compare_with_old_side, since, old_side.result(), held.pop(), built,
+                           warnings)
+    return compare
 
 
 def start_cluster(runner: Runner, cluster: ClusterPart, where: Destination) -> ClusterReading:

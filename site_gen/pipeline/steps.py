@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
+from ..js_rules.kept_answers import KeptAnswers
 from ..model import versions
 from ..model.errors import InputWarning, Warnings
 from ..model.graph import Graph
@@ -105,9 +106,15 @@ CatalogModels = list[tuple[CatalogSource, CatalogView]]
 def read_catalogs(sources: list[CatalogSource], cache_dir: Path | None) -> CatalogModels:
     """Every --catalog as opm loads and validates it: the one model of each, which the JSON
     files and the pages are made from."""
-    return [(source, catalog_view(load_catalog(source.source, source.name, cache_dir=cache_dir),
-                                  openshift=source.openshift))
-            for source in sources]
+    read = []
+    for source in sources:
+        catalog = load_catalog(source.source, source.name, cache_dir=cache_dir)
+        # what a catalog read before asked of the scripts is answered from the cache: no V8 start
+        kept = KeptAnswers(cache_dir, source.source) if cache_dir is not None else None
+        read.append((source, catalog_view(catalog, openshift=source.openshift, kept=kept)))
+        if kept is not None:
+            kept.save()
+    return read
 
 
 def catalog_links(read: CatalogModels) -> list[CatalogLink]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..olm.deprecations import PackageDeprecations
-from ..olm.gates import blocks, cluster_minor, max_openshift_version
+from ..olm.gates import CatalogGates
 from ..olm.graphs import ChannelGraph, v0_stranded
 
 
@@ -25,13 +25,12 @@ class NodeRow:
 
 
 
-def bundle_rows(graph: ChannelGraph, deprecations: PackageDeprecations, openshift: str) -> list[NodeRow]:
+def bundle_rows(graph: ChannelGraph, deprecations: PackageDeprecations, gates: CatalogGates) -> list[NodeRow]:
+    """``gates``: the cluster gate as the catalog (of a known minor) meets it (its view's)."""
     stranded = set(v0_stranded(graph))
-    current = cluster_minor(openshift)
     rows = []
     for index, node in enumerate(graph.nodes):
         bundle = node.bundle
-        maximum = max_openshift_version(bundle.max_openshift_versions if bundle else ())
         chosen = graph.updates.get(index)
         rows.append(NodeRow(
             version=node.version_text or node.name, name=node.name, image=bundle.image if bundle else "",
@@ -40,5 +39,5 @@ def bundle_rows(graph: ChannelGraph, deprecations: PackageDeprecations, openshif
             deprecated=deprecations.bundles.get(node.name, ""),
             not_installable=bool(bundle and bundle.legacy_deprecated),
             max_openshift=",".join(value.strip('"') for value in bundle.max_openshift_versions) if bundle else "",
-            blocks_next_minor=bool(bundle and bundle.max_openshift_versions) and blocks(maximum, current)))
+            blocks_next_minor=bundle is not None and gates.blocks_next_minor(bundle.max_openshift_versions)))
     return rows

@@ -81,7 +81,7 @@ class CatalogSummary:
 
 
 def channel_view(name: str, openshift: str, view: PackageView, graph: ChannelGraph) -> ChannelView:
-    rows = bundle_rows(graph, view.deprecations, openshift)
+    rows = bundle_rows(graph, view.deprecations, view.gates)
     edges = [EdgeRow(rows[edge.source].version, rows[edge.target].version, ", ".join(edge.kinds),
                      graph.updates.get(edge.source) == edge.target) for edge in graph.edges]
     json_file = channel_json(name, view.package.name, graph.channel)

@@ -8,6 +8,7 @@ so both cores stay busy, on a cold build and on a rebuild with every picture cac
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -56,7 +57,9 @@ Views = dict[tuple[str, str], ChannelView]  # (channel, arch) -> its page's mode
 class SiteOptions:
     cache_dir: Path | None   # None: draw every picture, keep nothing
     jobs: int | None = None  # parallel dot processes (default: one per core)
-    changes: Changes | None = None  # --changes-since: the comparison, for changes.html and the feeds
+    # --changes-since: the comparison (for changes.html and the feeds), made when called: render_site
+    # calls it once the pictures are handed to dot, so that it runs while dot draws
+    changes: Callable[[], Changes] | None = None
     blames: ChannelBlames | None = None  # the build's git blame of channel files (for the feeds)
     catalogs: list[CatalogLink] = field(default_factory=list)  # published too: the menu and home link them
     contents: PublishedContents | None = None  # release contents published (--release-contents)
@@ -203,8 +206,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
     page models copy-on-write; it is forked before any ``dot`` starts, so it holds no copy
     of a pipe a drawing waits on."""
     revision = built.data.revision
-    changes = options.changes
-    has_changes_page = changes is not None
+    has_changes_page = options.changes is not None
     pages = PageRenderer(site, has_changes_page, options.has_catalogs)
     # the page models live until the end of the build: see collector.frozen
     with collector.frozen(), GraphDrawer(options.cache_dir, options.jobs) as drawer:
@@ -219,6 +221,7 @@ def render_site(site: StagedSite, built: BuiltGraphs, promotion: PromotionJson,
             views = {key: channel_view(view) for key, view in served.items()}
             _mark_tombstones(views, promotion)
             pictures = _submit_pictures(drawer, views)
+            changes = options.changes() if options.changes is not None else None  # while dot draws
 
             all_versions = sorted({v for index in indexes.values() for v in index.versions},
                                   key=versions.sort_key)

@@ -13,7 +13,9 @@ from site_gen.engine import stages
 from site_gen.engine.build_graphs import build_graphs, read_releases
 from site_gen.inputs.graph_data_files import load_graph_data
 from site_gen.model.errors import Warnings
+from site_gen.pipeline import site_build
 from site_gen.publish.graph_json import graph_documents
+from site_gen.render.graph_drawer import GraphDrawer
 
 from conftest import EXAMPLE
 from site_helpers import build_site, edit, example_repo, parse_html
@@ -67,13 +69,26 @@ def test_a_changes_since_build_reads_the_releases_once(repo, tmp_path, monkeypat
         return real(*args, **kwargs)
 
     monkeypatch.setattr(stages, "load_release_graph", counted)
+    events = []  # the comparison runs once the pictures are handed to dot, while it draws
+    submit, compared = GraphDrawer.submit, site_build.compare_with_old_side
+
+    def submitted(self, *args, **kwargs):
+        events.append("submit")
+        return submit(self, *args, **kwargs)
+
+    def comparing(*args, **kwargs):
+        events.append("compare")
+        return compared(*args, **kwargs)
+    monkeypatch.setattr(GraphDrawer, "submit", submitted)
+    monkeypatch.setattr(site_build, "compare_with_old_side", comparing)
     result = build_site(tmp_path / "site", tmp_path / "cache", graph_data=repo, releases=RELEASES,
                         changes_since="HEAD~1")
     assert reads == [RELEASES]
     places = {timing.name: timing.place for timing in result.timings}
     assert places["read graph-data at --changes-since"] == "apart"  # read beside the build's own
     assert places["changes since"] == "here"
+    assert events.count("compare") == 1 and "submit" in events[:events.index("compare")]
     names = [timing.name for timing in result.timings]
-    assert names.index("changes since") < names.index("render pages")  # render is handed the result
+    assert names.index("changes since") < names.index("render pages")  # timed on its own, inside render
     page = parse_html(result.out / "changes.html")
     assert page.find("p", "diff-summary").text.startswith("8 of 44 channel × architecture graphs")

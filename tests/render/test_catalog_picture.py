@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from site_gen.olm.catalog_views import package_views
+from site_gen.olm.catalog_views import catalog_view
 from site_gen.olm.loading import load_catalog
-from site_gen.olm.validation import validate
 from site_gen.render.catalog_pages import channel_view
 from site_gen.render.catalog_picture import dot_source, drawn_edges, group_units
 
@@ -23,7 +22,7 @@ MAX_WIDTH_PX, MAX_HEIGHT_PX = 1200, 600  # fits a 1280×900 window beside the pa
 
 def channels(source: Path, openshift: str = "4.16"):
     catalog = load_catalog(source)
-    for view in package_views(catalog, validate(catalog)):
+    for view in catalog_view(catalog, openshift=openshift).packages:
         for name, graph in view.graphs.items():
             yield view.package.name, name, graph, channel_view(catalog.name, openshift, view, graph)
 
