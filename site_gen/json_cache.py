@@ -67,3 +67,37 @@ def plain(value: object) -> bool:
     if kind is dict:
         return all(type(key) is str and plain(item) for key, item in value.items())  # type: ignore[attr-defined]
     return False
+
+
+class JsonIndex:
+    """One JSON object ``{key: small entry}`` in a cache folder, so that a build reads one file
+    rather than one per entry: loaded at its first use, written whole (atomically) by
+    :meth:`save` when the build added to it. A missing or damaged file is an empty index: what it
+    indexes is still found the slow way, and added again."""
+
+    def __init__(self, path: Path | None):
+        self.path = path  # None: no cache directory, an index of this build alone
+        self._entries: dict[str, Any] | None = None
+        self._added = False
+
+    def entries(self) -> dict[str, Any]:
+        if self._entries is None:
+            self._entries = {}
+            if self.path is not None:
+                try:
+                    found = orjson.loads(self.path.read_bytes())
+                except (OSError, ValueError):
+                    found = None
+                if isinstance(found, dict):
+                    self._entries = found
+        return self._entries
+
+    def put(self, key: str, entry: Any) -> None:
+        self.entries()[key] = entry
+        self._added = True
+
+    def save(self) -> None:
+        """Write the index when this build added to it (OSError: the caller says what it costs)."""
+        if self._added and self.path is not None and self._entries is not None:
+            self._added = False
+            write_atomically(self.path, orjson.dumps(self._entries))

@@ -24,12 +24,12 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import orjson
 
-from ..atomic_files import replace_atomically, write_atomically
+from ..atomic_files import replace_atomically
 from ..code_identity import code_identity
+from ..json_cache import JsonIndex
 from ..keyed_files import KeyedFiles
 from .precompressed import FORMAT, MIN_LENGTH, gzip_bytes
 
@@ -80,27 +80,13 @@ class ContentsFileCache:
         self.shared_gz = KeyedFiles(gzip_folder(directory / "shared") if directory is not None else None, ".json.gz")
         self.directory = directory
         self._shared_kept: set[str] = set()
-        self._index: dict[str, Any] | None = None  # entry key -> its about (loaded at the first get)
-        self._index_added = False
-
-    def _entries(self) -> dict[str, Any]:
-        if self._index is None:
-            self._index = {}
-            if self.directory is not None:
-                try:
-                    found = orjson.loads((self.directory / INDEX).read_bytes())
-                except (OSError, ValueError):
-                    found = None
-                if isinstance(found, dict):
-                    self._index = found
-        return self._index
+        self._index = JsonIndex(directory / INDEX if directory is not None else None)  # entry key -> its about
 
     def get(self, key: str) -> KeptContents | None:
         path = self.contents.where(key)
         if path is None:
             return None
-        entries = self._entries()
-        found = entries.get(key)
+        found = self._index.entries().get(key)
         if found is None:
             about = self.about.read(key)
             try:
@@ -118,9 +104,8 @@ class ContentsFileCache:
             return None
         if not all(isinstance(name, str) for name in kept.names):
             return None
-        if key not in entries:
-            entries[key] = found
-            self._index_added = True
+        if key not in self._index.entries():
+            self._index.put(key, found)
         return kept
 
     def linkable(self, kept: KeptContents) -> bool:
@@ -142,17 +127,14 @@ class ContentsFileCache:
             return
         about = {"size": len(data), "sha256": sha256.hex(), "names": names, "split": split}
         self.about.write(key, orjson.dumps(about))
-        self._entries()[key] = about
-        self._index_added = True
+        self._index.put(key, about)
 
     def save_index(self) -> None:
         """Keep the index of every entry known, for the next build (when this one added to it)."""
-        if self._index_added and self.directory is not None and self._index is not None:
-            try:
-                write_atomically(self.directory / INDEX, orjson.dumps(self._index))
-            except OSError as exc:
-                self.contents.write_problem = self.contents.write_problem or exc
-            self._index_added = False
+        try:
+            self._index.save()
+        except OSError as exc:
+            self.contents.write_problem = self.contents.write_problem or exc
 
     def shared_file(self, name: str) -> bytes | None:
         """A kept shared file's bytes (None: not kept, or not those its name is the digest of)."""

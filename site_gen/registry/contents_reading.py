@@ -25,12 +25,12 @@ from typing import Any
 
 import orjson
 
-from ..atomic_files import write_atomically
 from ..code_identity import code_identity
 from ..contents.manifest_files import ManifestMemo
 from ..contents.payload_errors import ContentsError
 from ..contents.release_contents import PayloadTree, error_contents, release_contents
 from ..event_loop import each, loop_factory
+from ..json_cache import JsonIndex
 from ..keyed_files import KeyedFiles
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
@@ -74,8 +74,7 @@ class RecordCache:
         self.directory = cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None
         self.files = KeyedFiles(self.directory, ".json")
         self.summaries = KeyedFiles(self.directory, ".summary")
-        self._gathered: dict[str, Any] | None = None  # key -> summary with size (summaries.json)
-        self._added = False
+        self._gathered = JsonIndex(self.directory / SUMMARIES if self.directory is not None else None)
 
     @staticmethod
     def key(request: PayloadRequest) -> str:
@@ -100,21 +99,8 @@ class RecordCache:
         self._put_summary(key, record, len(data or b""))
         return record, path
 
-    def _all(self) -> dict[str, Any]:
-        if self._gathered is None:
-            self._gathered = {}
-            if self.directory is not None:
-                try:
-                    found = orjson.loads((self.directory / SUMMARIES).read_bytes())
-                except (OSError, ValueError):
-                    found = None
-                if isinstance(found, dict):
-                    self._gathered = found
-        return self._gathered
-
     def _summary(self, key: str, path: Path | None) -> dict[str, Any] | None:
-        gathered = self._all()
-        found = gathered.get(key)
+        found = self._gathered.entries().get(key)
         try:
             if found is None:
                 data = self.summaries.read(key)
@@ -124,25 +110,21 @@ class RecordCache:
                 return None
         except (ValueError, OSError):
             return None
-        if key not in gathered:
-            gathered[key] = found
-            self._added = True
+        if key not in self._gathered.entries():
+            self._gathered.put(key, found)
         return {name: found.get(name) for name in SUMMARY_KEYS}
 
     def _put_summary(self, key: str, record: dict[str, Any], size: int) -> None:
         found = {**summary(record), "size": size}
         self.summaries.write(key, orjson.dumps(found))
-        self._all()[key] = found
-        self._added = True
+        self._gathered.put(key, found)
 
     def save_summaries(self) -> None:
         """Keep every summary known in one file, for the next build (when this one added to them)."""
-        if self._added and self.directory is not None and self._gathered is not None:
-            try:
-                write_atomically(self.directory / SUMMARIES, orjson.dumps(self._gathered))
-            except OSError:
-                pass  # a cache that cannot be written costs only time: the summary files remain
-            self._added = False
+        try:
+            self._gathered.save()
+        except OSError:
+            pass  # a cache that cannot be written costs only time: the summary files remain
 
     def put(self, request: PayloadRequest, record: dict[str, Any]) -> tuple[Path | None, bytes]:
         """Keep ``record``: its file (None when there is no cache or the write failed) and bytes."""
