@@ -38,6 +38,7 @@ import orjson
 
 from .. import layout
 from ..code_identity import code_identity
+from ..json_cache import JsonIndex
 from ..keyed_files import KeyedFiles
 from ..layout import PRECOMPRESSED_SUFFIX
 from ..model import versions
@@ -59,13 +60,16 @@ class ChangesCache:
     """Change files by the sha256 of their two contents files and the two versions, for the running
     code (a new site-gen computes them again): the key says which pair a file is for, so a kept one
     is hard-linked into the site by name, neither read nor parsed (~0.3 ms a record), with its
-    ``.gz``. Each is written whole (atomic_files), mode 0644; a missing one is computed again."""
+    ``.gz``. Each is written whole (atomic_files), mode 0644, and its size kept in one index
+    (``sizes.json``), checked by the stat the link needs anyway: a missing file, or one of another
+    size (damaged since), is computed again."""
 
     def __init__(self, cache_dir: Path | None):
         directory = cache_dir / CHANGES_CACHE / code_identity()[:16] if cache_dir is not None else None
         self.files = KeyedFiles(directory, ".json")
         self.gz = KeyedFiles(gzip_folder(directory) if directory is not None else None, ".json.gz")
         self.directory = self.files.directory
+        self.sizes = JsonIndex(self.directory / "sizes.json" if self.directory is not None else None)
 
     @staticmethod
     def key(old: bytes, new: bytes, older: str, newer: str) -> str:
@@ -77,8 +81,13 @@ class ChangesCache:
     def gz_path(self, key: str) -> str | None:
         return self.gz.where(key)
 
+    def sound(self, key: str, size: int) -> bool:
+        """Whether a kept file of ``size`` bytes is the one this cache wrote under ``key``."""
+        return bool(self.sizes.entries().get(key) == size)
+
     def read(self, key: str) -> bytes | None:
-        return self.files.read(key)
+        data = self.files.read(key)
+        return data if data is not None and self.sound(key, len(data)) else None
 
     def put(self, key: str, data: bytes) -> None:
         path = self.files.path(key)
@@ -87,6 +96,15 @@ class ChangesCache:
                 keep_published(path, self.gz.path(key), data)
             except OSError as exc:
                 self.files.write_problem = self.files.write_problem or exc
+                return
+            self.sizes.put(key, len(data))
+
+    def save(self) -> None:
+        """Keep the sizes of the files this build added, for the next build."""
+        try:
+            self.sizes.save()
+        except OSError as exc:
+            self.files.write_problem = self.files.write_problem or exc
 
 
 def _minor(version: str) -> tuple[int, int] | None:
@@ -336,9 +354,12 @@ def _kept_change(files: SiteFiles, cache: ChangesCache, key: str, path: str) -> 
     kept = cache.path(key)
     if link is not None and kept is not None:
         try:
-            linkable = stat.S_IMODE(os.stat(kept).st_mode) == PUBLISHED_MODE
+            status = os.stat(kept)
         except OSError:
             return False
+        if not cache.sound(key, status.st_size):
+            return False
+        linkable = stat.S_IMODE(status.st_mode) == PUBLISHED_MODE
         if linkable and link(path, kept):
             link_gz(files, path, cache.gz_path(key))
             return True
@@ -397,6 +418,7 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str], 
     finally:
         diffs.close()
         contents.kept.save_index()
+        cache.save()
     changes = {pair: published[pair] for pair in pairs}
     return PublishedContents(shelf, changes, files.read, layout_name, compare_pairs)
 

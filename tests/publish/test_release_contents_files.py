@@ -122,19 +122,22 @@ def test_a_rebuild_takes_the_change_files_from_the_cache(site, tmp_path):
     entries = sorted((cache / "release-changes-v2").glob("*/*/*.json"))
     assert len(entries) == len(published) == 5
     assert sorted(entry.read_bytes() for entry in entries) == sorted(published.values())
-    # a missing entry is computed again; a kept one is taken by its name as it is (neither the rules
-    # called nor the file parsed: a kept file is written whole, under a key naming both sides)
-    missing, marked = entries[0], entries[1]
-    original, gone = marked.read_bytes(), missing.read_bytes()
+    # a missing entry, or one of another size than the cache wrote, is computed again; a kept one is
+    # taken by its name as it is (neither the rules called nor the file parsed: a kept file is written
+    # whole, under a key naming both sides, and its size is checked by the stat the link needs)
+    missing, damaged, marked = entries[0], entries[1], entries[2]
+    original, gone, whole = marked.read_bytes(), missing.read_bytes(), damaged.read_bytes()
     missing.unlink()
-    marked.write_bytes(orjson.dumps({**orjson.loads(original), "fromCache": True}) + b"\n")
+    damaged.write_bytes(whole[:-10])
+    assert b'"from":' in original
+    marked.write_bytes(original.replace(b'"from":', b'"FROM":', 1))  # the same size: taken as it is
     done = build(tmp_path / "again", "--release-contents", str(EXAMPLE_CONTENTS), cache=cache)
     assert done.returncode == 0, done.stderr
     rebuilt = {path: (tmp_path / "again" / path).read_bytes() for path in published}
     assert [path for path, data in rebuilt.items() if data != published[path]] == \
         [path for path, data in published.items() if data == original]
-    assert b'"fromCache":true' in next(data for path, data in rebuilt.items() if published[path] == original)
-    assert missing.read_bytes() == gone  # computed and kept again
+    assert b'"FROM":' in next(data for path, data in rebuilt.items() if published[path] == original)
+    assert missing.read_bytes() == gone and damaged.read_bytes() == whole  # computed and kept again
 
 
 @pytest.mark.heavy
