@@ -73,18 +73,6 @@ def _rules() -> JsRules:
     return rules(*SCRIPTS)
 
 
-def task_steps(graph: Mapping[str, Any]) -> Steps:
-    """The steps of one task graph (``SiteGenContentsRules.steps``)."""
-    found: Steps = _rules().call("SiteGenContentsRules.steps", graph)
-    return found
-
-
-def manifest_rows(resources: Sequence[Mapping[str, Any]]) -> ManifestRows:
-    """A record's objects counted by run level and component (``SiteGenContentsRules.manifestRows``)."""
-    found: ManifestRows = _rules().call("SiteGenContentsRules.manifestRows", list(resources))
-    return found
-
-
 def _key(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
@@ -130,8 +118,9 @@ class ContentsRules:
                                    [orjson.Fragment(tables_text)] if want_tables and tables_text else [],
                                    [[{"kind": r.get("kind"), "namespace": r.get("namespace"), "name": r.get("name"),
                                       "file": r.get("file")} for r in listed] for listed in in_files])
-            found.update(zip(missing, answer["steps"]))
-            self._remember(self._steps, dict(zip(missing, answer["steps"])))
+            steps = dict(zip(missing, answer["steps"]))
+            found.update(steps)
+            self._remember(self._steps, steps)
             if facts is None:
                 facts = answer["objects"][0]
                 self._remember(self._objects, {objects_key: facts})

@@ -14,9 +14,20 @@ from hypothesis import strategies as st
 
 from site_gen.js_rules import JsError
 from site_gen.js_rules import contents_page_rules as page_rules
-from site_gen.js_rules.contents_page_rules import ContentsRules, manifest_rows, task_steps
+from site_gen.js_rules.contents_page_rules import SCRIPTS, ContentsRules
+from site_gen.js_rules.v8_context import rules
 
 from conftest import REPO
+
+
+def task_steps(graph):
+    """The steps of one task graph, asked of the script directly."""
+    return rules(*SCRIPTS).call("SiteGenContentsRules.steps", graph)
+
+
+def manifest_rows(resources):
+    """A record's objects counted by run level and component, asked of the script directly."""
+    return rules(*SCRIPTS).call("SiteGenContentsRules.manifestRows", list(resources))
 
 PRINTED = REPO / "tests" / "data" / "cvo_task_graphs"
 
