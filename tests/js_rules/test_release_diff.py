@@ -8,15 +8,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_gen.js_rules import JsError
+from site_gen.js_rules import JsError, rules
 from site_gen.js_rules.release_diff import (
+    SCRIPTS,
     ack_command,
     admin_gates,
     changes_json,
     commit_url,
     compare_url,
     component_labels,
+    forget_record,
     is_empty,
+    keep_record,
     object_names,
     release_changes,
 )
@@ -344,6 +347,85 @@ def test_swapping_the_sides_swaps_added_and_removed(a, b):
     assert [(c["name"], c["from"], c["to"]) for c in forth["components"]] == [
         (c["name"], c["to"], c["from"]) for c in back["components"]]
     assert changes_json(forth) == changes_json(release_changes(a, b))  # the same bytes every time
+
+
+# Three resource lists, each pair of which tells something different, and X against itself something
+# too (the CVO's quirk: two manifests of one object with different capabilities)
+LISTS = {
+    "X": [resource("a.yaml", "Deployment", "console", group="apps", namespace="n"),
+          resource("b.yaml", "ConfigMap", "c", namespace="n"),
+          resource("b2.yaml", "ConfigMap", "c", namespace="n", profiles=("hypershift",), capabilities=["Console"]),
+          crd("c.yaml", "things.example.io", ["v1beta1", "v1"])],
+    "Y": [resource("a2.yaml", "Deployment", "console", group="apps", namespace="n", capabilities=["Build"]),
+          resource("b.yaml", "ConfigMap", "c", namespace="n"),
+          crd("c.yaml", "things.example.io", ["v1"])],
+    "Z": [resource("a.yaml", "Deployment", "console", group="apps", namespace="n", delete=True),
+          resource("d.yaml", "ServiceAccount", "new", namespace="n")],
+}
+PAIRS = [("X", "Y"), ("X", "Z"), ("Z", "Y"), ("Y", "X"), ("X", "X"), ("Y", "Y"), ("Z", "X"), ("X", "Y")]
+
+
+def lists_record(version: str, name: str) -> dict:
+    """A record whose resources are the shared file named after LISTS[name], as a build publishes it."""
+    whole = record(version)
+    del whole["resources"]
+    whole["shared"] = {"resources": sha(name)}
+    return whole
+
+
+def test_pairs_sharing_a_kept_resources_list_each_get_their_own_answer():
+    """The build keeps each shared resources file parsed once, so every diff naming it sees the very same
+    list: the once-per-pair-of-lists memo must answer each pair with that pair's own changes."""
+    fresh = [release_changes(record("4.16.0", resources=LISTS[a]), record("4.16.1", resources=LISTS[b]))
+             for a, b in PAIRS]
+    answers = {(a, b): changes_json(found) for (a, b), found in zip(PAIRS, fresh, strict=True)}
+    assert len({orjson.dumps(found["resources"]) for found in fresh}) == len(set(PAIRS))  # no two alike
+    assert orjson.loads(answers["X", "X"])["resources"]["implicitCapabilities"] == ["Console"]
+    parts = {sha(name): keep_record(resources) for name, resources in LISTS.items()}
+    sides = {name: (keep_record(lists_record("4.16.0", name)), keep_record(lists_record("4.16.1", name)))
+             for name in LISTS}
+    try:
+        for a, b in PAIRS + PAIRS[::-1]:
+            assert changes_json(release_changes(sides[a][0], sides[b][1], parts)) == answers[a, b], (a, b)
+    finally:
+        for kept in [*parts.values(), *(side for pair in sides.values() for side in pair)]:
+            forget_record(kept)
+
+
+PROBE = """
+const MemoProbe = {
+  /* Every pair of LISTS diffed with the lists shared by all records, each answer's resources spoiled
+     by its caller, then each pair again with fresh copies: [shared answers, fresh answers, whether two
+     calls for one pair return one object]. */
+  run(lists, pairs) {
+    const recordOf = (version, resources) => ({version, arch: "amd64", components: {}, images: {},
+      clusterOperators: {}, adminGates: {}, manifestFiles: {}, resources});
+    const shared = [];
+    for (const [a, b] of pairs) {
+      const changes = SiteGenReleaseDiff.diff(recordOf("4.16.0", lists[a]), recordOf("4.16.1", lists[b]));
+      shared.push(JSON.stringify(changes.resources));
+      changes.resources.renamed.push({spoiled: true});
+      changes.resources.implicitCapabilities.length = 0;
+      for (const crd of changes.resources.crdVersionsNoLongerServed) crd.versions.push("spoiled");
+    }
+    const fresh = pairs.map(([a, b]) => JSON.stringify(SiteGenReleaseDiff.diff(
+      recordOf("4.16.0", JSON.parse(JSON.stringify(lists[a]))),
+      recordOf("4.16.1", JSON.parse(JSON.stringify(lists[b])))).resources));
+    const once = SiteGenReleaseDiff.diff(recordOf("4.16.0", lists.X), recordOf("4.16.1", lists.Y)).resources;
+    const again = SiteGenReleaseDiff.diff(recordOf("4.16.0", lists.X), recordOf("4.16.1", lists.Y)).resources;
+    return [shared, fresh, once === again || once.renamed === again.renamed];
+  },
+};
+"""
+
+
+def test_an_answer_a_caller_changes_does_not_change_the_next_callers():
+    """In one context (as the compare page and the planner's hops run): the lists shared by every
+    record, each answer changed by its caller, and still every pair as fresh copies of the lists give."""
+    shared, fresh, one_object = rules(*SCRIPTS, ("memo-probe.js", PROBE)).call("MemoProbe.run", LISTS, PAIRS * 2)
+    assert shared == fresh
+    assert len(set(fresh)) == len(set(PAIRS))
+    assert not one_object
 
 
 @pytest.mark.real_data

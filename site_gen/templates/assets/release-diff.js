@@ -279,14 +279,34 @@ const SiteGenReleaseDiff = (() => {
   const resourceKey = (r) => `${r.group ?? ""}\0${r.kind}\0${r.namespace ?? ""}\0${r.name}`;
   const identity = (r) => ({group: r.group ?? "", kind: r.kind, namespace: r.namespace ?? null, name: r.name});
 
+  /* Memos keyed on the `resources` lists themselves. In a build many pairs share their two lists (every
+     z-stream of a minor names one shared resources file, kept parsed once: site_gen/js_rules), so each
+     list is grouped once and each pair of lists compared once. WeakMaps: an entry lives only as long as
+     its list, so nothing is held once the records are dropped. A list is read, never changed, by these
+     rules and their callers; a caller gets its own copy of a result (`plainCopy`), never the memo's. */
+  const groupings = new WeakMap();        // list -> grouped(list), read only
+  const resourceChanges = new WeakMap();  // A's list -> WeakMap(B's list -> resourcesOf(A's, B's))
+
   function grouped(resources) {
-    const found = new Map();
+    let found = groupings.get(resources);
+    if (found !== undefined) return found;
+    found = new Map();
     for (const resource of resources) {
       const key = resourceKey(resource);
       if (!found.has(key)) found.set(key, []);
       found.get(key).push(resource);
     }
+    groupings.set(resources, found);
     return found;
+  }
+
+  /* A JSON value copied (objects in their key order), so a caller may change what it was given. */
+  function plainCopy(value) {
+    if (Array.isArray(value)) return value.map(plainCopy);
+    if (value === null || typeof value !== "object") return value;
+    const copy = {};
+    for (const key of Object.keys(value)) copy[key] = plainCopy(value[key]);
+    return copy;
   }
 
   /* Files that moved: for one object, a file only A has paired with a file only B has; files of the
@@ -319,9 +339,19 @@ const SiteGenReleaseDiff = (() => {
   const served = (list) => new Set(list.flatMap((r) => r.servedVersions ?? []));
 
   /* What only resource identity shows: files renamed, objects newly deleted or dropped from the payload,
-     CRD versions no longer served. */
+     CRD versions no longer served, capabilities enabled implicitly; computed once per pair of lists. */
   function resources(a, b) {
-    const olds = grouped(a.resources), nexts = grouped(b.resources);
+    let byNext = resourceChanges.get(a.resources);
+    if (byNext === undefined) resourceChanges.set(a.resources, byNext = new WeakMap());
+    let found = byNext.get(b.resources);
+    if (found === undefined) byNext.set(b.resources, found = resourcesOf(a.resources, b.resources));
+    return plainCopy(found);
+  }
+
+  /* `resources` of two lists (no memo). Two equal lists, the very same one included, can still tell
+     something: implicit capabilities from several manifests of one object. */
+  function resourcesOf(oldList, nextList) {
+    const olds = grouped(oldList), nexts = grouped(nextList);
     const renamed = [], deleted = [], removed = [], crdVersionsNoLongerServed = [];
     const keys = sorted(new Set([...olds.keys(), ...nexts.keys()]));
     for (const key of keys) {
@@ -348,7 +378,7 @@ const SiteGenReleaseDiff = (() => {
       }
     }
     return {renamed, deleted, removed, crdVersionsNoLongerServed,
-      implicitCapabilities: implicitCapabilities(olds, b.resources, null)};
+      implicitCapabilities: implicitCapabilities(olds, nextList, null)};
   }
 
   /* The CVO's GetImplicitlyEnabledCapabilities. An object the cluster runs in A whose manifest in B needs
