@@ -27,6 +27,7 @@ import time
 import zlib
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "support"))
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             times[name].append(cpu_ms(lambda module=module: apply_image(module, layers, digests)))
     inflate = cpu_ms(lambda: [zlib.decompressobj(31).decompress(layer) for layer in layers])
     sha = cpu_ms(lambda: [hashlib.sha256(layer).digest() for layer in layers])
-    results = {"entries": entries, "tar_bytes": sum(len(zlib.decompress(layer, 31)) for layer in layers),
+    results: dict[str, Any] = {"entries": entries, "tar_bytes": sum(len(zlib.decompress(layer, 31)) for layer in layers),
                "load_average": os.getloadavg(), "inflate_ms": inflate, "sha256_ms": sha,
                **{name: figures(values) for name, values in times.items()}}
     print(f"{entries} entries, {results['tar_bytes']:,} tar bytes; inflate {inflate:.1f} ms, "
