@@ -853,12 +853,12 @@ class TarReader:
         header.consumed = True
         if header.size > 1 << 20:
             return self.data(header.size)
-        end = self._at + header.size + (-header.size % BLOCK)
-        if end <= len(self._buffer):  # data and padding decoded already: taken at once, counted as one
-            data = self._buffer[self._at:self._at + header.size]
-            self._at = end
-            self._count(header.size + (-header.size % BLOCK))
-            return iter((data,) if header.size else ())
+        padded = header.size + (-header.size % BLOCK)
+        if self._at + padded <= len(self._buffer):  # data and padding decoded already: taken at once,
+            taken = self._buffer[self._at:self._at + header.size]  # counted as one (the same refusals)
+            self._at += padded
+            self._count(padded)
+            return iter((taken,) if header.size else ())
         data = self._exact(header.size) if header.size else None  # what data() does, taken at once
         self._exact(-header.size % BLOCK)
         return iter(()) if data is None else iter((data,))
