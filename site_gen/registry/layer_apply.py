@@ -46,12 +46,12 @@ The rules (containerd ``archive/tar.go``, continuity ``fs/path.go``):
 * PAX and GNU long-name headers are read as Go's ``archive/tar`` reads them (at most 1 MiB each),
   and the header-only types (links, directories, devices, FIFOs) carry no data.
 
-Two short ways give what the general path gives, in fewer steps (the Python per tar entry is most
-of an apply's CPU: benchmarks/bench_layer_apply.py): a regular file's header as every common writer writes it is
-read with one pattern (``_COMMON_HEADER``), and a file whose parent directory was met as it is
-written (no link, nothing to clean) skips the cleaning and resolving (``ImageTree._plain_parents``,
-forgotten whenever a directory is removed). Every other header and name takes the general path;
-tests/registry/test_layer_apply.py compares the two on the edges.
+Two short ways give what the general path gives, in fewer steps (the Python per tar entry is
+most of an apply's CPU: benchmarks/bench_layer_apply.py). A regular file's header as every
+common writer writes it is read with one pattern (``_COMMON_HEADER``); a file whose parent
+directory was met as it is written (no link, nothing to clean) skips the cleaning and resolving
+(``ImageTree._plain_parents``, forgotten whenever a directory is removed). Every other header
+and name takes the general path; tests/registry/test_layer_apply.py compares the two on the edges.
 
 Only paths under ``prefixes`` are kept (directories, files, symbolic links), plus every symbolic
 link anywhere (they redirect later entries) and the directories above the prefixes. Bytes are
