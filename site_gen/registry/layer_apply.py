@@ -711,8 +711,16 @@ class TarReader:
                     break
                 parts.append(piece)
                 available += len(piece)
-            self._buffer, self._at = b"".join(parts), 0
-        end = self._at + min(size, available)
+            if available > size:  # the last piece is the buffer now: only its head is copied
+                last = parts.pop()
+                self._buffer, self._at = last, len(last) - (available - size)
+                parts.append(last[:self._at])
+            else:
+                self._buffer, self._at = b"", 0
+            taken = b"".join(parts)
+            self._count(len(taken))
+            return taken
+        end = self._at + size
         taken = self._buffer[self._at:end]
         self._at = end
         self._count(len(taken))
