@@ -6,11 +6,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import re
 import struct
 import tarfile
 
 import pytest
 
+from site_gen.registry import layer_apply
 from site_gen.registry.layer_apply import DirectoryTarget, ImageTree, LayerRefused, MemoryTarget, TreeLimits, zstd
 
 from registry_images import entries_layer as layer
@@ -226,3 +228,166 @@ def test_the_expansion_limit_refuses_small_files_whole_or_in_small_pieces():
         with pytest.raises(LayerRefused, match=r"expands past [0-9,]+ bytes, 2 per compressed byte plus 200,000"):
             tree.apply_layer(iter(pieces), digest(blob))
         assert 0 < len(tree.target.files) < 200
+
+
+# --- the short ways (a common file header; a parent met before) give what the general path gives ---
+
+class NothingKept(dict):
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+class GeneralTree(ImageTree):
+    """An ImageTree that never takes _entry's short way: no parent is ever known."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._plain_parents = NothingKept()
+
+
+def outcome(tree_class, layers: list[bytes], limits: TreeLimits, piece: int) -> tuple:
+    """What applying ``layers`` leaves: the files, the refusal, the tree (its nodes, links
+    included, and the bytes and entries counted)."""
+    tree = tree_class(PREFIXES, MemoryTarget(), limits)
+    refusal = None
+    try:
+        for blob in layers:
+            tree.apply_layer(iter([blob[i:i + piece] for i in range(0, len(blob), piece)]), digest(blob))
+    except LayerRefused as exc:
+        refusal = str(exc)
+    return tree.target.files, refusal, tree.snapshot()
+
+
+def general_outcome(monkeypatch, layers: list[bytes], limits: TreeLimits, piece: int) -> tuple:
+    with monkeypatch.context() as patched:
+        patched.setattr(layer_apply, "_COMMON_HEADER", re.compile(b"(?!)"))  # no header is common
+        return outcome(GeneralTree, layers, limits, piece)
+
+
+def raw_entry(name: bytes, data: bytes = b"", typeflag: bytes = b"0", magic: bytes = b"ustar\x0000",
+              device: bytes = b"0000000\0", uname: bytes = b"", prefix: bytes = b"") -> bytes:
+    """One tar entry written field by field (Go's archive/tar writes device numbers as octal
+    zeros, Python's tarfile as NULs), its checksum the unsigned sum."""
+    block = bytearray(512)
+    block[0:len(name)] = name
+    block[100:148] = b"0000644\0" + b"0000000\0" * 2 + b"%011o\0" % len(data) + b"00000000000\0"
+    block[156:157] = typeflag
+    block[257:265] = magic
+    block[265:265 + len(uname)] = uname
+    block[329:345] = device * 2
+    block[345:345 + len(prefix)] = prefix
+    block[148:156] = b"        "
+    block[148:156] = b"%06o\0 " % sum(block)
+    return bytes(block) + data + bytes(-len(data) % 512)
+
+
+def raw_layer(*entries: bytes) -> bytes:
+    return gzip.compress(b"".join(entries) + bytes(1024), mtime=0)
+
+
+def with_checksum(entry: bytes, checksum: bytes) -> bytes:
+    return entry[:148] + checksum + entry[156:]
+
+
+PLAIN = [("release-manifests/a.yaml", b"a"), ("release-manifests/sub/b.yaml", b"b" * 600),
+         ("manifests/c.yaml", b"c"), ("etc/outside", b"o")]
+LOW = TreeLimits()
+SHORT_WAY_CASES = {
+    "plain files and one at the top": ([layer(*PLAIN, ("top.yaml", b"t"), ("release-manifests/d.yaml", b""))], LOW),
+    "names cleaned": ([layer(*PLAIN, ("./release-manifests/e.yaml", b"e"), ("release-manifests//f.yaml", b"f"),
+                             ("/release-manifests/g.yaml", b"g"), ("release-manifests/x/../h.yaml", b"h"),
+                             ("release-manifests/./i.yaml", b"i"), ("../manifests/j.yaml", b"j"))], LOW),
+    "the same file twice": ([layer(*PLAIN, ("release-manifests/a.yaml", b"a2"))], LOW),
+    "a known parent becomes a link": ([layer(*PLAIN, ("release-manifests/sub", "symlink", "../manifests"),
+                                             ("release-manifests/sub/k.yaml", b"k"))], LOW),
+    "a known parent becomes a file": ([layer(*PLAIN, ("release-manifests/sub", b"file"),
+                                             ("release-manifests/sub/k.yaml", b"k"))], LOW),
+    "a known parent whited out": ([layer(*PLAIN), layer(("release-manifests/.wh.sub", b""),
+                                                        ("release-manifests/sub/k.yaml", b"k"))], LOW),
+    "an opaque directory": ([layer(*PLAIN), layer(("release-manifests/sub/k.yaml", b"k"),
+                                                  ("release-manifests/.wh..wh..opq", b""),
+                                                  ("release-manifests/sub/l.yaml", b"l"))], LOW),
+    "a prefix reached through a link": ([layer(("release-manifests", "symlink", "manifests"), *PLAIN[1:])], LOW),
+    "whiteouts in a known parent": ([layer(*PLAIN), layer(("manifests/m.yaml", b"m"), ("manifests/.wh.c.yaml", b""),
+                                                          ("manifests/.wh.m.yaml", b""))], LOW),
+    "an invalid whiteout": ([layer(*PLAIN, ("release-manifests/.wh..", b""))], LOW),
+    "a hard link and a symlink": ([layer(*PLAIN, ("manifests/n.yaml", "hardlink", "release-manifests/a.yaml"),
+                                         ("manifests/o.yaml", "symlink", "n.yaml"), ("manifests/p.yaml", b"p"))],
+                                  LOW),
+    "a name too long for the limit": ([layer(*PLAIN, ("manifests/longer-name-x.yaml", b"q"))],
+                                      TreeLimits(name_bytes=17)),
+    "a name too long in bytes, not in characters": ([layer(*PLAIN, ("manifests/" + "€" * 7, b"q"))],
+                                                    TreeLimits(name_bytes=17)),
+    "a path too long in bytes, not in characters": ([layer(*PLAIN, ("manifests/" + "é" * 10, b"q"))],
+                                                    TreeLimits(path_bytes=28)),
+    "a path too long for the limit": ([layer(*PLAIN, ("manifests/longer-name-here.yaml", b"q"))],
+                                      TreeLimits(path_bytes=28)),
+    "too deep for the limit": ([layer(("release-manifests/a.yaml", b"a"), ("release-manifests/sub/b.yaml", b"b"))],
+                               TreeLimits(depth=2)),
+    "names not ASCII and long": ([layer(*PLAIN, ("release-manifests/é.yaml", b"r"),
+                                        ("release-manifests/" + "s" * 200 + ".yaml", b"s"))], LOW),
+    "Go's headers": ([raw_layer(raw_entry(b"release-manifests/a.yaml", b"a"),
+                                raw_entry(b"release-manifests/b.yaml", b"b" * 513))], LOW),
+    "headers the short way leaves": ([raw_layer(
+        raw_entry(b"release-manifests/a.yaml", b"a", device=bytes(8)),
+        raw_entry(b"release-manifests/b.yaml", b"b", typeflag=b"\0"),
+        raw_entry(b"release-manifests/c.yaml/", b"", typeflag=b"\0"),
+        raw_entry(b"release-manifests/d.yaml", b"d", magic=b"ustar  \0"),
+        raw_entry(b"e.yaml", b"e", prefix=b"release-manifests"),
+        raw_entry(b"release-manifests/f.yaml", b"f", uname=b"\xe9t\xe9"),
+        raw_entry(b"release-manifests/g.yaml", b"g", device=b"0000001\0"),
+        raw_entry(b"release-manifests/h.yaml", b"h", magic=bytes(8)))], LOW),
+    "a checksum that does not match": ([raw_layer(raw_entry(b"manifests/a.yaml", b"a"), with_checksum(
+        raw_entry(b"manifests/b.yaml", b"b"), b"000001\0 "))], LOW),
+    "a first checksum that does not match": ([raw_layer(with_checksum(raw_entry(b"manifests/a.yaml", b"a"),
+                                                                      b"000001\0 "))], LOW),
+    "a file past the file limit": ([layer(*PLAIN, ("release-manifests/big.yaml", b"z" * 3000))],
+                                   TreeLimits(file_bytes=2000)),
+    "past the expansion limit": ([layer(*((f"release-manifests/{n:03}.yaml", b"z" * 3000) for n in range(100)))],
+                                 TreeLimits(expansion=2, expansion_floor=100_000)),
+    "past the decoded bytes of the image": ([layer(*PLAIN), layer(*PLAIN)], TreeLimits(expanded_total=9000)),
+}
+
+
+@pytest.mark.parametrize("piece", [7, 1 << 20], ids=["7-byte pieces", "whole"])
+@pytest.mark.parametrize("case", SHORT_WAY_CASES)
+def test_the_short_ways_give_what_the_general_path_gives(monkeypatch, case, piece):
+    """A regular file's common header and a name whose parent is known take short ways; every
+    other header and name takes the general path, and the short ways end as it ends: the same
+    files, links and refusal."""
+    layers, limits = SHORT_WAY_CASES[case]
+    short = outcome(ImageTree, layers, limits, piece)
+    assert short == general_outcome(monkeypatch, layers, limits, piece)
+    assert short[0] or short[1]  # each case keeps files or is refused: it shows something
+
+
+def test_the_common_header_is_go_s_and_python_s():
+    """The short way is taken for what the writers of real layers write: Go's archive/tar (device
+    numbers in octal) and Python's tarfile (NULs), USTAR and PAX."""
+    for tar in (raw_entry(b"manifests/a.yaml", b"a"), plain_tar(("manifests/a.yaml", b"a")),
+                one_file("manifests/a.yaml", tarfile.USTAR_FORMAT)):
+        assert layer_apply._COMMON_HEADER.fullmatch(tar, 100, 346)
+    assert not layer_apply._COMMON_HEADER.fullmatch(one_file("manifests/a.yaml", tarfile.GNU_FORMAT), 100, 346)
+
+
+
+def tar_length(blob: bytes) -> int:
+    """How far Go's reader reads a gzip'd tar: to the end of its last entry's data, then the
+    two zero blocks that end the archive."""
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(blob))) as archive:
+        ends = [member.offset_data + member.size + -member.size % 512 for member in archive]
+    return max(ends) + 1024
+
+
+@pytest.mark.parametrize("case", ["plain files and one at the top", "names cleaned", "the same file twice",
+                                  "a known parent becomes a link", "a known parent whited out",
+                                  "an opaque directory", "whiteouts in a known parent", "a hard link and a symlink",
+                                  "names not ASCII and long", "Go's headers", "headers the short way leaves"])
+@pytest.mark.parametrize("piece", [7, 1 << 20], ids=["7-byte pieces", "whole"])
+def test_every_byte_up_to_the_end_of_the_archive_is_counted(case, piece):
+    """Data and padding taken at once are counted as taken one after the other: the decoded
+    bytes counted are the archive's, up to its end."""
+    layers, limits = SHORT_WAY_CASES[case]
+    files, refusal, tree = outcome(ImageTree, layers, limits, piece)
+    assert refusal is None and files
+    assert tree["expanded"] == sum(tar_length(blob) for blob in layers)
