@@ -181,8 +181,9 @@ def run_build(options: BuildOptions, warnings: Warnings) -> BuildResult:
             raise
         cache_dir = None  # no pages, no SVG cache: skip the blame cache rather than write into an input
     where = Destination(inputs, out, cache_dir)
+    # checked again under the lock (another build may have written it meanwhile) by StagedSite,
+    # before anything is written: a walk of the whole site, so not a third time here
     with OutputLock(out, options.wait, options.quiet), collector.paused(options.process_ends_after), Runner() as runner:
-        check_destination(out, inputs)  # again: another build may have written it meanwhile
         result = plan_steps(plan, options, where, warnings, runner)
     result.seconds = time.perf_counter() - started
     result.timings = runner.timings

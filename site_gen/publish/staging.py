@@ -56,18 +56,27 @@ def refuse_inside(path: Path, inputs: list[Path], what: str) -> None:
 
 
 def _files_on_disk(out: Path) -> tuple[set[str], list[str]]:
-    """Regular files below ``out`` (relative POSIX paths) and everything else found there."""
-    files, other = set(), []
-    for folder, subfolders, names in os.walk(out):
-        base = Path(folder)
-        for name in subfolders + names:
-            path = base / name
-            relative = path.relative_to(out).as_posix()
-            mode = path.lstat().st_mode
-            if stat.S_ISREG(mode):
-                files.add(relative)
-            elif not stat.S_ISDIR(mode):
-                other.append(relative)
+    """Regular files below ``out`` (relative POSIX paths) and everything else found there.
+    Read with scandir's entry types, as text: a full-scale site holds ~50,000 entries, and a
+    pathlib object and an lstat each made this walk seconds of every build (three walks a build)."""
+    files: set[str] = set()
+    other: list[str] = []
+    pending = [("", str(out))]
+    while pending:
+        prefix, folder = pending.pop()
+        try:
+            entries = os.scandir(folder)
+        except OSError:  # gone or unreadable meanwhile: skipped, as os.walk skips it
+            continue
+        with entries:
+            for entry in entries:
+                relative = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((relative + "/", entry.path))
+                elif entry.is_file(follow_symlinks=False):
+                    files.add(relative)
+                else:
+                    other.append(relative)
     return files, other
 
 

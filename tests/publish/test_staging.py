@@ -42,3 +42,26 @@ def test_a_folder_that_is_a_link_out_of_the_site_is_refused_even_below_a_resolve
             site.keep("releases/4.16.4/contents.json", site.root / "releases/4.16.3/amd64/contents.json")
         os.unlink(site.root / "releases" / "4.16.4")
     assert list(outside.iterdir()) == []
+
+
+def test_a_published_site_is_walked_without_following_links_and_everything_not_a_file_is_named(tmp_path):
+    """What check_destination compares with the marker's list: regular files at any depth, and every
+    link, FIFO or other entry that is not a folder (a link to a folder is named, not entered)."""
+    from site_gen.publish.staging import _files_on_disk
+
+    out = tmp_path / "out"
+    (out / "releases" / "4.16.1" / "amd64" / "changes").mkdir(parents=True)
+    (out / "releases" / "4.16.1" / "amd64" / "contents.json").write_bytes(b"{}")
+    (out / "releases" / "4.16.1" / "amd64" / "changes" / "4.16.2.json").write_bytes(b"{}")
+    (out / "empty").mkdir()
+    (out / "index.html").write_bytes(b"")
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "secret").write_bytes(b"")
+    (out / "releases" / "to-folder").symlink_to(outside)
+    (out / "to-file").symlink_to(out / "index.html")
+    (out / "dangling").symlink_to(tmp_path / "missing")
+    os.mkfifo(out / "releases" / "fifo")
+    files, other = _files_on_disk(out)
+    assert files == {"index.html", "releases/4.16.1/amd64/contents.json", "releases/4.16.1/amd64/changes/4.16.2.json"}
+    assert sorted(other) == ["dangling", "releases/fifo", "releases/to-folder", "to-file"]
