@@ -16,7 +16,6 @@ them for a whole catalog when it is read, its answers kept in --cache-dir with t
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -31,16 +30,18 @@ class MaxVersion:
     error: str | None = None
 
 
-@functools.lru_cache(maxsize=4096)
-def max_openshift_version(raw_values: tuple[str, ...]) -> MaxVersion:
-    """Parse a bundle's ``olm.maxOpenShiftVersion`` values (their JSON texts) as OLM does."""
-    return _max_version(operator_rules(), raw_values)
+def max_openshift_version(raw_values: tuple[str, ...], rules: Rules | None = None) -> MaxVersion:
+    """Parse a bundle's ``olm.maxOpenShiftVersion`` values (their JSON texts) as OLM does
+    (``rules``: what asks operator-rules.js, default this process's context)."""
+    found = (rules or operator_rules()).call("SiteGenOperatorRules.parseMaxVersion", list(raw_values))
+    value = found["value"]
+    return MaxVersion((value[0], value[1]) if value is not None else None, found["error"])
 
 
-@functools.lru_cache(maxsize=256)
-def normalize(major: int, minor: int) -> tuple[int, int]:
+def normalize(major: int, minor: int, rules: Rules | None = None) -> tuple[int, int]:
     """OCP 4.23 and 5.0 are the same release."""
-    return _normalize(operator_rules(), major, minor)
+    found = (rules or operator_rules()).call("SiteGenOperatorRules.normalize", major, minor)
+    return found[0], found[1]
 
 
 def cluster_minor(text: str) -> tuple[int, int]:
@@ -49,10 +50,10 @@ def cluster_minor(text: str) -> tuple[int, int]:
     return normalize(version.major, version.minor)
 
 
-@functools.lru_cache(maxsize=4096)
-def blocks(maximum: MaxVersion, current: tuple[int, int]) -> bool:
+def blocks(maximum: MaxVersion, current: tuple[int, int], rules: Rules | None = None) -> bool:
     """Whether a CSV with ``maximum`` makes OLM report Upgradeable=False on a cluster at ``current``."""
-    return _blocks(operator_rules(), maximum, current)
+    return bool((rules or operator_rules()).call("SiteGenOperatorRules.blocksNextMinor",
+                                                 {"value": maximum.value, "error": maximum.error}, list(current)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,28 +73,12 @@ def catalog_gates(values: Iterable[tuple[str, ...]], openshift: str, answers: Ru
     """The gates of ``values`` for a catalog of the OpenShift minor ``openshift`` ("" when unknown:
     nothing blocks); ``answers`` asks operator-rules.js (default this process's context)."""
     rules = answers or operator_rules()
-    maxima = {raw: _max_version(rules, raw) for raw in dict.fromkeys(((), *values))}
+    maxima = {raw: max_openshift_version(raw, rules) for raw in dict.fromkeys(((), *values))}
     if not openshift:
         return CatalogGates(maxima, frozenset())
     found = blang.read([openshift], tolerant=True, answers=rules).versions[openshift]
     if isinstance(found, str):
         raise blang.SemverError(found)
-    current = _normalize(rules, found.major, found.minor)
+    current = normalize(found.major, found.minor, rules)
     return CatalogGates(maxima, frozenset(raw for raw, maximum in maxima.items()
-                                          if raw and _blocks(rules, maximum, current)))
-
-
-def _max_version(rules: Rules, raw_values: tuple[str, ...]) -> MaxVersion:
-    found = rules.call("SiteGenOperatorRules.parseMaxVersion", list(raw_values))
-    value = found["value"]
-    return MaxVersion((value[0], value[1]) if value is not None else None, found["error"])
-
-
-def _normalize(rules: Rules, major: int, minor: int) -> tuple[int, int]:
-    found = rules.call("SiteGenOperatorRules.normalize", major, minor)
-    return found[0], found[1]
-
-
-def _blocks(rules: Rules, maximum: MaxVersion, current: tuple[int, int]) -> bool:
-    return bool(rules.call("SiteGenOperatorRules.blocksNextMinor", {"value": maximum.value, "error": maximum.error},
-                           list(current)))
+                                          if raw and blocks(maximum, current, rules)))
