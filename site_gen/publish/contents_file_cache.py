@@ -108,10 +108,6 @@ class ContentsFileCache:
             self._index.put(key, found)
         return kept
 
-    def linkable(self, kept: KeptContents) -> bool:
-        """Whether ``kept``'s file may be hard-linked into a site (it has the mode a published file has)."""
-        return kept.linkable
-
     def gz_path(self, key: str) -> str | None:
         """Where the ``.gz`` of ``key``'s contents file is, if it was kept (written after its file, whole)."""
         return self.gz.where(key)

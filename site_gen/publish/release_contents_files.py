@@ -317,7 +317,7 @@ class _ContentsWriter:
             if name not in self.splitter.given and not self._shared(name, link):
                 return None
         target = layout.contents_path(*key)
-        if link is not None and self.kept.linkable(kept) and link(target, kept.path):
+        if link is not None and kept.linkable and link(target, kept.path):
             link_gz(self.files, target, self.kept.gz_path(entry))
         else:
             try:
