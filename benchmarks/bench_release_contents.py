@@ -242,7 +242,9 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
                 out, cache = scratch / f"out-{kind}", scratch / f"cache-{kind}"
                 noop[kind].append(timed_build(argv(out, cache, contents), logs, registry))
                 forced[kind].append(timed_build(argv(out, cache, contents, force=True), logs, registry))
-        # one new release: its documents added; each run from a copy of the published site and cache
+        # one new release: its documents added; each run from a copy of the published site, the
+        # spare beside it (the site before, which the build rebuilds in place: publish/staging.py)
+        # and the cache, copied as hard links so that which file is which one stays as it was
         write_documents(scratch / "new-documents", versions, arches, digests)
         new: dict[str, list[dict]] = {k: [] for k in kinds}
         for run in range(args.runs):
@@ -250,8 +252,10 @@ def benchmark(args: argparse.Namespace, scratch: Path) -> dict:
                 for arch in arches:
                     (documents / arch / f"{newest}.json").unlink(missing_ok=True)
                 out, cache = scratch / f"new-out-{kind}-{run}", scratch / f"new-cache-{kind}-{run}"
-                shutil.copytree(scratch / f"out-{kind}", out, symlinks=True)
-                shutil.copytree(scratch / f"cache-{kind}", cache, symlinks=True)
+                for source, copy in ((f"out-{kind}", out.name), (f".out-{kind}.spare", f".{out.name}.spare"),
+                                     (f"cache-{kind}", cache.name)):
+                    if (scratch / source).exists():
+                        shutil.copytree(scratch / source, scratch / copy, symlinks=True, copy_function=os.link)
                 for arch in arches:
                     shutil.copy(scratch / "new-documents" / arch / f"{newest}.json", documents / arch)
                 new[kind].append(timed_build(argv(out, cache, contents), logs, registry))

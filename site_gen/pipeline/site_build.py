@@ -240,7 +240,7 @@ def plan_steps(plan: BuildPlan, options: BuildOptions, where: Destination, warni
                                     reply=catalog_json)
     old_side = runner.apart("read graph-data at --changes-since", read_old_side, since) if since else None
 
-    with StagedSite(where.out, where.inputs) as site:
+    with StagedSite(where.out, where.inputs, keep_spare=where.cache_dir is not None) as site:
         paging = catalog_pages_apart(runner, site, plan, where, options.jobs, has_changes_page=since is not None)
         graphs = None
         if cluster is not None and reading is not None:

@@ -37,6 +37,12 @@ def old_prefix(out: Path) -> str:
     return f".{out.name}.old-"
 
 
+def spare_path(out: Path) -> Path:
+    """The previous site, kept beside OUT (with ``--cache-dir``) as the next build's staging
+    directory (``staging.StagedSite``): left in place here, whatever state a killed build left it in."""
+    return out.parent / f".{out.name}.spare"
+
+
 class OutputLock:
     """``with OutputLock(out):`` -- exclusive use of ``out`` and its siblings' names."""
 
