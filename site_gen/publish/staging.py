@@ -170,7 +170,7 @@ class StagedSite:
         """:meth:`path_for` as text, and ``relative`` as the marker lists it (normalised). Paths
         are handled as text here: pathlib's objects were most of the cost of linking a kept file."""
         parts: tuple[str, ...] | list[str] = relative.split("/")
-        if not all(parts) or any(part in ("..", ".") or "\\" in part or "\0" in part for part in parts):
+        if "" in parts or ".." in parts or "." in parts or "\\" in relative or "\0" in relative:
             # not plain (a doubled or trailing slash, a dot, an escape): pathlib's reading decides
             parts = PurePosixPath(relative).parts
             if not parts or PurePosixPath(relative).is_absolute() or any(

@@ -9,6 +9,7 @@ for releases the source has, the same bytes from two builds, hostile trees refus
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -184,3 +185,100 @@ def test_the_example_trees_are_what_the_tool_writes(tmp_path):
     for relative in written:
         assert (tmp_path / "example-release-contents" / relative).read_bytes() == \
             (EXAMPLE_CONTENTS / relative).read_bytes(), relative
+
+
+# --------------------------------------------------------------------------- which pairs get change files
+
+def reference_pairs(records: dict, graph, channels: list[str]) -> list[tuple[str, str, str]]:
+    """change_pairs by its definition, edge by edge, with no shortcut: each release's previous
+    z-stream, and the newest release of the minor before that updates to it in a channel both are in."""
+    from site_gen.model import versions
+    from site_gen.model.metadata_keys import ARCH_KEY, CHANNELS_KEY
+
+    def minor(version):
+        try:
+            return tuple(int(x) for x in versions.minor_of(version).split("."))
+        except ValueError:
+            return None
+
+    readable = {key for key, record in records.items() if "error" not in record}
+    pairs = set()
+    for version, arch in readable:
+        older = [v for v, a in readable if a == arch and minor(v) is not None and minor(v) == minor(version)
+                 and versions.sort_key(v) < versions.sort_key(version)]
+        if older:
+            pairs.add((max(older, key=versions.sort_key), version, arch))
+    edges = [(s, t) for t in range(len(graph.versions)) for s in graph.parents[t]]
+    edges += [edge for group in graph.conditional for edge in group.edges]
+    sources: dict = {}
+    for source, target in edges:
+        meta_s, meta_t = graph.metadata[source], graph.metadata[target]
+        if not meta_s or not meta_t:
+            continue
+        in_s = {c.strip() for c in meta_s.get(CHANNELS_KEY, "").split(",")} & set(channels)
+        in_t = {c.strip() for c in meta_t.get(CHANNELS_KEY, "").split(",")} & set(channels)
+        if in_s & in_t:
+            key = (versions.split_build(graph.versions[target])[0], meta_t.get(ARCH_KEY, ""))
+            sources.setdefault(key, set()).add(versions.split_build(graph.versions[source])[0])
+    for (version, arch), found in sources.items():
+        mine = minor(version)
+        if (version, arch) not in readable or mine is None:
+            continue
+        previous = [v for v in found if (v, arch) in readable and minor(v) == (mine[0], mine[1] - 1)]
+        if previous:
+            pairs.add((max(previous, key=versions.sort_key), version, arch))
+    return sorted(pairs, key=lambda p: (p[2], versions.sort_key(p[1]), versions.sort_key(p[0])))
+
+
+@pytest.mark.heavy  # ~2 s of examples
+def test_change_pairs_are_those_of_their_definition_on_random_graphs():
+    """Random graphs dense enough that most hold updates across minors (hypothesis's own choices
+    favour empty channel sets and no edges, so it draws the seed of a plain random generator)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from site_gen.model.graph import ConditionalGroup, Graph
+    from site_gen.model.metadata_keys import ARCH_KEY, CHANNELS_KEY
+    from site_gen.publish.release_contents_files import change_pairs
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.integers(0, 2**32))
+    def check(seed):
+        rng = random.Random(seed)
+        graph = Graph()
+        for _ in range(rng.randint(2, 16)):
+            minor, z = rng.choice(["4.14", "4.15", "4.16", "5.0", "x"]), rng.randint(0, 3)
+            arch = rng.choice(["amd64", "arm64"])
+            version = f"{minor}.{z}" if minor != "x" else f"not-a-version-{z}"
+            channels = ", ".join(rng.sample(["a", "b", "c"], rng.randint(0, 3)))
+            graph.add_node(f"{version}+{arch}" if z % 2 else version, "p",  # an even z names no arch
+                           None if rng.random() < 0.15 else {ARCH_KEY: arch, CHANNELS_KEY: channels})
+        count = len(graph.versions)
+        for _ in range(rng.randint(0, 3 * count)):
+            graph.add_edge(rng.randrange(count), rng.randrange(count))
+        graph.conditional.append(ConditionalGroup(risks=(), edges=[
+            (rng.randrange(count), rng.randrange(count)) for _ in range(rng.randint(0, 2 * count))]))
+        published = rng.sample(["a", "b", "c"], rng.randint(0, 3))
+        keys = {(version.split("+")[0], metadata[ARCH_KEY]) for version, metadata in zip(graph.versions, graph.metadata)
+                if metadata}
+        records = {key: {"error": "unreadable"} if rng.random() < 0.2 else {} for key in sorted(keys)
+                   if rng.random() < 0.85}
+        assert change_pairs(records, graph, published) == reference_pairs(records, graph, published)
+
+    check()
+
+
+def test_a_conditional_update_from_the_previous_minor_gets_its_change_file():
+    from site_gen.model.graph import ConditionalGroup, Graph
+    from site_gen.model.metadata_keys import ARCH_KEY, CHANNELS_KEY
+    from site_gen.publish.release_contents_files import change_pairs
+
+    graph = Graph()
+    for version in ("4.15.8", "4.15.9", "4.16.4"):
+        graph.add_node(version, "p", {ARCH_KEY: "amd64", CHANNELS_KEY: "stable-4.16"})
+    graph.add_edge(0, 2)
+    graph.conditional.append(ConditionalGroup(risks=(), edges=[(1, 2)]))
+    records = {(version, "amd64"): {} for version in ("4.15.8", "4.15.9", "4.16.4")}
+    assert change_pairs(records, graph, ["stable-4.16"]) == [
+        ("4.15.8", "4.15.9", "amd64"), ("4.15.9", "4.16.4", "amd64")]
+    assert change_pairs(records, graph, ["fast-4.16"]) == [("4.15.8", "4.15.9", "amd64")]
