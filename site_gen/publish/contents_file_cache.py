@@ -112,18 +112,21 @@ class ContentsFileCache:
         """Where the ``.gz`` of ``key``'s contents file is, if it was kept (written after its file, whole)."""
         return self.gz.where(key)
 
-    def put(self, key: str, data: bytes, sha256: bytes, names: list[str], split: bool) -> None:
+    def put(self, key: str, data: bytes, sha256: bytes, names: list[str], split: bool) -> str | None:
+        """Keep ``data`` under ``key``; where it now is, written whole with a published file's mode
+        (None: not kept)."""
         path = self.contents.path(key)
         if path is None:
-            return
+            return None
         try:  # the file first: an about without its file is a miss
             keep_published(path, self.gz.path(key), data)
         except OSError as exc:
             self.contents.write_problem = self.contents.write_problem or exc
-            return
+            return None
         about = {"size": len(data), "sha256": sha256.hex(), "names": names, "split": split}
         self.about.write(key, orjson.dumps(about))
         self._index.put(key, about)
+        return str(path)
 
     def save_index(self) -> None:
         """Keep the index of every entry known, for the next build (when this one added to it)."""

@@ -90,15 +90,19 @@ class ChangesCache:
         data = self.files.read(key)
         return data if data is not None and self.sound(key, len(data)) else None
 
-    def put(self, key: str, data: bytes) -> None:
+    def put(self, key: str, data: bytes) -> str | None:
+        """Keep ``data`` under ``key``; where it now is, written whole with a published file's mode
+        (None: not kept)."""
         path = self.files.path(key)
-        if path is not None:
-            try:
-                keep_published(path, self.gz.path(key), data)
-            except OSError as exc:
-                self.files.write_problem = self.files.write_problem or exc
-                return
-            self.sizes.put(key, len(data))
+        if path is None:
+            return None
+        try:
+            keep_published(path, self.gz.path(key), data)
+        except OSError as exc:
+            self.files.write_problem = self.files.write_problem or exc
+            return None
+        self.sizes.put(key, len(data))
+        return str(path)
 
     def save(self) -> None:
         """Keep the sizes of the files this build added, for the next build."""
@@ -302,10 +306,10 @@ class _ContentsWriter:
                 self.kept.keep_shared(name, part)
                 link_gz(self.files, layout.shared_path(name), self.kept.shared_gz.where(name))
         target = layout.contents_path(version, arch)
-        self.files.write(target, data)
         digest = hashlib.sha256(data).digest()
+        kept = self.kept.put(entry, data, digest, names, split) if entry is not None else None
+        write_kept(self.files, target, data, kept)
         if entry is not None:
-            self.kept.put(entry, data, digest, names, split)
             link_gz(self.files, target, self.kept.gz_path(entry))  # compressed once, for the cache and the site
         return digest
 
@@ -373,6 +377,14 @@ def _kept_change(files: SiteFiles, cache: ChangesCache, key: str, path: str) -> 
     return True
 
 
+def write_kept(files: SiteFiles, target: str, data: bytes, kept: str | None) -> None:
+    """Put ``data`` at ``target``: a hard link to ``kept``, the cache's copy of it just written whole
+    (one copy on disk for both, and the inode a rebuild staged on the spare finds there), else its bytes."""
+    link = getattr(files, "link", None)
+    if link is None or kept is None or not link(target, kept):
+        files.write(target, data)
+
+
 def link_gz(files: SiteFiles, target: str, gz: str | None) -> None:
     """Hard-link a kept ``.gz`` beside ``target`` in a staged site (the precompress step then skips
     ``target``); nothing when the site cannot link or the ``.gz`` is not kept (that step makes it)."""
@@ -411,9 +423,8 @@ def published_contents(records: Records, graph: Graph, channels: Iterable[str], 
                 kept = cache.key(digests[old], digests[key], older, version) if cache.directory else None
                 if kept is None or not _kept_change(files, cache, kept, path):
                     change = diffs.changes(old, key)
-                    files.write(path, change)
+                    write_kept(files, path, change, cache.put(kept, change) if kept is not None else None)
                     if kept is not None:
-                        cache.put(kept, change)
                         link_gz(files, path, cache.gz_path(kept))
                 published[older, version, arch] = path
                 diffs.used(old)

@@ -147,6 +147,24 @@ def test_a_staged_rebuild_links_the_kept_file_readable_by_a_server(tmp_path):
         assert path.stat().st_nlink == 2 and path.stat().st_mode & 0o777 == 0o644  # linked from the cache
 
 
+
+def test_a_cold_staged_build_keeps_one_copy_of_each_new_file_for_the_site_and_the_cache(tmp_path):
+    """A contents or change file made anew is written into the cache and linked into the site: one
+    copy on disk, and the inode a later build staged on the spare finds there and leaves alone."""
+    from site_gen.pipeline.steps import _StagedFiles
+    from site_gen.publish.staging import StagedSite
+
+    wanted = wanted_of(RELEASES)
+    expected = reference({key: whole for key, (_, whole) in wanted.items()}, "self-contained")
+    linked = [path for path in expected if path.endswith("/contents.json") or "/changes/" in path]
+    assert any("/changes/" in path for path in linked)
+    with StagedSite(tmp_path / "out", []) as site:
+        published_contents(shelf_from_cache(tmp_path / "cache", wanted), Graph(), [], _StagedFiles(site),
+                           tmp_path / "cache")
+    for path, data in expected.items():
+        assert (tmp_path / "out" / path).read_bytes() == data, path
+    assert {path: (tmp_path / "out" / path).stat().st_nlink for path in linked} == {path: 2 for path in linked}
+
 def test_the_indexes_spare_a_file_a_record_and_a_stale_entry_is_a_miss(tmp_path):
     """The read step finds every summary in summaries.json and the write step every kept contents
     file in index.json: with each record's own summary and about file gone (and the records not JSON)
