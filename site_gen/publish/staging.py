@@ -301,9 +301,7 @@ class StagedSite:
             self._folder_for(target)
             if not self._same_in_spare(listed, target, published):
                 os.link(published, target, follow_symlinks=False)
-        except FileExistsError:  # produced twice (the spare's file was removed or kept above)
-            return False
-        except OSError:
+        except OSError:  # FileExistsError: produced twice (the spare's file was kept or removed above)
             return False
         self.written.append(listed)
         return True
@@ -316,8 +314,7 @@ class StagedSite:
             if (there.st_ino, there.st_dev) == (wanted.st_ino, wanted.st_dev):
                 self._stale.discard(listed)
                 return True
-        if listed in self._stale or listed in self._stale_folders:
-            self._cleared(listed, target)
+        self._cleared(listed, target)
         return False
 
     def copy(self, relative: str, source: Path) -> Path:
@@ -361,14 +358,15 @@ class StagedSite:
     def _set_aside(self, previous: Path) -> None:
         """The replaced site: kept as the spare (it is there already when it was the staging
         directory), or removed."""
-        if self.spare is not None and previous != self.spare:
+        if previous == self.spare:
+            return
+        if self.spare is not None:
             try:
                 os.rename(previous, self.spare)  # fails when something else has the name: removed
                 return
             except OSError:
                 pass
-        if previous != self.spare:
-            shutil.rmtree(previous, ignore_errors=True)
+        shutil.rmtree(previous, ignore_errors=True)
 
     def _take_spare(self) -> Path | None:
         """The spare as this build's staging directory, its contents noted as stale (links and
