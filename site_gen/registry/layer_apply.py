@@ -75,6 +75,8 @@ from pathlib import Path
 
 from zlib_ng import zlib_ng
 
+_INFLATE_ERROR: type[Exception] = zlib_ng.error  # its stubs do not say it is an exception
+
 try:  # the standard library's from Python 3.14, the same module before
     from compression import zstd  # type: ignore[import-not-found]
 except ImportError:
@@ -667,7 +669,7 @@ def gunzip(source: LayerBytes) -> Iterator[bytes]:
     to the callers."""
     try:
         yield from _gunzip(source)
-    except zlib_ng.error as exc:
+    except _INFLATE_ERROR as exc:
         raise zlib.error(str(exc)) from None
 
 
