@@ -75,7 +75,7 @@ from pathlib import Path
 
 from zlib_ng import zlib_ng
 
-_INFLATE_ERROR: type[Exception] = zlib_ng.error  # its stubs do not say it is an exception
+_INFLATE_ERROR: type[Exception] = zlib_ng.error  # type: ignore[assignment]  # a class; its stubs say an instance
 
 try:  # the standard library's from Python 3.14, the same module before
     from compression import zstd  # type: ignore[import-not-found]
