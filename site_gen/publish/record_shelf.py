@@ -9,11 +9,18 @@ reads it back, one at a time. Where the record cache already holds the bytes (``
 the shelf points there; otherwise it writes them to a temporary folder of its own (in the
 cache directory when there is one: image trees are not cached, but their records wait there),
 removed when the shelf is closed (or the process ends).
+
+The record cache keeps a record's ``resources`` apart, in a file of its own named by the SHA-256
+of the shared file they make (most records of a minor have the same list): such a record's
+``resources`` is that name. :meth:`RecordShelf.record` gives the list (read and parsed once for
+consecutive records naming it), or, for the writer, a :class:`~.shared_parts.KeptPart` it
+publishes without parsing.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
 import shutil
 import tempfile
@@ -23,7 +30,9 @@ from typing import Any
 
 import orjson
 
+from ..keyed_files import KeyedFiles
 from ..model.errors import InputError
+from .shared_parts import KeptPart
 
 Key = tuple[str, str]  # (version, arch)
 SUMMARY_KEYS = ("version", "arch", "digest")
@@ -49,6 +58,8 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         self._summaries: dict[Key, dict[str, Any]] = {}
         self._places: dict[Key, Path] = {}
         self._identities: dict[Key, str] = {}  # the record cache's key of a record it holds
+        self._parts: dict[Key, KeyedFiles] = {}  # where the parts a cached record names are
+        self._parsed: tuple[str, Any] | None = None  # the part read last, by name
         self._temporary: Path | None = None
         self._owner = os.getpid()  # a forked child (the pages) reads the folder, never removes it
 
@@ -62,16 +73,19 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         return len(self._summaries)
 
     def put(self, key: Key, record: Mapping[str, Any], place: Path | None = None, data: bytes | None = None,
-            identity: str | None = None) -> None:
+            identity: str | None = None, parts: KeyedFiles | None = None) -> None:
         """Shelve ``record`` (or its summary, when ``place`` holds the record): its bytes are at
         ``place`` (a cache file holding ``data``), or, for a readable record without one, written
         to the shelf's own folder. ``identity``: the record cache's key for the record (its image,
-        version and arch, for the running code), which the files made of it are kept by."""
+        version and arch, for the running code), which the files made of it are kept by; ``parts``:
+        where the cache keeps the parts the file at ``place`` names."""
         self._summaries[key] = summary(record)
         if "error" in record:
             return
         if identity is not None and place is not None:
             self._identities[key] = identity
+        if parts is not None and place is not None:
+            self._parts[key] = parts
         if place is None:
             if self._temporary is None:
                 try:
@@ -93,8 +107,9 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         """Order the keys (version, arch), as the record mapping always was."""
         self._summaries = {key: self._summaries[key] for key in sorted(self._summaries)}
 
-    def record(self, key: Key) -> dict[str, Any]:
-        """The whole record of ``key`` (an error record is its summary)."""
+    def record(self, key: Key, parts_apart: bool = False) -> dict[str, Any]:
+        """The whole record of ``key`` (an error record is its summary); with ``parts_apart``, a
+        ``resources`` the cache keeps apart is a :class:`KeptPart`, not read yet."""
         found = self._summaries[key]
         if "error" in found:
             return dict(found)
@@ -106,7 +121,33 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
                 from None
         if not isinstance(record, dict) or summary(record) != found:
             raise ShelfError(f"no longer the contents record of {key[0]} ({key[1]})", place)
+        name = record.get("resources")
+        if isinstance(name, str):
+            part = self._part(key, name, place)
+            record["resources"] = part if parts_apart else self._parse(part)
         return record
+
+    def _part(self, key: Key, name: str, place: Path) -> KeptPart:
+        files = self._parts.get(key)
+        path = files.path(name) if files is not None else None
+        if path is None:
+            raise ShelfError(f"the contents record of {key[0]} ({key[1]}) names resources kept nowhere known", place)
+
+        def read() -> bytes:
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise ShelfError(f"the resources of {key[0]} ({key[1]}) cannot be read back: {exc}", path) from None
+            if hashlib.sha256(data).hexdigest() != name:
+                raise ShelfError(f"no longer the resources of {key[0]} ({key[1]})", path)
+            return data
+        return KeptPart(name, read)
+
+    def _parse(self, part: KeptPart) -> Any:
+        """The part's value, parsed once for consecutive records naming it (callers only read it)."""
+        if self._parsed is None or self._parsed[0] != part.name:
+            self._parsed = (part.name, orjson.loads(part.read()))
+        return self._parsed[1]
 
     def close(self) -> None:
         if self._temporary is not None and os.getpid() == self._owner:

@@ -291,11 +291,11 @@ class _ContentsWriter:
         copied = self._copy(key, group, entry) if entry is not None else None
         if copied is not None:
             return copied
-        record = self.shelf.record(key)
+        record = self.shelf.record(key, parts_apart=True)
         split = splits(record)
         if split and group in self.bases and not self.splitter.holds_base(*group):
             # the group's base was copied from the cache: its tables are needed for this patch
-            self.splitter.split(self.shelf.record(self.bases[group][0]), group[1])
+            self.splitter.split(self.shelf.record(self.bases[group][0], parts_apart=True), group[1])
         data, shared, names = self.splitter.split_named(record, group[1])
         if split:
             self.bases.setdefault(group, (key, identity))

@@ -22,6 +22,7 @@ keys stay inline, unchanged.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +40,23 @@ LAYOUTS = (SELF_CONTAINED, SHARED)
 GRAPHS = ("updateGraph", "installGraph")
 
 
+def shared_bytes(value: Any) -> bytes:
+    """The bytes of the shared file holding ``value``."""
+    return orjson.dumps(value) + b"\n"
+
+
 def shared_file(value: Any) -> tuple[str, bytes]:
     """(hex name, bytes) of the shared file holding ``value``."""
-    data = orjson.dumps(value) + b"\n"
+    data = shared_bytes(value)
     return hashlib.sha256(data).hexdigest(), data
+
+
+@dataclass(frozen=True)
+class KeptPart:
+    """A whole shared value a record names instead of holding (the record cache keeps ``resources``
+    apart, once per distinct list): its shared file's hex name, and how to read that file's bytes."""
+    name: str
+    read: Callable[[], bytes]
 
 
 def splits(record: dict[str, Any]) -> bool:
@@ -76,9 +90,15 @@ class SharedSplitter:
         names: list[str] = []
         for key in record:
             if key in whole:
-                hex_name, data = shared_file(record[key])
+                value = record[key]
+                if isinstance(value, KeptPart):  # named already: its bytes are read only to be written
+                    hex_name = value.name
+                    if hex_name not in self.given:
+                        self._give(new, hex_name, value.read())
+                else:
+                    hex_name, data = shared_file(value)
+                    self._give(new, hex_name, data)
                 refs[key] = hex_name
-                self._give(new, hex_name, data)
                 names.append(hex_name)
             elif key in PATCHED:
                 refs[key] = self._patched(record, key, minor, new)

@@ -16,6 +16,7 @@ hiccup must not publish a release as unreadable. A release whose content is unre
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,7 @@ from ..keyed_files import KeyedFiles
 from ..model.errors import InputError, Warnings
 from ..progress import Progress
 from ..publish.record_shelf import SUMMARY_KEYS, RecordShelf, summary
+from ..publish.shared_parts import shared_bytes
 from .client import ConnectionOptions, RegistryClient, RegistryError, RegistryFault
 from .contents_source import ContentsSource
 from .layer_apply import TreeLimits
@@ -51,6 +53,8 @@ from .payload_images import (
 
 RECORD_CACHE = "release-contents-v1"
 SUMMARIES = "summaries.json"
+PARTS = "resources"   # the folder of the resources lists kept apart from the records
+RECENT_PARTS = 4      # resources lists remembered, to name a list met again without hashing it
 
 
 @dataclass
@@ -68,13 +72,23 @@ class RecordCache:
     parse, ~30 s at full scale), and reads a record back only when it writes something new of it.
     The summaries are also gathered in one file (``summaries.json``), read once: a file per
     record cost an open and a parse each (~0.2 ms, ~1.4 s at full scale); a record it lacks
-    (another build's) is found by its own summary file, and the next build finds it there."""
+    (another build's) is found by its own summary file, and the next build finds it there.
+
+    A record's ``resources`` (two thirds of its ~800 KB, and the same list for most records of
+    a minor) is kept apart, as the bytes of the shared file it is published as, named by their
+    SHA-256 (``resources/<hex>.json``); the record names it. Written once per distinct list, it
+    is neither written nor parsed again per record, and the writer publishes it without hashing
+    it again (:class:`~..publish.shared_parts.KeptPart`). The summary says its name and size: a
+    record whose part is missing or of another size is a miss."""
 
     def __init__(self, cache_dir: Path | None):
         self.directory = cache_dir / RECORD_CACHE / code_identity()[:16] if cache_dir is not None else None
         self.files = KeyedFiles(self.directory, ".json")
         self.summaries = KeyedFiles(self.directory, ".summary")
+        self.parts = KeyedFiles(self.directory / PARTS if self.directory is not None else None, ".json")
         self._gathered = JsonIndex(self.directory / SUMMARIES if self.directory is not None else None)
+        self._recent: list[tuple[list[Any], bytes, str]] = []  # (list, its bytes, their name), newest first
+        self._sound_parts: dict[tuple[str, int], bool] = {}   # (name, size) -> whether the file has that size
 
     @staticmethod
     def key(request: PayloadRequest) -> str:
@@ -96,7 +110,14 @@ class RecordCache:
             return None
         if not isinstance(record, dict) or "error" in record:
             return None
-        self._put_summary(key, record, len(data or b""))
+        name = record.get("resources")
+        part = None
+        if isinstance(name, str):  # its part must be the one it names, whole
+            held = self.parts.read(name)
+            if held is None or hashlib.sha256(held).hexdigest() != name:
+                return None
+            part = (name, len(held))
+        self._put_summary(key, record, len(data or b""), part)
         return record, path
 
     def _summary(self, key: str, path: Path | None) -> dict[str, Any] | None:
@@ -108,16 +129,48 @@ class RecordCache:
             # the record's file must still be there, whole: a summary never outlives its record
             if not isinstance(found, dict) or path is None or os.stat(path).st_size != found.get("size"):
                 return None
-        except (ValueError, OSError):
+            part = found.get("part")
+            if part is not None and not self._part_sound(*part):
+                return None
+        except (ValueError, OSError, TypeError):
             return None
         if key not in self._gathered.entries():
             self._gathered.put(key, found)
         return {name: found.get(name) for name in SUMMARY_KEYS}
 
-    def _put_summary(self, key: str, record: dict[str, Any], size: int) -> None:
-        found = {**summary(record), "size": size}
+    def _part_sound(self, name: str, size: int) -> bool:
+        if (name, size) not in self._sound_parts:
+            path = self.parts.path(name)
+            try:
+                self._sound_parts[name, size] = path is not None and path.stat().st_size == size
+            except OSError:
+                self._sound_parts[name, size] = False
+        return self._sound_parts[name, size]
+
+    def _put_summary(self, key: str, record: dict[str, Any], size: int, part: tuple[str, int] | None = None) -> None:
+        found = {**summary(record), "size": size, **({"part": list(part)} if part is not None else {})}
         self.summaries.write(key, orjson.dumps(found))
         self._gathered.put(key, found)
+
+    def _kept_apart(self, resources: list[Any]) -> tuple[str, int] | None:
+        """The name and size of the part holding ``resources``, written when new; None when it
+        cannot be. A list met among the last few is named without hashing it: its very entries
+        (the manifest memo shares them between records) or, failing that, its bytes."""
+        for known, data, name in self._recent:
+            if len(known) == len(resources) and all(a is b for a, b in zip(known, resources, strict=True)):
+                return name, len(data)
+        data = shared_bytes(resources)
+        name = next((name for _, old, name in self._recent if old == data), None) or hashlib.sha256(data).hexdigest()
+        path = self.parts.path(name)
+        if path is None:
+            return None
+        if not self._part_sound(name, len(data)):
+            self.parts.write(name, data)
+            self._sound_parts.pop((name, len(data)), None)
+            if not self._part_sound(name, len(data)):
+                return None
+        self._recent = [(resources, data, name), *self._recent[:RECENT_PARTS - 1]]
+        return name, len(data)
 
     def save_summaries(self) -> None:
         """Keep every summary known in one file, for the next build (when this one added to them)."""
@@ -126,9 +179,12 @@ class RecordCache:
         except OSError:
             pass  # a cache that cannot be written costs only time: the summary files remain
 
-    def put(self, request: PayloadRequest, record: dict[str, Any]) -> tuple[Path | None, bytes]:
-        """Keep ``record``: its file (None when there is no cache or the write failed) and bytes."""
-        data = orjson.dumps(record)
+    def put(self, request: PayloadRequest, record: dict[str, Any]) -> tuple[Path | None, bytes | None]:
+        """Keep ``record``: its file (None when there is no cache or the write failed) and, when it
+        holds the whole record, its bytes (None: the shelf writes the record itself)."""
+        resources = record.get("resources")
+        part = self._kept_apart(resources) if self.directory is not None and isinstance(resources, list) else None
+        data = orjson.dumps({**record, "resources": part[0]} if part is not None else record)
         key = self.key(request)
         self.files.write(key, data)
         path = self.files.path(key)
@@ -137,8 +193,9 @@ class RecordCache:
         except OSError:
             written = False
         if written:
-            self._put_summary(key, record, len(data))
-        return (path if written else None), data
+            self._put_summary(key, record, len(data), part)
+            return path, data
+        return None, (data if part is None else None)
 
 
 @dataclass
@@ -172,7 +229,7 @@ def read_contents(source: ContentsSource, requests: Iterable[PayloadRequest], op
         cached = records.get(request)
         if cached is not None:
             result.records.put((request.version, request.arch), cached[0], place=cached[1],
-                               identity=records.key(request))
+                               identity=records.key(request), parts=records.parts)
             result.cached += 1
         else:
             todo.append(request)
@@ -223,7 +280,7 @@ def _keep(result: ContentsRead, records: RecordCache, request: PayloadRequest, r
     place, data = records.put(request, record)
     # the shelf keeps the record's summary; the whole record waits on disk (the cache's file) until written
     result.records.put((request.version, request.arch), record, place=place, data=data,
-                       identity=records.key(request))
+                       identity=records.key(request), parts=records.parts)
 
 
 async def _read_images(source: ContentsSource, todo: list[PayloadRequest], options: ContentsOptions,

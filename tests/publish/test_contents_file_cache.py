@@ -17,9 +17,9 @@ import pytest
 
 from site_gen.contents.release_contents import release_contents
 from site_gen.model.graph import Graph
-from site_gen.publish.record_shelf import RecordShelf, shelf_of
+from site_gen.publish.record_shelf import RecordShelf, ShelfError, shelf_of
 from site_gen.publish.release_contents_files import MemoryFiles, published_contents
-from site_gen.publish.shared_parts import LAYOUTS
+from site_gen.publish.shared_parts import LAYOUTS, KeptPart, shared_file
 from site_gen.registry.contents_reading import RecordCache
 from site_gen.registry.payload_images import PayloadRequest
 
@@ -54,10 +54,10 @@ def shelf_from_cache(cache: Path, wanted: dict[tuple[str, str], tuple[PayloadReq
         found = records.get(asked)
         if found is None:
             place, data = records.put(asked, whole)
-            shelf.put(key, whole, place=place, data=data, identity=records.key(asked))
+            shelf.put(key, whole, place=place, data=data, identity=records.key(asked), parts=records.parts)
         else:
             assert set(found[0]) == {"version", "arch", "digest"}  # the summary, not the record
-            shelf.put(key, found[0], place=found[1], identity=records.key(asked))
+            shelf.put(key, found[0], place=found[1], identity=records.key(asked), parts=records.parts)
     records.save_summaries()  # as the read step does: the next build finds them in one file
     return shelf
 
@@ -126,8 +126,42 @@ def test_the_record_cache_keeps_a_summary_and_a_truncated_record_is_a_miss(tmp_p
     assert summary_path is not None
     summary_path.unlink()  # no summary (an older cache): the record is read, its summary kept again
     found = RecordCache(tmp_path).get(asked)  # a new build's: nothing gathered
-    assert found is not None and found[0] == whole
+    assert found is not None and found[0] == {**whole, "resources": shared_file(whole["resources"])[0]}
     assert summary_path.exists()
+
+
+def test_the_record_cache_keeps_resources_apart_once_and_a_damaged_part_is_a_miss(tmp_path):
+    """Records of one minor share one resources list: it is kept once, as the bytes of the shared file
+    it is published as, named by their sha256; the records name it, the shelf gives the list back (or,
+    to the writer, the part unread); a part missing or of another size makes its records misses."""
+    records = RecordCache(tmp_path)
+    asked = [request(version, "amd64") for version in ("4.16.3", "4.16.4")]
+    wholes = [record(a.version, a.arch) for a in asked]
+    assert wholes[0]["resources"] == wholes[1]["resources"]  # the synthetic minor's one list
+    name, data = shared_file(wholes[0]["resources"])
+    shelf = RecordShelf(tmp_path)
+    for a, whole in zip(asked, wholes, strict=True):
+        place, kept = records.put(a, whole)
+        assert place is not None and kept == place.read_bytes()
+        assert orjson.loads(kept)["resources"] == name and len(kept) < len(orjson.dumps(whole)) // 2
+        shelf.put((a.version, a.arch), whole, place=place, identity=records.key(a), parts=records.parts)
+    parts = sorted(p for p in (records.directory / "resources").rglob("*") if p.is_file())
+    assert [(p.name, p.read_bytes()) for p in parts] == [(f"{name}.json", data)]
+    for a, whole in zip(asked, wholes, strict=True):
+        assert shelf.record((a.version, a.arch)) == whole
+        part = shelf.record((a.version, a.arch), parts_apart=True)["resources"]
+        assert isinstance(part, KeptPart) and part.name == name and part.read() == data
+    records.save_summaries()
+    assert all(RecordCache(tmp_path).get(a) is not None for a in asked)
+    parts[0].write_bytes(data[:-1])
+    assert all(RecordCache(tmp_path).get(a) is None for a in asked)
+    with pytest.raises(ShelfError, match="no longer the resources of 4.16.3"):
+        shelf.record(("4.16.3", "amd64"), parts_apart=True)["resources"].read()
+    parts[0].unlink()
+    assert all(RecordCache(tmp_path).get(a) is None for a in asked)
+    place, _ = RecordCache(tmp_path).put(asked[0], wholes[0])  # read again: the part is written again
+    assert place is not None and parts[0].read_bytes() == data
+    assert RecordCache(tmp_path).get(asked[1]) is not None
 
 
 def test_a_staged_rebuild_links_the_kept_file_readable_by_a_server(tmp_path):
@@ -179,13 +213,14 @@ def test_the_indexes_spare_a_file_a_record_and_a_stale_entry_is_a_miss(tmp_path)
     assert records.directory is not None and (records.directory / "summaries.json").exists()
     for path in [*records.directory.glob("*/*.summary"), *(cache / CACHE).glob("*/*/*.about")]:
         path.unlink()
+    kept_records = {key: records.files.read(records.key(asked)) for key, (asked, _) in wanted.items()}
     unreadable(cache, [asked for asked, _ in wanted.values()])
     assert build(cache, wanted, "self-contained") == expected
     # the kept contents file of 4.16.4 truncated: the index's size no longer holds, so it is made
     # again from its record and its group base's (written back readable first: a miss must read them)
     for key in [("4.16.3", "amd64"), ("4.16.4", "amd64")]:
-        asked, whole = wanted[key]
-        records.files.path(records.key(asked)).write_bytes(orjson.dumps(whole))
+        asked, _ = wanted[key]
+        records.files.path(records.key(asked)).write_bytes(kept_records[key])
     kept = sorted((cache / CACHE).glob("*/*/*.json"), key=lambda p: p.stat().st_mtime)
     target = next(p for p in kept if p.read_bytes() == expected["releases/4.16.4/amd64/contents.json"])
     target.write_bytes(target.read_bytes()[:-1])
