@@ -68,6 +68,20 @@ def test_a_kept_value_is_parsed_once_and_passed_by_reference(probe_assets):
     assert probe.call("SiteGenProbe.echo", kept) == [["a"]]
 
 
+def test_a_forgotten_value_is_freed_with_the_next_call(probe_assets):
+    probe = JsRules(["probe.js"])
+    first, second = probe.keep(["a"]), probe.keep(["b"])
+    assert probe.kept_count() == 2
+    probe.forget(first)  # no call of its own: the next call frees it first
+    assert probe.call("SiteGenProbe.echo", second) == [["b"]]
+    assert probe.kept_count() == 1
+    probe.forget(second)
+    probe.forget(second)  # twice: nothing more
+    assert probe.kept_count() == 0
+    assert probe.call("SiteGenProbe.echo", first) == [["a"]]  # kept again from its text
+    assert probe.kept_count() == 1
+
+
 def test_a_javascript_exception_is_a_js_error_with_its_message(probe_assets):
     probe = JsRules(["probe.js"])
     with pytest.raises(JsError) as raised:
