@@ -21,16 +21,30 @@ def test_digests_are_the_files_own_whether_seen_before_or_not():
     assert len(digests.known) == len(files)
 
 
+def test_files_found_by_the_same_key_still_get_their_own_digest(monkeypatch):
+    """Files are found by length and CRC-32 and confirmed byte for byte: two files with one key
+    (here every file) each get their own digest, and the one held is the last one hashed."""
+    from site_gen.contents import manifest_files
+
+    monkeypatch.setattr(manifest_files, "_content_key", lambda data: (0, 0))
+    digests = FileDigests()
+    files = [os.urandom(100) for _ in range(3)]
+    for data in files * 2:
+        assert digests.sha256(data) == hashlib.sha256(data).hexdigest()
+    assert digests.holds(files[-1]) and not digests.holds(files[0])
+    assert digests.held == 100
+
+
 def test_contents_held_stay_within_the_bound_oldest_first():
     digests = FileDigests(max_bytes=16_000)
     files = [bytes([n]) * 1000 for n in range(40)]
     for data in files:
         assert digests.sha256(data) == hashlib.sha256(data).hexdigest()
         assert digests.held <= 16_000
-    assert digests.held == sum(map(len, digests.known)) == 16_000
-    assert files[0] not in digests.known and files[-1] in digests.known
+    assert digests.held == sum(len(data) for data, _ in digests.known.values()) == 16_000
+    assert not digests.holds(files[0]) and digests.holds(files[-1])
     big = b"x" * 2000  # over a sixteenth of the bound: hashed, not held
-    assert digests.sha256(big) == hashlib.sha256(big).hexdigest() and big not in digests.known
+    assert digests.sha256(big) == hashlib.sha256(big).hexdigest() and not digests.holds(big)
 
 
 @pytest.mark.heavy
