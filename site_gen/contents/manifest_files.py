@@ -137,6 +137,9 @@ class ManifestMemo:
         # (directory, manifest id) -> what the record derives from one Manifest (release_contents)
         self.derived: dict[tuple[str, str], tuple[Any, ...]] = {}
         self.graphs: dict[tuple[Any, ...], dict[str, list[Any]]] = {}   # release_contents' task graphs
+        # a resource entry's JSON -> the one dict for it: records whose lists hold equal entries hold
+        # the same objects, so the record cache names a list met before by its entries alone
+        self.resources: dict[bytes, dict[str, Any]] = {}
         self.lock = threading.Lock()  # for evictions: records are computed in worker threads
 
     def get(self, key: str) -> Any:
@@ -145,6 +148,18 @@ class ManifestMemo:
             self.hits += 1
         else:
             self.misses += 1
+        return found
+
+    def one_resource(self, resource: dict[str, Any]) -> dict[str, Any]:
+        """The dict already given for a resource entry equal to ``resource`` (byte for byte as JSON), or
+        ``resource`` itself from now on."""
+        key = orjson.dumps(resource)
+        found = self.resources.get(key)
+        if found is None:
+            with self.lock:
+                if len(self.resources) >= self.limit:
+                    self.resources.pop(next(iter(self.resources)))  # oldest first
+                found = self.resources.setdefault(key, resource)
         return found
 
     def put(self, key: str, value: Any) -> None:

@@ -207,7 +207,7 @@ def _taken_and_resources(manifests: list[Manifest], version: str, memo: Manifest
         flag = exclusion_reason(manifest.annotations, manifest.group, manifest.kind, major_version=major,
                                 profile=profile, feature_set=feature_set,
                                 enabled_feature_gates=enabled_feature_gates) is None
-        resource = _resource(manifest, flag)
+        resource = memo.one_resource(_resource(manifest, flag))
         derived[manifest.directory, manifest.id] = (manifest, settings, flag, resource)
         flags.append(flag)
         resources.append(resource)

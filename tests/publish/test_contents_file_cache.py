@@ -164,6 +164,27 @@ def test_the_record_cache_keeps_resources_apart_once_and_a_damaged_part_is_a_mis
     assert RecordCache(tmp_path).get(asked[1]) is not None
 
 
+@pytest.mark.heavy
+def test_a_list_of_the_same_entries_is_named_without_serialising_it(tmp_path, monkeypatch):
+    """With one manifest memo, equal resource entries are one object each, whichever file (and
+    image) they came from (at full size, files that embed the version differ between z-streams
+    and are parsed anew): the record cache names the next z-stream's list by its entries."""
+    from site_gen.contents.manifest_files import ManifestMemo
+    from site_gen.registry import contents_reading
+
+    memo = ManifestMemo()
+    wholes = [release_contents(payload_tree(version, "amd64"), memo=memo)
+              for version in ("4.16.3", "4.16.4")]
+    assert all(a is b for a, b in zip(*(whole["resources"] for whole in wholes), strict=True))
+    serialised = []
+    monkeypatch.setattr(contents_reading, "shared_bytes",
+                        lambda value: serialised.append(1) or shared_file(value)[1])
+    records = RecordCache(tmp_path)
+    for version, whole in zip(("4.16.3", "4.16.4"), wholes, strict=True):
+        records.put(request(version, "amd64"), whole)
+    assert len(serialised) == 1
+
+
 def test_a_staged_rebuild_links_the_kept_file_readable_by_a_server(tmp_path):
     from site_gen import layout
     from site_gen.pipeline.steps import _StagedFiles
