@@ -121,6 +121,9 @@ class FileDigests:
         return digest
 
 
+RESOURCES_KEPT = 8192  # distinct resource entries ManifestMemo.one_resource keeps (~5 MB)
+
+
 class ManifestMemo:
     """sha256 of a file's bytes -> its document summaries (or its error), up to ``limit`` files.
     ``digests`` remembers the sha256 of contents this process saw (kept in memory only)."""
@@ -138,8 +141,10 @@ class ManifestMemo:
         self.derived: dict[tuple[str, str], tuple[Any, ...]] = {}
         self.graphs: dict[tuple[Any, ...], dict[str, list[Any]]] = {}   # release_contents' task graphs
         # a resource entry's JSON -> the one dict for it: records whose lists hold equal entries hold
-        # the same objects, so the record cache names a list met before by its entries alone
+        # the same objects, so the record cache names a list met before by its entries alone. Only
+        # new entries are added (a payload has ~1,000): a few payloads' worth spans consecutive records
         self.resources: dict[bytes, dict[str, Any]] = {}
+        self.resources_limit = RESOURCES_KEPT
         self.lock = threading.Lock()  # for evictions: records are computed in worker threads
 
     def get(self, key: str) -> Any:
@@ -157,7 +162,7 @@ class ManifestMemo:
         found = self.resources.get(key)
         if found is None:
             with self.lock:
-                if len(self.resources) >= self.limit:
+                if len(self.resources) >= self.resources_limit:
                     self.resources.pop(next(iter(self.resources)))  # oldest first
                 found = self.resources.setdefault(key, resource)
         return found
