@@ -9,6 +9,7 @@ writes that fail are counted, not raised; ``directory`` None is a cache that hol
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from .atomic_files import write_atomically
@@ -36,6 +37,12 @@ class KeyedFiles:
             return path.read_bytes()
         except OSError:
             return None
+
+    def read_named(self, key: str) -> bytes | None:
+        """The bytes of a content-addressed file, whose key is the hex SHA-256 of its bytes; None
+        when it is missing or no longer holds those bytes."""
+        data = self.read(key)
+        return data if data is not None and hashlib.sha256(data).hexdigest() == key else None
 
     def write(self, key: str, data: bytes) -> None:
         path = self.path(key)

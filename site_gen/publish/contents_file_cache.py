@@ -137,10 +137,7 @@ class ContentsFileCache:
 
     def shared_file(self, name: str) -> bytes | None:
         """A kept shared file's bytes (None: not kept, or not those its name is the digest of)."""
-        data = self.shared.read(name)
-        if data is None or hashlib.sha256(data).hexdigest() != name:
-            return None
-        return data
+        return self.shared.read_named(name)
 
     def shared_linkable(self, name: str) -> str | None:
         """Where the kept shared file ``name`` is, if it has a published file's mode (then it was

@@ -20,7 +20,6 @@ publishes without parsing.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import os
 import shutil
 import tempfile
@@ -58,7 +57,7 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         self._summaries: dict[Key, dict[str, Any]] = {}
         self._places: dict[Key, Path] = {}
         self._identities: dict[Key, str] = {}  # the record cache's key of a record it holds
-        self._parts: dict[Key, KeyedFiles] = {}  # where the parts a cached record names are
+        self._parts: KeyedFiles | None = None  # where the record cache keeps the parts its records name
         self._parsed: tuple[str, Any] | None = None  # the part read last, by name
         self._temporary: Path | None = None
         self._owner = os.getpid()  # a forked child (the pages) reads the folder, never removes it
@@ -84,8 +83,8 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
             return
         if identity is not None and place is not None:
             self._identities[key] = identity
-        if parts is not None and place is not None:
-            self._parts[key] = parts
+        if parts is not None:
+            self._parts = parts
         if place is None:
             if self._temporary is None:
                 try:
@@ -128,18 +127,15 @@ class RecordShelf(Mapping[Key, dict[str, Any]]):
         return record
 
     def _part(self, key: Key, name: str, place: Path) -> KeptPart:
-        files = self._parts.get(key)
-        path = files.path(name) if files is not None else None
-        if path is None:
+        files = self._parts
+        if files is None or files.directory is None:
             raise ShelfError(f"the contents record of {key[0]} ({key[1]}) names resources kept nowhere known", place)
 
         def read() -> bytes:
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise ShelfError(f"the resources of {key[0]} ({key[1]}) cannot be read back: {exc}", path) from None
-            if hashlib.sha256(data).hexdigest() != name:
-                raise ShelfError(f"no longer the resources of {key[0]} ({key[1]})", path)
+            data = files.read_named(name)
+            if data is None:
+                raise ShelfError(f"no longer the resources of {key[0]} ({key[1]}): missing, or not the bytes it "
+                                 "is named by", files.path(name))
             return data
         return KeptPart(name, read)
 

@@ -113,8 +113,8 @@ class RecordCache:
         name = record.get("resources")
         part = None
         if isinstance(name, str):  # its part must be the one it names, whole
-            held = self.parts.read(name)
-            if held is None or hashlib.sha256(held).hexdigest() != name:
+            held = self.parts.read_named(name)
+            if held is None:
                 return None
             part = (name, len(held))
         self._put_summary(key, record, len(data or b""), part)
@@ -138,8 +138,9 @@ class RecordCache:
             self._gathered.put(key, found)
         return {name: found.get(name) for name in SUMMARY_KEYS}
 
-    def _part_sound(self, name: str, size: int) -> bool:
-        if (name, size) not in self._sound_parts:
+    def _part_sound(self, name: str, size: int, again: bool = False) -> bool:
+        """Whether the part ``name`` has ``size`` bytes (asked of the disk once, or ``again``)."""
+        if again or (name, size) not in self._sound_parts:
             path = self.parts.path(name)
             try:
                 self._sound_parts[name, size] = path is not None and path.stat().st_size == size
@@ -166,8 +167,7 @@ class RecordCache:
             return None
         if not self._part_sound(name, len(data)):
             self.parts.write(name, data)
-            self._sound_parts.pop((name, len(data)), None)
-            if not self._part_sound(name, len(data)):
+            if not self._part_sound(name, len(data), again=True):
                 return None
         self._recent = [(resources, data, name), *self._recent[:RECENT_PARTS - 1]]
         return name, len(data)
