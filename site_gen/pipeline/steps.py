@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import collector
 from ..engine.build_graphs import BuiltGraphs
 from ..inputs.graph_data_files import load_graph_data
 from ..inputs.yaml_cache import open_parse_cache
@@ -164,7 +165,9 @@ def read_release_contents(source: ContentsSource, graph: Graph, connection: Conn
         requests.append(PayloadRequest(version, metadata.get(ARCH_KEY) or arch or "",
                                        payload.rpartition("@")[2], payload))
     options = ContentsOptions(connection or ConnectionOptions(), cache_dir)
-    return read_contents(source, requests, options, warnings, progress)
+    read = read_contents(source, requests, options, warnings, progress)
+    collector.trim_heap()  # the images, layers and manifest memo read are freed: their pages go before V8's grow
+    return read
 
 
 def write_release_contents(site: StagedSite, contents: ContentsRead, built: BuiltGraphs,
