@@ -336,7 +336,9 @@ def print_report(results: dict) -> None:
           f"{size.get('groups', 0)} (minor, arch) groups; whole site "
           f"{size['site_files']:,} files, {size['site_bytes'] / MIB:.1f} MiB")
     full = full_scale(results)
-    label = "measured" if s["full"] else "extrapolated from this run"
+    # a scaled set (the newest versions) has fewer previous-minor pairs and smaller changes than
+    # the whole one: at full scale 1.81 change files a contents file, of ~64 KB (benchmarks/README.md)
+    label = "measured" if s["full"] else "extrapolated from this run, a lower bound; --full measures it"
     print(f"full scale ({label}): {full['contents_files']:,} contents files x {full['per_contents'] / 1024:.0f} KiB"
           f" + {full['changes_per_contents']:.2f} change files each x {full['per_change'] / 1024:.1f} KiB"
           f" + {full['groups']:,} (minor, arch) groups x {full['per_group'] / 1024:.0f} KiB shared = "
