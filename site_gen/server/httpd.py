@@ -7,7 +7,10 @@ head must arrive within ``request_timeout`` seconds in total however slowly its 
 an idle keep-alive connection is closed after the same time, and each answer must be taken
 within ``send_timeout`` seconds in total however slowly the client reads. Requests are
 answered as they complete, in order (pipelining works); while a client does not take its
-answer, nothing more is read from it. Malformed requests get a 4xx; an unexpected error
+answer, nothing more is read from it. A connection that ends with an answer ends as nginx's
+do (a lingering close): a FIN after the answer, then what the client still sends is read and
+dropped until it closes, for ``linger`` seconds at most, so that a client still sending (a
+refused request line, a body) gets its answer rather than a reset. Malformed requests get a 4xx; an unexpected error
 costs a 500 on that connection, never the server. Files are read with a non-blocking open
 and only when regular (static_files), so nothing in the site can stall the loop.
 """
@@ -22,6 +25,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
 
@@ -36,6 +40,9 @@ BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: cl
 # whole head in the four buffers (else 400).
 MAX_LINE = 8190
 MAX_HEAD = 4 * 8192
+# How long a connection closing after its answer waits for the client to close, reading and
+# dropping what it still sends (nginx's lingering_timeout).
+LINGER = 5.0
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 _LINE_END = re.compile(r"\r?\n")
 _BODY_HEADERS = ("content-length", "transfer-encoding")
@@ -154,9 +161,9 @@ class _Connection(asyncio.Protocol):
     def _expect_head(self) -> None:
         self._arm(self.server.request_timeout)
 
-    def _arm(self, seconds: float) -> None:
+    def _arm(self, seconds: float, then: Callable[[], None] | None = None) -> None:
         self._cancel_timer()
-        self.timer = self.loop.call_later(seconds, self._expired)
+        self.timer = self.loop.call_later(seconds, then or self._expired)
 
     def _cancel_timer(self) -> None:
         if self.timer is not None:
@@ -178,9 +185,10 @@ class _Connection(asyncio.Protocol):
 
     def resume_writing(self) -> None:
         self.writing_paused = False
-        if self.closing:
-            return
         self.live.resume_reading()
+        if self.closing:  # the answer is taken: what the client still sends is dropped
+            self._arm(self.server.linger, self._lingered)
+            return
         self._expect_head()
         self._process()
 
@@ -255,11 +263,27 @@ class _Connection(asyncio.Protocol):
             self.server.log(f'{self.peer} - - [{self.server.clock.date()}] "{request_line}" {status} '
                             f'{len(body) or "-"}')
         if close:
-            self.closing = True
-            self._arm(self.server.send_timeout)  # close() waits for the answer to be taken
-            self.live.close()
+            self._linger()
         elif not self.writing_paused:
             self._expect_head()
+
+    def _linger(self) -> None:
+        """Close after the answer as nginx does (a lingering close): the answer, then a FIN, and
+        what the client still sends read and dropped until it closes (``eof_received``), or
+        ``linger`` seconds after the answer is taken. Closing with bytes of the client unread
+        would send a reset instead: the client's read fails, and may lose the answer's end."""
+        self.closing = True
+        if self.writing_paused:  # the answer must be taken within send_timeout, as any
+            self._arm(self.server.send_timeout)
+        else:
+            self._arm(self.server.linger, self._lingered)
+        self.live.write_eof()
+
+    def _lingered(self) -> None:
+        """The client had its answer and ``linger`` seconds more to close: closed here, gracefully
+        (what the system still holds of the answer is delivered)."""
+        self.timer = None
+        self.live.close()
 
 
 _REASONS = {status.value: status.phrase for status in HTTPStatus}
@@ -285,7 +309,8 @@ class SiteServer:
     ``shutdown`` (from another thread) or Ctrl-C."""
 
     def __init__(self, address: tuple[str, int], root: Path, *, max_connections: int = 1000,
-                 request_timeout: float = 10.0, send_timeout: float = 30.0, quiet: bool = False):
+                 request_timeout: float = 10.0, send_timeout: float = 30.0, linger: float = LINGER,
+                 quiet: bool = False):
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.socket = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -301,6 +326,7 @@ class SiteServer:
         self.max_connections = max_connections
         self.request_timeout = request_timeout
         self.send_timeout = send_timeout
+        self.linger = linger
         self.quiet = quiet
         self.clock = _Clock()
         self.connections: set[_Connection] = set()

@@ -61,6 +61,51 @@ def test_malformed_requests_get_an_error_and_the_server_goes_on(server, data, st
     still_serves(server)
 
 
+def test_an_answer_that_closes_ends_with_a_fin_even_with_bytes_unread(server, site):
+    """Bytes the client sent that the server never read (here: sent while it was not reading,
+    its answer not yet taken) must not turn the close into a reset: a reset makes the client's
+    read fail, and can take the end of the answer with it. The server sends its answer, then a
+    FIN, and reads and drops what still comes until the client closes (a lingering close, as
+    nginx does)."""
+    big = site / "big.json"
+    big.write_bytes(b"[" + b"0," * 1_000_000 + b"0]")
+    try:
+        with socket.socket() as connection:
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the answer waits on us
+            connection.settimeout(EVENTUALLY)
+            connection.connect(("127.0.0.1", port_of(server)))
+            connection.sendall(b"GET /big.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            received = connection.recv(16)  # answering: the server reads nothing more meanwhile
+            connection.sendall(b"x" * 100_000)
+            time.sleep(0.2)
+            while chunk := connection.recv(65536):  # to the server's FIN, not a reset
+                received += chunk
+        status, headers, body = split_response(received)
+        assert (status, headers["connection"], body) == (200, "close", big.read_bytes())
+    finally:
+        big.unlink()
+    still_serves(server)
+
+
+def test_a_client_that_never_closes_after_its_answer_holds_its_slot_for_linger_only(site):
+    """The lingering close is bounded: a client that takes its answer (and the FIN) but keeps
+    the connection open loses it ``linger`` seconds later, and its slot serves others again."""
+    linger = 0.5
+    with builtin_server(site, max_connections=1, linger=linger) as server:
+        with socket.create_connection(("127.0.0.1", port_of(server)), timeout=EVENTUALLY) as holder:
+            holder.sendall(f"GET /{V1}/index.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            answered = b""
+            while chunk := holder.recv(65536):  # the answer, then the server's FIN
+                answered += chunk
+            started = time.monotonic()
+            assert split_response(answered)[0] == 200
+            assert split_response(raw_request(port_of(server), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[0] == 503
+            while request(port_of(server), "GET", f"/{V1}/index.json")[0] == 503:
+                assert time.monotonic() - started < EVENTUALLY, "the lingering client still holds the only slot"
+                time.sleep(0.05)
+            assert time.monotonic() - started > linger * 0.9
+
+
 def test_a_request_body_never_becomes_the_next_request(server):
     raw = raw_request(port_of(server), b"POST /" + V1.encode() + b"?channel=x HTTP/1.1\r\nHost: x\r\n"
                       b"Content-Length: 31\r\n\r\nGET /secret HTTP/1.1\r\nHost: x\r\n\r\n")
