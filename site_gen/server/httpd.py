@@ -10,9 +10,10 @@ answered as they complete, in order (pipelining works); while a client does not 
 answer, nothing more is read from it. A connection that ends with an answer ends as nginx's
 do (a lingering close): a FIN after the answer, then what the client still sends is read and
 dropped until it closes, for ``linger`` seconds at most, so that a client still sending (a
-refused request line, a body) gets its answer rather than a reset. Malformed requests get a 4xx; an unexpected error
-costs a 500 on that connection, never the server. Files are read with a non-blocking open
-and only when regular (static_files), so nothing in the site can stall the loop.
+refused request line, a body) gets its answer rather than a reset. Malformed requests get a
+4xx; an unexpected error costs a 500 on that connection, never the server. Files are read
+with a non-blocking open and only when regular (static_files), so nothing in the site can
+stall the loop.
 """
 
 from __future__ import annotations
