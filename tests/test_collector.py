@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 
 from site_gen import collector
 
@@ -29,7 +31,6 @@ def test_frozen_keeps_what_exists_out_of_collections_for_the_block():
 
 
 _FREED_IN_HOLES = r"""
-import sys
 from site_gen import collector
 
 def rss_kib():
@@ -47,9 +48,6 @@ print(before - rss_kib())
 
 
 def test_trim_heap_gives_freed_holes_back():
-    import subprocess
-    import sys
-
     # a process of its own: its heap is this test's alone
     freed = int(subprocess.run([sys.executable, "-c", _FREED_IN_HOLES], capture_output=True, text=True,
                                check=True).stdout)

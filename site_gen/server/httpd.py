@@ -44,6 +44,7 @@ MAX_HEAD = 4 * 8192
 # How long a connection closing after its answer waits for the client to close, reading and
 # dropping what it still sends (nginx's lingering_timeout).
 LINGER = 5.0
+REFUSED_LINGER = 1.0  # a refused client holds no slot, only a file descriptor: a second is enough
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 _LINE_END = re.compile(r"\r?\n")
 _BODY_HEADERS = ("content-length", "transfer-encoding")
@@ -129,7 +130,6 @@ class _Connection(asyncio.Protocol):
         self.timer: asyncio.TimerHandle | None = None
         self.closing = False
         self.writing_paused = False
-        self.refused = False
 
     @property
     def live(self) -> asyncio.Transport:
@@ -143,12 +143,8 @@ class _Connection(asyncio.Protocol):
         self.transport = transport
         self.peer = (transport.get_extra_info("peername") or ("-",))[0]
         if len(self.server.connections) >= self.server.max_connections:
-            # Answer, stop sending, and drain what the client sends for a moment: closing
-            # with its request unread would reset the connection before it reads the 503.
-            self.refused = True
-            transport.write(BUSY)
-            transport.write_eof()
-            self._arm(1.0)
+            transport.write(BUSY)  # then closed as any answer that ends its connection
+            self._linger(REFUSED_LINGER)
             return
         self.server.connections.add(self)
         transport.set_write_buffer_limits(high=0)  # told at once when an answer is not taken
@@ -196,7 +192,7 @@ class _Connection(asyncio.Protocol):
     # -- requests -------------------------------------------------------------------------
 
     def data_received(self, data: bytes) -> None:
-        if self.closing or self.refused:
+        if self.closing:
             return
         self.buffer += data
         self._process()
@@ -268,21 +264,22 @@ class _Connection(asyncio.Protocol):
         elif not self.writing_paused:
             self._expect_head()
 
-    def _linger(self) -> None:
+    def _linger(self, seconds: float | None = None) -> None:
         """Close after the answer as nginx does (a lingering close): the answer, then a FIN, and
         what the client still sends read and dropped until it closes (``eof_received``), or
-        ``linger`` seconds after the answer is taken. Closing with bytes of the client unread
-        would send a reset instead: the client's read fails, and may lose the answer's end."""
+        ``seconds`` (default: the server's ``linger``) after the answer is taken. Closing with
+        bytes of the client unread would send a reset instead: the client's read fails, and may
+        lose the answer's end."""
         self.closing = True
         if self.writing_paused:  # the answer must be taken within send_timeout, as any
             self._arm(self.server.send_timeout)
         else:
-            self._arm(self.server.linger, self._lingered)
+            self._arm(self.server.linger if seconds is None else seconds, self._lingered)
         self.live.write_eof()
 
     def _lingered(self) -> None:
-        """The client had its answer and ``linger`` seconds more to close: closed here, gracefully
-        (what the system still holds of the answer is delivered)."""
+        """The client had its answer and its time to close: closed here, gracefully (what the
+        system still holds of the answer is delivered)."""
         self.timer = None
         self.live.close()
 
